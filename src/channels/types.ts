@@ -1,0 +1,65 @@
+import type { ChannelConfig, ChannelKind } from '../config/schema.js';
+import type { PositionEvent } from '../positions/types.js';
+
+/** An issuer as shown in messages. */
+export interface IssuerRef {
+  id: string;
+  name: string;
+}
+
+/** The events of one issuer from one poll, for one channel. */
+export interface EventsMessage {
+  type: 'events';
+  issuer: IssuerRef;
+  events: PositionEvent[];
+}
+
+/** A digest: every event staged for a channel over a period, newest first once rendered. */
+export interface DigestMessage {
+  type: 'digest';
+  /** Period covered, ISO 8601 instants, and the zone to show them in. */
+  period: { from: string; to: string; timezone: string };
+  events: PositionEvent[];
+}
+
+/** An operator notice: one ongoing problem is one notice, plus one `resolved` when it clears. */
+export interface NoticeMessage {
+  type: 'notice';
+  /** Stable key of the problem, e.g. `access-revoked` or `issuer-missing-ISS-1`. */
+  key: string;
+  severity: 'info' | 'warning' | 'critical' | 'resolved';
+  title: string;
+  text: string;
+}
+
+/** A clearly marked sample sent by `shortwatch test-notify`. */
+export interface TestMessage {
+  type: 'test';
+  channel: string;
+  sentAt: string;
+}
+
+/** Anything a channel can be asked to deliver. */
+export type Message = EventsMessage | DigestMessage | NoticeMessage | TestMessage;
+
+/** One configured channel's I/O: render is pure and lives beside it; this is the thin send. */
+export interface ChannelSender {
+  /** Delivers one message; throws a DeliveryError that says whether to retry, rate-limit or park. */
+  send(message: Message): Promise<void>;
+  /** Checks the configuration without sending anything (SMTP connect + AUTH, webhook URL shape). */
+  verify(): Promise<string>;
+  /** Releases pooled connections. */
+  close(): Promise<void>;
+}
+
+/** What a channel factory may use besides its own config. */
+export interface ChannelDeps {
+  /** Clock, for timestamps in messages. */
+  now: () => Date;
+}
+
+/** Builds the sender of one channel kind from its config. */
+export type ChannelFactory<K extends ChannelKind> = (
+  config: Extract<ChannelConfig, { kind: K }>,
+  deps: ChannelDeps,
+) => ChannelSender;
