@@ -11,7 +11,13 @@ export class DeliveryError extends Error {
 
   constructor(
     message: string,
-    details: { outcome: DeliveryOutcome; status?: number; code?: string; retryAfterMs?: number; cause?: unknown },
+    details: {
+      outcome: DeliveryOutcome;
+      status?: number;
+      code?: string;
+      retryAfterMs?: number;
+      cause?: unknown;
+    },
   ) {
     super(message, { cause: details.cause });
     this.outcome = details.outcome;

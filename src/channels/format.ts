@@ -7,7 +7,9 @@ export function round4(value: number): number {
 
 /** `1.2` → `1.20%`, `0.495` → `0.495%`, `19.739999999999998` → `19.74%`. */
 export function formatPercent(value: number): string {
-  const fixed = round4(value).toFixed(4).replace(/0{1,2}$/, '');
+  const fixed = round4(value)
+    .toFixed(4)
+    .replace(/0{1,2}$/, '');
   return `${fixed}%`;
 }
 

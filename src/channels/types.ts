@@ -42,10 +42,21 @@ export interface TestMessage {
 /** Anything a channel can be asked to deliver. */
 export type Message = EventsMessage | DigestMessage | NoticeMessage | TestMessage;
 
+/**
+ * Progress of a message that a channel sends in several parts (Slack splits long messages): a retry
+ * resumes after the parts already sent instead of sending them twice.
+ */
+export interface SendProgress {
+  /** Parts sent by earlier attempts. */
+  partsSent: number;
+  /** Records how many parts have gone out, before the next is tried. */
+  onPartSent?: (partsSent: number) => Promise<void>;
+}
+
 /** One configured channel's I/O: render is pure and lives beside it; this is the thin send. */
 export interface ChannelSender {
   /** Delivers one message; throws a DeliveryError that says whether to retry, rate-limit or park. */
-  send(message: Message): Promise<void>;
+  send(message: Message, progress?: SendProgress): Promise<void>;
   /** Checks the configuration without sending anything (SMTP connect + AUTH, webhook URL shape). */
   verify(): Promise<string>;
   /** Releases pooled connections. */

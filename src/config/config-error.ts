@@ -26,6 +26,8 @@ export function isConfigError(error: unknown): error is ConfigError {
 /** Renders a key path the way a person reads YAML: `channels[0].filter.minValue`. */
 export function formatKeyPath(path: readonly PropertyKey[]): string {
   return path
-    .map((part, index) => (typeof part === 'number' ? `[${part}]` : `${index === 0 ? '' : '.'}${String(part)}`))
+    .map((part, index) =>
+      typeof part === 'number' ? `[${part}]` : `${index === 0 ? '' : '.'}${String(part)}`,
+    )
     .join('');
 }

@@ -16,7 +16,11 @@ const PLACEHOLDER = /\$\$|\$\{([^}]*)\}/g;
  * Replaces `${VAR}`, `${VAR:-default}` and `${file:/path}` in every string of a parsed YAML tree, and
  * resolves `<key>File` siblings of secret keys. Problems are collected, not thrown, so all are shown at once.
  */
-export function interpolate(root: unknown, env: NodeJS.ProcessEnv, readText: ReadText): { value: unknown; issues: ConfigIssue[] } {
+export function interpolate(
+  root: unknown,
+  env: NodeJS.ProcessEnv,
+  readText: ReadText,
+): { value: unknown; issues: ConfigIssue[] } {
   const context: Context = { env, readText, issues: [] };
   return { value: walk(root, [], context), issues: context.issues };
 }
@@ -61,13 +65,20 @@ function readSecretFile(file: string, path: PropertyKey[], context: Context): st
   }
 }
 
-function resolveFileKeys(node: Record<string, unknown>, path: PropertyKey[], context: Context): Record<string, unknown> {
+function resolveFileKeys(
+  node: Record<string, unknown>,
+  path: PropertyKey[],
+  context: Context,
+): Record<string, unknown> {
   for (const key of FILE_SECRET_KEYS) {
     const fileKey = `${key}File`;
     const file = node[fileKey];
     if (file === undefined) continue;
     if (node[key] !== undefined) {
-      context.issues.push({ path: formatKeyPath([...path, fileKey]), message: `set either ${key} or ${fileKey}, not both` });
+      context.issues.push({
+        path: formatKeyPath([...path, fileKey]),
+        message: `set either ${key} or ${fileKey}, not both`,
+      });
     } else if (typeof file !== 'string') {
       context.issues.push({ path: formatKeyPath([...path, fileKey]), message: 'must be a file path' });
     } else {

@@ -43,7 +43,11 @@ const upstreamSchema = z.strictObject({
   /** Time allowed for the response headers and for the body, each. */
   timeout: duration.prefault('15s'),
   /** Largest response body accepted, in bytes. */
-  maxBodyBytes: z.number().int().positive().default(10 * 1024 * 1024),
+  maxBodyBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(10 * 1024 * 1024),
   /** Retries of 5xx, timeouts and network errors (never 4xx). */
   retries: z.number().int().min(0).max(10).default(2),
   /** First retry delay; doubles each time, with full jitter. */
@@ -209,7 +213,12 @@ const consoleFields = z.strictObject({
 });
 
 /** A delivery channel: one schema variant per kind. */
-export const channelSchema = z.discriminatedUnion('kind', [slackFields, emailFields, webhookFields, consoleFields]);
+export const channelSchema = z.discriminatedUnion('kind', [
+  slackFields,
+  emailFields,
+  webhookFields,
+  consoleFields,
+]);
 
 /** The operator channel and its heartbeat. */
 const opsSchema = z.strictObject({
@@ -251,17 +260,29 @@ export const configSchema = z
     const seen = new Set<string>();
     config.channels.forEach((channel, index) => {
       if (seen.has(channel.name)) {
-        ctx.addIssue({ code: 'custom', path: ['channels', index, 'name'], message: `duplicate channel name "${channel.name}"` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['channels', index, 'name'],
+          message: `duplicate channel name "${channel.name}"`,
+        });
       }
       seen.add(channel.name);
       if (channel.kind === 'email' && !channel.smtpUrl && !channel.host) {
         ctx.addIssue({ code: 'custom', path: ['channels', index], message: 'needs smtpUrl or host' });
       }
       if (channel.mode === 'digest' && !channel.schedule) {
-        ctx.addIssue({ code: 'custom', path: ['channels', index, 'schedule'], message: 'is required for a digest channel' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['channels', index, 'schedule'],
+          message: 'is required for a digest channel',
+        });
       }
       if (channel.mode === 'digest' && channel.quietHours) {
-        ctx.addIssue({ code: 'custom', path: ['channels', index, 'quietHours'], message: 'applies to immediate channels only' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['channels', index, 'quietHours'],
+          message: 'applies to immediate channels only',
+        });
       }
     });
     const names = new Map(config.channels.map((c) => [c.name, c]));
@@ -278,10 +299,18 @@ export const configSchema = z
       }
     });
     if (config.ops.channel && !names.has(config.ops.channel)) {
-      ctx.addIssue({ code: 'custom', path: ['ops', 'channel'], message: `no channel named "${config.ops.channel}"` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ops', 'channel'],
+        message: `no channel named "${config.ops.channel}"`,
+      });
     }
     if (config.budget.reserve >= config.budget.perDay) {
-      ctx.addIssue({ code: 'custom', path: ['budget', 'reserve'], message: 'must be smaller than budget.perDay' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['budget', 'reserve'],
+        message: 'must be smaller than budget.perDay',
+      });
     }
   });
 

@@ -1,0 +1,106 @@
+/** Escapes a string for HTML text and double- or single-quoted attribute values. */
+export function escapeHtml(value: string): string {
+  return value
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}
+
+// Inline colours work in clients that ignore <style>; the dark overrides below serve the ones that
+// honour prefers-color-scheme. Mid-tone accents stay readable when a client inverts colours itself.
+const FONT = "-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
+const PAGE_BG = '#f3f4f6';
+const CARD_BG = '#ffffff';
+const TEXT = '#1f2937';
+const MUTED = '#4b5563';
+const RULE = '#d1d5db';
+const HEAD_BG = '#e5e7eb';
+
+const DARK_CSS = [
+  '@media (prefers-color-scheme: dark) {',
+  `  .sw-page { background: #111827 !important; }`,
+  `  .sw-card { background: #1f2937 !important; color: #f3f4f6 !important; }`,
+  `  .sw-muted { color: #d1d5db !important; }`,
+  `  .sw-th { background: #374151 !important; color: #f3f4f6 !important; }`,
+  `  .sw-td, .sw-th { border-color: #4b5563 !important; }`,
+  '}',
+].join('\n');
+
+/** Inline style of a table cell; `head` for header cells. */
+function cellStyle(head: boolean): string {
+  const base = `padding:6px 8px;border-bottom:1px solid ${RULE};text-align:left;vertical-align:top;font-size:13px`;
+  return head ? `${base};background:${HEAD_BG};color:${TEXT};font-weight:600` : base;
+}
+
+/** An HTML table; every header and cell must already be escaped HTML. */
+export function htmlTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
+  const head = headers.map((h) => `<th class="sw-th" style="${cellStyle(true)}">${h}</th>`).join('');
+  const body = rows
+    .map(
+      (row) =>
+        `<tr>${row.map((c) => `<td class="sw-td" style="${cellStyle(false)}">${c}</td>`).join('')}</tr>`,
+    )
+    .join('\n');
+  return [
+    `<table role="table" width="100%" cellpadding="0" cellspacing="0" border="0" style="border-collapse:collapse;width:100%;margin:8px 0 16px">`,
+    `<thead><tr>${head}</tr></thead>`,
+    `<tbody>\n${body}\n</tbody>`,
+    '</table>',
+  ].join('\n');
+}
+
+/** A paragraph of already escaped HTML; `muted` for secondary lines. */
+export function htmlParagraph(inner: string, muted = false): string {
+  const style = muted ? `margin:8px 0;font-size:13px;color:${MUTED}` : 'margin:8px 0;font-size:14px';
+  return `<p${muted ? ' class="sw-muted"' : ''} style="${style}">${inner}</p>`;
+}
+
+/** A section heading of already escaped HTML. */
+export function htmlHeading(inner: string): string {
+  return `<h2 style="margin:20px 0 4px;font-size:16px;line-height:1.3">${inner}</h2>`;
+}
+
+/** An unordered list of already escaped HTML items. */
+export function htmlList(items: readonly string[]): string {
+  const lis = items.map((item) => `<li style="margin:4px 0">${item}</li>`).join('\n');
+  return `<ul style="margin:8px 0;padding-left:20px;font-size:14px">\n${lis}\n</ul>`;
+}
+
+/** What goes into the shared layout: the title is plain text, the body escaped HTML. */
+export interface LayoutParts {
+  title: string;
+  body: string;
+  /** Plain-text footer line. */
+  footer: string;
+}
+
+/** The whole HTML document: one 600px card, table layout, inline CSS, no remote resources. */
+export function htmlLayout(parts: LayoutParts): string {
+  const title = escapeHtml(parts.title);
+  return [
+    '<!DOCTYPE html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta name="color-scheme" content="light dark">',
+    '<meta name="supported-color-schemes" content="light dark">',
+    `<title>${title}</title>`,
+    `<style>\n${DARK_CSS}\n</style>`,
+    '</head>',
+    `<body class="sw-page" style="margin:0;padding:0;background:${PAGE_BG};color:${TEXT};font-family:${FONT}">`,
+    `<table role="presentation" class="sw-page" width="100%" cellpadding="0" cellspacing="0" border="0" style="background:${PAGE_BG}">`,
+    '<tr><td align="center" style="padding:16px 8px">',
+    `<table role="presentation" class="sw-card" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px;background:${CARD_BG};color:${TEXT};border:1px solid ${RULE};border-radius:6px">`,
+    `<tr><td style="padding:20px 24px 8px"><h1 style="margin:0;font-size:18px;line-height:1.35">${title}</h1></td></tr>`,
+    `<tr><td style="padding:0 24px 8px">\n${parts.body}\n</td></tr>`,
+    `<tr><td class="sw-muted" style="padding:12px 24px 20px;font-size:12px;color:${MUTED};border-top:1px solid ${RULE}">${escapeHtml(parts.footer)}</td></tr>`,
+    '</table>',
+    '</td></tr>',
+    '</table>',
+    '</body>',
+    '</html>',
+  ].join('\n');
+}

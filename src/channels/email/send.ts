@@ -1,0 +1,83 @@
+import { createTransport } from 'nodemailer';
+import type { ChannelConfig } from '../../config/schema.js';
+import { collectSecrets } from '../../config/secret.js';
+import type { ChannelFactory } from '../types.js';
+import { renderEmail } from './render.js';
+import { toDeliveryError } from './smtp-error.js';
+
+type EmailConfig = Extract<ChannelConfig, { kind: 'email' }>;
+
+/** Socket timeouts: a hung SMTP server must fail the job, not hold a worker (nodemailer waits minutes). */
+const TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 20_000 } as const;
+
+/** Header naming the message type, so that mail rules can sort alerts, digests and notices. */
+export const MESSAGE_TYPE_HEADER = 'X-Shortwatch-Message';
+
+/** nodemailer options for a pooled transport; the only place the SMTP secrets are revealed. */
+function transportOptions(config: EmailConfig) {
+  const auth = config.auth ? { user: config.auth.user, pass: config.auth.pass.reveal() } : undefined;
+  const common = {
+    pool: true as const,
+    maxConnections: config.maxConnections,
+    ...TIMEOUTS,
+    // We only send our own strings: no attachments or images fetched from paths or URLs.
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  };
+  // Credentials in the URL take precedence over `auth` (nodemailer merges the URL's last).
+  if (config.smtpUrl) return { ...common, url: config.smtpUrl.reveal(), auth };
+  return { ...common, host: config.host, port: config.port, secure: config.secure, auth };
+}
+
+/** `host:port` of the SMTP server, for messages: never the URL, which may hold credentials. */
+export function smtpServerLabel(config: Pick<EmailConfig, 'smtpUrl' | 'host' | 'port' | 'secure'>): string {
+  if (config.smtpUrl) {
+    try {
+      const url = new URL(config.smtpUrl.reveal());
+      const port = url.port || (url.protocol === 'smtps:' ? '465' : '587');
+      return `${url.hostname}:${port}`;
+    } catch {
+      return '(smtpUrl)';
+    }
+  }
+  return `${config.host ?? 'localhost'}:${config.port ?? (config.secure ? 465 : 587)}`;
+}
+
+/** The email channel: renders each message and sends it over pooled SMTP as text + HTML. */
+export const createEmailChannel: ChannelFactory<'email'> = (config, deps) => {
+  const transporter = createTransport(transportOptions(config));
+  const server = smtpServerLabel(config);
+  const secrets = collectSecrets(config);
+
+  return {
+    async send(message) {
+      const { subject, text, html } = renderEmail(message, { timezone: config.timezone });
+      try {
+        await transporter.sendMail({
+          from: config.from,
+          to: config.to,
+          subject,
+          text,
+          html,
+          date: deps.now(),
+          headers: { [MESSAGE_TYPE_HEADER]: message.type },
+        });
+      } catch (error) {
+        throw toDeliveryError(error, { server, action: 'send', secrets });
+      }
+    },
+
+    async verify() {
+      try {
+        await transporter.verify();
+      } catch (error) {
+        throw toDeliveryError(error, { server, action: 'verify', secrets });
+      }
+      return `SMTP ${server} ok`;
+    },
+
+    async close() {
+      transporter.close();
+    },
+  };
+};

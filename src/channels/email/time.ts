@@ -1,0 +1,39 @@
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** Parts of an instant in a time zone, read with Intl so daylight saving is right. */
+function zonedParts(date: Date, timezone: string): Record<string, string> {
+  const format = new Intl.DateTimeFormat('en-GB', {
+    timeZone: timezone,
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  });
+  return Object.fromEntries(format.formatToParts(date).map((part) => [part.type, part.value]));
+}
+
+/**
+ * An ISO instant as `20 Nov 07:30` (or `20 Nov 2024 07:30` with `year`) in `timezone`.
+ * Month names are our own so that the output does not change with the ICU version.
+ * An unparsable input is returned as it came.
+ */
+export function formatInstant(iso: string, timezone: string, options: { year?: boolean } = {}): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const parts = zonedParts(date, timezone);
+  const month = MONTHS[Number(parts.month) - 1] ?? '?';
+  const day = `${Number(parts.day)} ${month}${options.year ? ` ${parts.year}` : ''}`;
+  return `${day} ${parts.hour}:${parts.minute}`;
+}
+
+/** A period as `20 Nov 07:30 – 21 Nov 07:30 (Europe/London)`; `year` adds the years. */
+export function formatPeriod(
+  period: { from: string; to: string; timezone: string },
+  options: { year?: boolean } = {},
+): string {
+  const from = formatInstant(period.from, period.timezone, options);
+  const to = formatInstant(period.to, period.timezone, options);
+  return `${from} – ${to} (${period.timezone})`;
+}

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { positionEventSchema } from '../positions/schemas.js';
+import type { Message } from './types.js';
+
+/** A Message read back from Redis. */
+export const messageSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('events'),
+    issuer: z.object({ id: z.string(), name: z.string() }),
+    events: z.array(positionEventSchema),
+  }),
+  z.object({
+    type: z.literal('digest'),
+    period: z.object({ from: z.string(), to: z.string(), timezone: z.string() }),
+    events: z.array(positionEventSchema),
+  }),
+  z.object({
+    type: z.literal('notice'),
+    key: z.string(),
+    severity: z.enum(['info', 'warning', 'critical', 'resolved']),
+    title: z.string(),
+    text: z.string(),
+  }),
+  z.object({ type: z.literal('test'), channel: z.string(), sentAt: z.string() }),
+]) satisfies z.ZodType<Message>;
+
+/** The data of a delivery job. */
+export const deliveryJobSchema = z.object({
+  channel: z.string(),
+  message: messageSchema,
+  /** Parts of a split message already sent by an earlier attempt (Slack splits long messages). */
+  partsSent: z.number().int().min(0).default(0),
+});
+
+/** The data of a delivery job, as written. */
+export type DeliveryJobData = z.input<typeof deliveryJobSchema>;

@@ -1,0 +1,23 @@
+export type {
+  ContextBlock,
+  DividerBlock,
+  HeaderBlock,
+  MrkdwnObject,
+  PlainTextObject,
+  SectionBlock,
+  SlackBlock,
+  SlackPayload,
+} from './blocks.js';
+export { blockChars, SLACK_LIMITS, withinLimits } from './blocks.js';
+export { escapeMrkdwn } from './escape.js';
+export { renderSlack, type SlackRenderOptions } from './render.js';
+export {
+  createSlackChannel,
+  createSlackSender,
+  PART_GAP_MS,
+  type SlackChannelConfig,
+  type SlackSender,
+  type SlackSenderDeps,
+  type SlackSendProgress,
+} from './send.js';
+export { checkWebhookUrl } from './webhook-url.js';

@@ -1,0 +1,73 @@
+import type { Message, NoticeMessage, TestMessage } from '../types.js';
+import type { SlackPayload } from './blocks.js';
+import { escapeMrkdwn } from './escape.js';
+import { displayName } from './lines.js';
+import { type Draft, packDraft } from './pack.js';
+import { digestDraft } from './render-digest.js';
+import { eventsDraft } from './render-events.js';
+import { formatInstant } from './time.js';
+
+/** Options of {@link renderSlack}. */
+export interface SlackRenderOptions {
+  /** From config only (e.g. `<!here>`); put unescaped at the start of the first payload. */
+  mention?: string;
+  /** IANA zone for instants that carry none (the test message's time); UTC when unset. */
+  timezone?: string;
+}
+
+const SEVERITY: Record<NoticeMessage['severity'], { emoji: string; word: string }> = {
+  info: { emoji: ':information_source:', word: 'Info' },
+  warning: { emoji: ':warning:', word: 'Warning' },
+  critical: { emoji: ':rotating_light:', word: 'Critical' },
+  resolved: { emoji: ':white_check_mark:', word: 'Resolved' },
+};
+
+function noticeDraft(message: NoticeMessage): Omit<Draft, 'mention'> {
+  const { emoji, word } = SEVERITY[message.severity];
+  const text = escapeMrkdwn(message.text);
+  return {
+    header: `${emoji} ${message.title}`,
+    headline: `${word}: ${displayName(message.title)}`,
+    entries: text ? [{ line: text, sentence: text }] : [],
+  };
+}
+
+const TEST_MARK = 'shortwatch test message — not a real alert';
+
+function testDraft(message: TestMessage, timezone: string): Omit<Draft, 'mention'> {
+  const channel = escapeMrkdwn(message.channel);
+  const sent = `${formatInstant(message.sentAt, timezone)} (${escapeMrkdwn(timezone)})`;
+  return {
+    header: `:test_tube: ${TEST_MARK}`,
+    headline: TEST_MARK,
+    entries: [
+      {
+        line: `Sent to channel *${channel}* at ${sent}. No short position changed; nothing needs doing.`,
+        sentence: `Sent to channel ${channel} at ${sent}. No short position changed; nothing needs doing.`,
+      },
+    ],
+  };
+}
+
+function draftOf(message: Message, timezone: string): Omit<Draft, 'mention'> | undefined {
+  switch (message.type) {
+    case 'events':
+      return eventsDraft(message);
+    case 'digest':
+      return digestDraft(message);
+    case 'notice':
+      return noticeDraft(message);
+    case 'test':
+      return testDraft(message, timezone);
+  }
+}
+
+/**
+ * Renders a message as one or more incoming-webhook payloads, in sending order, each within Slack's
+ * limits; every upstream string is escaped. An events message with no events renders as none.
+ */
+export function renderSlack(message: Message, options: SlackRenderOptions = {}): SlackPayload[] {
+  const draft = draftOf(message, options.timezone ?? 'UTC');
+  if (!draft) return [];
+  return packDraft(options.mention ? { ...draft, mention: options.mention } : draft);
+}

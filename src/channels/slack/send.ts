@@ -1,0 +1,121 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { type FetchFunction, IncomingWebhook } from '@slack/webhook';
+import { Agent, fetch } from 'undici';
+import type { ChannelConfig } from '../../config/schema.js';
+import { redactText } from '../../config/secret.js';
+import { DeliveryError } from '../delivery-error.js';
+import type { ChannelDeps, ChannelFactory, ChannelSender, Message } from '../types.js';
+import type { SlackPayload } from './blocks.js';
+import { classifySlackFailure } from './classify.js';
+import { renderSlack } from './render.js';
+import { checkWebhookUrl } from './webhook-url.js';
+
+/** A Slack channel's config. */
+export type SlackChannelConfig = Extract<ChannelConfig, { kind: 'slack' }>;
+
+/** Where a split message resumes after a failed attempt, and how each delivered part is recorded. */
+export interface SlackSendProgress {
+  /** Parts delivered by earlier attempts; they are not sent again. */
+  partsSent: number;
+  /** Called after each part is delivered, with the number of parts delivered so far. */
+  onPartSent?: (partsSent: number) => Promise<void>;
+}
+
+/** A Slack sender: `send` may resume a split message where an earlier attempt stopped. */
+export interface SlackSender extends ChannelSender {
+  send(message: Message, progress?: SlackSendProgress): Promise<void>;
+}
+
+/** What the sender needs besides its config; `sleep` paces the parts of a split message. */
+export interface SlackSenderDeps extends ChannelDeps {
+  sleep: (ms: number) => Promise<void>;
+}
+
+/** Slack accepts about one message per second per webhook; parts of one message keep to that. */
+export const PART_GAP_MS = 1000;
+
+/** Builds a Slack sender: renders with {@link renderSlack} and posts each part through @slack/webhook. */
+export function createSlackSender(config: SlackChannelConfig, deps: SlackSenderDeps): SlackSender {
+  const url = config.webhookUrl.reveal();
+  const check = checkWebhookUrl(url);
+  const secrets = secretParts(url);
+  const redact = (text: string) => redactText(text, secrets);
+  const agent = new Agent({
+    headersTimeout: config.timeout,
+    bodyTimeout: config.timeout,
+    connect: { timeout: config.timeout },
+  });
+  let closed = false;
+
+  const invalidUrl = (problem: string) =>
+    new DeliveryError(`Slack webhook URL of channel ${config.name} ${problem}`, {
+      outcome: 'park',
+      code: 'invalid_webhook_url',
+    });
+
+  const post = async (payload: SlackPayload, part: string): Promise<void> => {
+    // One webhook client per request, so the Retry-After it records belongs to this request only.
+    let retryAfter: string | null = null;
+    const recordingFetch: FetchFunction = async (target, init) => {
+      const response = await fetch(target, {
+        method: init?.method,
+        headers: init?.headers,
+        body: typeof init?.body === 'string' ? init.body : undefined,
+        redirect: init?.redirect,
+        signal: init?.signal,
+        dispatcher: agent,
+      });
+      retryAfter = response.headers.get('retry-after');
+      return response;
+    };
+    const webhook = new IncomingWebhook(url, { fetch: recordingFetch, timeout: config.timeout });
+    try {
+      await webhook.send(payload);
+    } catch (error) {
+      throw classifySlackFailure(error, { retryAfter, timeoutMs: config.timeout, part, redact });
+    }
+  };
+
+  return {
+    async send(message, progress) {
+      if (!check.ok) throw invalidUrl(check.problem);
+      const payloads = renderSlack(message, { mention: config.mention, timezone: config.timezone });
+      const from = progress?.partsSent ?? 0;
+      for (let index = from; index < payloads.length; index++) {
+        const payload = payloads[index];
+        if (!payload) continue;
+        if (index > from) await deps.sleep(PART_GAP_MS);
+        await post(payload, payloads.length > 1 ? `part ${index + 1}/${payloads.length}` : '');
+        await progress?.onPartSent?.(index + 1);
+      }
+    },
+    async verify() {
+      if (!check.ok) throw invalidUrl(check.problem);
+      return check.description;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await agent.close();
+    },
+  };
+}
+
+// Shorter parts are not secret enough to be worth blanking out of every message.
+const MIN_SECRET_PART = 8;
+
+/** The whole URL, its path and query, so that none is ever echoed into an error. */
+function secretParts(url: string): string[] {
+  const parts = [url];
+  try {
+    const { pathname, search } = new URL(url);
+    for (const part of [pathname, search]) if (part.length >= MIN_SECRET_PART) parts.push(part);
+  } catch {
+    // Not a URL: only the whole string is known to be secret.
+  }
+  return parts;
+}
+
+/** The Slack channel kind: incoming webhooks, Block Kit with a plain-text fallback. */
+export const createSlackChannel: ChannelFactory<'slack'> = (config, deps) =>
+  createSlackSender(config, { ...deps, sleep: (ms) => delay(ms) });

@@ -1,0 +1,94 @@
+import { watch } from 'node:fs';
+import { formatDuration } from '../../config/duration.js';
+import { loadConfig } from '../../config/load.js';
+import { sweepEvery } from '../../jobs/schedulers.js';
+import { startHttpServer } from '../../ops/http-server.js';
+import type { CommandContext } from '../context.js';
+import { describeFailure } from '../exit.js';
+
+/** Options of `start` and `worker`. */
+export interface DaemonOptions {
+  workerOnly: boolean;
+  watchConfig?: boolean;
+  /** Grace period for jobs in flight on SIGTERM/SIGINT. */
+  shutdownTimeoutMs?: number;
+}
+
+/**
+ * `shortwatch start` (schedulers and workers) and `shortwatch worker` (workers only). Runs until
+ * SIGTERM/SIGINT: stop taking jobs, finish those in flight (bounded), close everything, exit 0; a second
+ * signal exits at once. SIGHUP or a changed file (with --watch-config) reloads the config.
+ */
+export async function runDaemon(ctx: CommandContext, options: DaemonOptions): Promise<number> {
+  const app = await ctx.openApp();
+  const { logger } = ctx;
+  try {
+    await app.startDaemon({ workerOnly: options.workerOnly });
+  } catch (error) {
+    await app.stop(1_000);
+    throw error;
+  }
+  const { config, plan, watched } = app.settings;
+  const http =
+    config.http.port === undefined
+      ? undefined
+      : await startHttpServer(app, config.http.port, config.http.host);
+  logger.info(
+    {
+      role: options.workerOnly ? 'worker' : 'start',
+      watched: watched.length,
+      channels: config.channels.map((c) => c.name),
+      sweepEvery: formatDuration(sweepEvery(plan)),
+      http: http?.port,
+    },
+    'shortwatch running',
+  );
+  for (const line of plan.adjusted) logger.warn(`plan: ${line}`);
+
+  const reload = async (why: string) => {
+    try {
+      const next = loadConfig(ctx.configFile);
+      await app.reload(next, { workerOnly: options.workerOnly });
+      logger.info({ why, watched: next.watchlist.length, channels: next.channels.length }, 'config reloaded');
+    } catch (error) {
+      logger.error(
+        { why, error: describeFailure(error).message },
+        'config reload rejected; the old config keeps running',
+      );
+    }
+  };
+  process.on('SIGHUP', () => void reload('SIGHUP'));
+  const watcher = options.watchConfig
+    ? watchFile(ctx.configFile, () => void reload('file changed'))
+    : undefined;
+
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) {
+        logger.warn({ signal }, 'second signal: exiting now');
+        process.exit(1);
+      }
+      stopping = true;
+      logger.info({ signal }, 'stopping: finishing jobs in flight');
+      watcher?.close();
+      http?.server.close();
+      void app.stop(options.shutdownTimeoutMs ?? 10_000).then(() => {
+        logger.info('stopped');
+        resolve(0);
+      });
+    };
+    process.on('SIGTERM', () => stop('SIGTERM'));
+    process.on('SIGINT', () => stop('SIGINT'));
+  });
+}
+
+/** Calls `onChange` (debounced) when the file's content may have changed. */
+function watchFile(path: string, onChange: () => void): { close(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  const watcher = watch(path, () => {
+    clearTimeout(timer);
+    timer = setTimeout(onChange, 300);
+  });
+  return { close: () => watcher.close() };
+}

@@ -1,0 +1,155 @@
+import { DelayedError, type Job, Worker } from 'bullmq';
+import { isAccessRevokedError, isBudgetExhaustedError } from '../budget/index.js';
+import { diffPositions, holderKey, type PositionEvent } from '../positions/index.js';
+import { routeEvents } from '../routing/index.js';
+import {
+  isIssuerNotFoundError,
+  isNoApiAccessError,
+  isRateLimitedError,
+  isUnauthorizedError,
+  type PositionsResponse,
+} from '../upstream/index.js';
+import type { JobContext } from './context.js';
+import { dispatchGroups } from './dispatch.js';
+import { stateKeys } from './keys.js';
+import type { PollJobData } from './sweep.js';
+
+/** What one poll did. */
+export type PollResult =
+  | { outcome: 'changed' | 'unchanged' | 'baseline'; events: number; committed: boolean }
+  | { outcome: 'missing' | 'revoked' | 'busy' };
+
+const MISSING_RETRY_MS = 24 * 3600 * 1000;
+const LOCK_MS = 120_000;
+
+/**
+ * Polls one issuer: token → GET positions (active) → diff against the snapshot → deliveries queued →
+ * snapshot committed. That order, with deterministic ids, makes a crash at any point safe: the replay
+ * yields the same event and job ids, which BullMQ ignores.
+ */
+export async function runPoll(
+  ctx: JobContext,
+  job: Job<PollJobData>,
+  token: string | undefined,
+): Promise<PollResult> {
+  const { issuerId } = job.data;
+  const lockKey = `${ctx.prefix}:poll-lock:${issuerId}`;
+  const lockValue = `${job.id}-${token ?? ''}`;
+  if ((await ctx.redis.set(lockKey, lockValue, 'PX', LOCK_MS, 'NX')) === null) {
+    // Another worker polls this issuer right now: come back after it rather than diff against a moving snapshot.
+    await job.moveToDelayed(ctx.now().getTime() + 2_000, token);
+    throw new DelayedError();
+  }
+  const started = performance.now();
+  try {
+    const result = await pollLocked(ctx, job);
+    ctx.metrics.polls.inc({ outcome: result.outcome });
+    return result;
+  } finally {
+    ctx.metrics.pollDuration.observe((performance.now() - started) / 1000);
+    if ((await ctx.redis.get(lockKey)) === lockValue) await ctx.redis.del(lockKey);
+  }
+}
+
+async function pollLocked(ctx: JobContext, job: Job<PollJobData>): Promise<PollResult> {
+  const { issuerId, issuerName } = job.data;
+  const response = await fetchActive(ctx, issuerId, issuerName);
+  if ('outcome' in response) return response;
+
+  const { config } = ctx.settings();
+  const previous = await ctx.snapshots.get(issuerId);
+  const { events, next, baseline } = diffPositions({
+    previous,
+    issuer: { id: issuerId, name: response.issuer.name || issuerName },
+    rows: response.data,
+    lastUpdated: response.last_updated,
+    now: ctx.now(),
+    thresholds: config.poll.thresholds,
+    onFirstSeen: config.poll.onFirstSeen,
+  });
+  const enriched = await enrichClosed(ctx, issuerId, events);
+  if (enriched.length > 0) {
+    const mutes = await ctx.mutes.list();
+    const { groups, suppressed } = routeEvents(enriched, config.channels, mutes, ctx.now());
+    await dispatchGroups(ctx, groups);
+    for (const s of suppressed) await ctx.mutes.countSuppressed(s.channel, 1);
+    await ctx.eventLog.append(enriched);
+    for (const event of enriched) ctx.metrics.events.inc({ kind: event.kind });
+  }
+  const committed = await ctx.snapshots.commit(next, previous?.polledAt ?? null);
+  await ctx.notices.clear(`issuer-missing-${issuerId}`, `${issuerName} (${issuerId}) answers again.`);
+  if (enriched.length > 0) {
+    ctx.logger.info({ issuerId, events: enriched.length, committed }, 'poll found changes');
+  }
+  const outcome = baseline ? 'baseline' : enriched.length > 0 ? 'changed' : 'unchanged';
+  return { outcome, events: enriched.length, committed };
+}
+
+async function fetchActive(
+  ctx: JobContext,
+  issuerId: string,
+  issuerName: string,
+): Promise<PositionsResponse | { outcome: 'missing' | 'revoked' }> {
+  try {
+    return await ctx.upstream.getPositions(issuerId, 'active');
+  } catch (error) {
+    if (isBudgetExhaustedError(error)) {
+      // Pause the whole poll queue until the next token: every poll would be refused until then.
+      await ctx.queues.poll.rateLimit(Math.max(250, error.retryAt - ctx.now().getTime()));
+      throw Worker.RateLimitError();
+    }
+    if (isRateLimitedError(error)) {
+      const blocked = (await ctx.budget.usage()).blockedUntil ?? ctx.now().getTime() + 60_000;
+      await ctx.queues.poll.rateLimit(Math.max(250, blocked - ctx.now().getTime()));
+      throw Worker.RateLimitError();
+    }
+    if (isAccessRevokedError(error) || isUnauthorizedError(error) || isNoApiAccessError(error)) {
+      // The next sweep after access returns plans this issuer again: its snapshot is still old.
+      return { outcome: 'revoked' };
+    }
+    if (isIssuerNotFoundError(error)) {
+      await ctx.redis.set(
+        stateKeys(ctx.prefix).missing(issuerId),
+        ctx.now().toISOString(),
+        'PX',
+        MISSING_RETRY_MS,
+      );
+      await ctx.notices.raise(
+        `issuer-missing-${issuerId}`,
+        'warning',
+        'Watched issuer not found upstream',
+        `${issuerName} (${issuerId}) answered 404; it is retried once a day and no positions are marked closed.`,
+      );
+      return { outcome: 'missing' };
+    }
+    throw error;
+  }
+}
+
+/**
+ * Adds the last disclosed value (usually under 0.5%) to `closed` events from the full history, when the
+ * budget has a token right now; otherwise the events go out as they are, never later.
+ */
+async function enrichClosed(
+  ctx: JobContext,
+  issuerId: string,
+  events: PositionEvent[],
+): Promise<PositionEvent[]> {
+  const closed = events.filter((e) => e.kind === 'closed');
+  if (closed.length === 0 || !ctx.settings().config.poll.enrichClosed) return events;
+  let history: PositionsResponse;
+  try {
+    history = await ctx.upstream.getPositions(issuerId, 'all');
+  } catch (error) {
+    ctx.logger.debug({ issuerId, err: error }, 'closed events sent without the final disclosure');
+    return events;
+  }
+  return events.map((event) => {
+    if (event.kind !== 'closed' || !event.previous) return event;
+    const since = event.previous.date;
+    const last = history.data
+      .filter((row) => holderKey(row.position_holder) === event.holderKey && row.date >= since)
+      .sort((a, b) => b.date.localeCompare(a.date) || a.value - b.value)[0];
+    return last ? { ...event, final: { value: last.value, date: last.date } } : event;
+  });
+}

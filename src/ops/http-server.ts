@@ -1,0 +1,61 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { App } from '../app.js';
+import { stateKeys } from '../jobs/keys.js';
+import { readiness } from './status.js';
+
+/** Brings the gauges up to date from Redis just before a scrape, so they are never stale. */
+export async function refreshGauges(app: App): Promise<void> {
+  const { metrics, ctx } = app;
+  const usage = await ctx.budget.usage();
+  metrics.budgetLeft.set({ window: 'minute' }, usage.minute.left);
+  metrics.budgetLeft.set({ window: 'day' }, usage.day.left);
+  const lastSweepAt = await ctx.redis.hget(stateKeys(ctx.prefix).sweep, 'lastSweepAt');
+  if (lastSweepAt) {
+    metrics.lastSweepAt.set(Date.parse(lastSweepAt) / 1000);
+    metrics.lastSweepAge.set((ctx.now().getTime() - Date.parse(lastSweepAt)) / 1000);
+  }
+  for (const channel of app.settings.config.channels) app.queues.deliver(channel.name);
+  for (const queue of app.queues.all()) {
+    const counts = await queue.getJobCounts('waiting', 'delayed', 'active', 'failed', 'completed');
+    for (const [state, count] of Object.entries(counts))
+      metrics.queueDepth.set({ queue: queue.name, state }, count);
+  }
+}
+
+/** `/healthz` (process up), `/readyz` (Redis, access, schedulers) and `/metrics` (Prometheus). */
+export async function startHttpServer(
+  app: App,
+  port: number,
+  host: string,
+): Promise<{ server: Server; port: number }> {
+  const server = createServer((request, response) => {
+    const path = (request.url ?? '/').split('?')[0];
+    const reply = (status: number, type: string, body: string) => {
+      response.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+      response.end(body);
+    };
+    const handle = async () => {
+      if (request.method !== 'GET') return reply(405, 'text/plain', 'method not allowed\n');
+      if (path === '/healthz') return reply(200, 'text/plain', 'ok\n');
+      if (path === '/readyz') {
+        const { ready, reasons } = await readiness(app);
+        return reply(ready ? 200 : 503, 'application/json', `${JSON.stringify({ ready, reasons })}\n`);
+      }
+      if (path === '/metrics') {
+        await refreshGauges(app);
+        return reply(200, app.metrics.registry.contentType, await app.metrics.registry.metrics());
+      }
+      return reply(404, 'text/plain', 'not found\n');
+    };
+    handle().catch((error: unknown) => {
+      app.ctx.logger.warn({ err: error, path }, 'http endpoint failed');
+      if (!response.headersSent) reply(503, 'text/plain', 'unavailable\n');
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  return { server, port: (server.address() as AddressInfo).port };
+}

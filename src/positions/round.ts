@@ -1,0 +1,6 @@
+/** Rounds a percentage to 4 decimals, the precision at which positions are compared and stored. */
+export function round4(value: number): number {
+  const rounded = Math.round(value * 10_000) / 10_000;
+  // Normalise -0 so hashes and JSON never depend on the sign of a zero.
+  return rounded === 0 ? 0 : rounded;
+}

@@ -1,0 +1,26 @@
+export { crosses, type FilterResult, matchFilter, peakValue } from './filter.js';
+export { holderMatches, issuerMatches, issuerNameKey } from './match-keys.js';
+export { InvalidMuteError, isInvalidMuteError } from './mute-error.js';
+export { isMuted, type Mute, type MuteRequest, type MuteScope, MuteStore, muteKey } from './mutes.js';
+export { quietUntil } from './quiet-hours.js';
+export {
+  type Disposition,
+  dispositionOf,
+  explainRoute,
+  type RoutedGroup,
+  type RouteVerdict,
+  routeEvents,
+  type Suppressed,
+} from './route.js';
+export { type SyntheticEventInput, syntheticEvent } from './synthetic-event.js';
+export {
+  addDays,
+  type CalendarDate,
+  type LocalDateTime,
+  offsetAt,
+  type Weekday,
+  weekdayOf,
+  type ZonedParts,
+  zonedParts,
+  zonedTimeToInstant,
+} from './zoned-time.js';

@@ -1,0 +1,50 @@
+/** A seeded pseudo-random generator (mulberry32): one seed always gives one sequence. */
+export class Random {
+  private state: number;
+
+  constructor(seed: number) {
+    this.state = seed >>> 0;
+  }
+
+  /** A float in [0, 1). */
+  next(): number {
+    this.state = (this.state + 0x6d2b79f5) >>> 0;
+    let t = this.state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+
+  /** An integer in [min, max], both included. */
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+
+  /** True with probability `p`. */
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+
+  /** One item; undefined for an empty list. */
+  pick<T>(items: readonly T[]): T | undefined {
+    return items[Math.floor(this.next() * items.length)];
+  }
+
+  /** Shuffles in place (Fisher-Yates) and returns the same array. */
+  shuffle<T>(items: T[]): T[] {
+    for (let i = items.length - 1; i > 0; i--) {
+      const j = Math.floor(this.next() * (i + 1));
+      const a = items[i];
+      const b = items[j];
+      if (a === undefined || b === undefined) continue;
+      items[i] = b;
+      items[j] = a;
+    }
+    return items;
+  }
+
+  /** Up to `n` distinct items in random order. */
+  sample<T>(items: readonly T[], n: number): T[] {
+    return this.shuffle([...items]).slice(0, n);
+  }
+}

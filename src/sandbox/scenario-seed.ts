@@ -1,0 +1,195 @@
+import type { Issuer, IssuerPosition } from '../upstream/schemas.js';
+import { addWeekdays } from './dates.js';
+import { round4 } from './holder-diff.js';
+import { IssuerBook } from './issuer-book.js';
+import { HOLDER_NAMES, ISSUER_NAMES, SHAW_SPELLINGS } from './names.js';
+import { Random } from './prng.js';
+import type { ScenarioOptions } from './scenario-types.js';
+import { addTenths, type Flapper, round2, type World } from './world.js';
+
+type Role = 'empty' | 'big' | 'flap' | 'ordinary';
+
+const SHAW = SHAW_SPELLINGS[0] ?? 'D. E. Shaw & Co., L.P.';
+
+/** Every name new positions can be opened under. */
+export const OPENING_NAMES: readonly string[] = [...HOLDER_NAMES, SHAW];
+
+/** Builds the registers a seed describes, as of the day before `start`'s first step. */
+export function generateWorld(options: ScenarioOptions): World {
+  const rng = new Random(options.seed);
+  const count = options.issuers ?? 12;
+  const start = options.start ?? '2026-01-05';
+  const [min, max] = options.holdersPerIssuer ?? [0, 12];
+  const roles = assignRoles(rng, count);
+  const sizes = roles.map((role) => holderCount(rng, role, min, max));
+  const shawAt = shawIssuers(rng, roles, sizes);
+  const issuerNames = rng.shuffle([...ISSUER_NAMES]);
+  const books = new Map<string, IssuerBook>();
+  let flapper: Flapper | undefined;
+  roles.forEach((role, i) => {
+    const base = issuerNames[i % issuerNames.length] ?? 'Acme plc';
+    const round = Math.floor(i / issuerNames.length);
+    const issuer = {
+      svc_issuer_id: `ISS-${String(i + 1).padStart(4, '0')}`,
+      name: round ? `${base} ${round + 1}` : base,
+    };
+    const size = sizes[i] ?? 0;
+    const { book, main } = buildBook(rng, {
+      issuer,
+      role,
+      size,
+      start,
+      withShaw: shawAt.has(i),
+      cap: role === 'big' ? size + 6 : Math.max(max, size),
+    });
+    if (role === 'flap' && main) flapper = { issuerId: issuer.svc_issuer_id, holder: main };
+    books.set(issuer.svc_issuer_id, book);
+  });
+  return {
+    rng,
+    books,
+    date: start,
+    stepIndex: 0,
+    changeRate: options.changeRate ?? 0.03,
+    reopens: [],
+    flapper,
+    names: OPENING_NAMES,
+  };
+}
+
+function assignRoles(rng: Random, count: number): Role[] {
+  const roles: Role[] = Array.from({ length: count }, () => 'ordinary');
+  if (count < 4) return roles;
+  const [empty, big, flap] = rng.sample([...roles.keys()], 3);
+  if (empty !== undefined) roles[empty] = 'empty';
+  if (big !== undefined) roles[big] = 'big';
+  if (flap !== undefined) roles[flap] = 'flap';
+  return roles;
+}
+
+function holderCount(rng: Random, role: Role, min: number, max: number): number {
+  if (role === 'empty') return 0;
+  if (role === 'big') return rng.int(40, 46);
+  if (role === 'flap') return rng.int(1, 3);
+  return rng.int(min, max);
+}
+
+/** The multi-spelling fund holds positions in the big issuer and one or two others. */
+function shawIssuers(rng: Random, roles: readonly Role[], sizes: readonly number[]): Set<number> {
+  const held = [...roles.keys()].filter((i) => roles[i] === 'ordinary' && (sizes[i] ?? 0) > 0);
+  const chosen = new Set(rng.sample(held, rng.int(1, 2)));
+  const big = roles.indexOf('big');
+  if (big >= 0) chosen.add(big);
+  return chosen;
+}
+
+interface BookPlan {
+  issuer: Issuer;
+  role: Role;
+  size: number;
+  start: string;
+  withShaw: boolean;
+  cap: number;
+}
+
+/** The issuer's register, and its first (main) holder. */
+function buildBook(rng: Random, plan: BookPlan): { book: IssuerBook; main: string | undefined } {
+  const { role, size, start } = plan;
+  if (role === 'empty') return { book: new IssuerBook(plan.issuer, [], [], 0), main: undefined };
+  const picked = rng.sample(HOLDER_NAMES, size + 2);
+  const holders = picked.slice(0, size);
+  if (plan.withShaw && size > 0) holders[size - 1] = SHAW;
+  const history: IssuerPosition[] = [];
+  const active: IssuerPosition[] = [];
+  holders.forEach((name, i) => {
+    const rows = pickHistory(rng, { name, role, start, first: i === 0 });
+    history.push(...rows);
+    const last = rows.at(-1);
+    if (last) active.push(last);
+    // The big issuer lists the fund under an old spelling too, as registers keyed by name do.
+    const stale = rows.at(-2);
+    if (name === SHAW && role === 'big' && stale) active.push(stale);
+  });
+  for (const name of picked.slice(size, size + rng.int(0, 2)))
+    history.push(...closedHistory(rng, name, start));
+  history.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  return { book: new IssuerBook(plan.issuer, history, rng.shuffle(active), plan.cap), main: holders[0] };
+}
+
+interface HistoryPlan {
+  name: string;
+  role: Role;
+  start: string;
+  first: boolean;
+}
+
+function pickHistory(rng: Random, plan: HistoryPlan): IssuerPosition[] {
+  if (plan.role === 'flap' && plan.first) return flapHistory(rng, plan.name, plan.start);
+  if (plan.name === SHAW) return shawHistory(rng, plan.start, plan.role === 'big');
+  const rows = holderHistory(rng, plan.name, plan.start);
+  const last = rows.at(-1);
+  // The top holder of the big issuer always carries float noise, as a register summing 0.1s does.
+  if (plan.role === 'big' && plan.first && last) last.value = withNoise(last.value);
+  return rows;
+}
+
+function datesBack(rng: Random, start: string, count: number, gap: [number, number]): string[] {
+  const dates = [addWeekdays(start, -rng.int(0, 25))];
+  while (dates.length < count) dates.unshift(addWeekdays(dates[0] ?? start, -rng.int(gap[0], gap[1])));
+  return dates;
+}
+
+/** A holder that crossed 0.5% and moved a few times; sometimes it dipped under and came back. */
+function holderHistory(rng: Random, name: string, start: string): IssuerPosition[] {
+  const dates = datesBack(rng, start, rng.int(1, 4), [1, 15]);
+  let value = round2(0.5 + rng.next() * 0.4);
+  return dates.map((date, i) => {
+    if (i > 0) {
+      const dipped = value < 0.5;
+      const next = rng.chance(0.5)
+        ? addTenths(value, rng.int(-2, 4))
+        : round2(value + rng.int(-20, 60) / 100);
+      value = dipped || next < 0.5 ? round2(0.5 + rng.int(0, 20) / 100) : next;
+      if (!dipped && i < dates.length - 1 && rng.chance(0.15)) value = rng.int(35, 49) / 100;
+    }
+    return { date, value, position_holder: name };
+  });
+}
+
+/** The fund under all three spellings, oldest first; the big issuer gets all three. */
+function shawHistory(rng: Random, start: string, all: boolean): IssuerPosition[] {
+  const spellings = all ? [...SHAW_SPELLINGS] : rng.sample(SHAW_SPELLINGS, 2);
+  const dates = datesBack(rng, start, spellings.length, [3, 12]);
+  let value = round2(0.6 + rng.next());
+  return dates.map((date, i) => {
+    if (i > 0) value = addTenths(value, rng.int(1, 3));
+    return { date, value, position_holder: spellings[i] ?? SHAW };
+  });
+}
+
+/** The flapper: around 0.5% for a while, listed at the end. */
+function flapHistory(rng: Random, name: string, start: string): IssuerPosition[] {
+  const dates = datesBack(rng, start, rng.int(3, 5), [1, 4]);
+  return dates.map((date, i) => {
+    const over = (dates.length - 1 - i) % 2 === 0;
+    return { date, value: over ? rng.int(50, 56) / 100 : rng.int(44, 49) / 100, position_holder: name };
+  });
+}
+
+/** A holder that was over 0.5% once and fell under before the scenario starts. */
+function closedHistory(rng: Random, name: string, start: string): IssuerPosition[] {
+  const dates = datesBack(rng, addWeekdays(start, -30), rng.int(2, 3), [2, 20]);
+  return dates.map((date, i) => ({
+    date,
+    value: i === dates.length - 1 ? rng.int(30, 49) / 100 : round2(0.5 + rng.next() * 0.5),
+    position_holder: name,
+  }));
+}
+
+function withNoise(value: number): number {
+  for (let steps = 1; steps <= 10; steps++) {
+    const noisy = addTenths(value, steps);
+    if (noisy !== round4(noisy)) return noisy;
+  }
+  return addTenths(value, 10);
+}

@@ -1,0 +1,156 @@
+import type { Issuer, IssuerPosition } from '../upstream/schemas.js';
+import { addWeekdays, refreshTime } from './dates.js';
+import { diffActive, holderKeyOf } from './holder-diff.js';
+import { IssuerBook } from './issuer-book.js';
+import type { ScenarioFile } from './scenario-file-schema.js';
+import { generateWorld } from './scenario-seed.js';
+import { applyStep } from './scenario-step.js';
+import type { ScenarioChange, ScenarioOptions } from './scenario-types.js';
+import { UnknownIssuerError } from './unknown-issuer-error.js';
+import type { World } from './world.js';
+
+/** Issuers added by hand get this cap on randomly opened positions. */
+const ADDED_ISSUER_CAP = 12;
+
+const byId = (a: IssuerBook, b: IssuerBook): number =>
+  a.issuer.svc_issuer_id < b.issuer.svc_issuer_id
+    ? -1
+    : a.issuer.svc_issuer_id > b.issuer.svc_issuer_id
+      ? 1
+      : 0;
+
+/**
+ * The simulated dataset behind the sandbox: registers of short positions that a seeded generator
+ * moves one weekday per `step()`. Build one with `createScenario` or `loadScenarioFile`.
+ */
+export class Scenario {
+  private updated: string | null;
+  private revision = 0;
+
+  constructor(
+    private readonly world: World,
+    lastUpdated: string | null,
+  ) {
+    this.updated = lastUpdated;
+  }
+
+  /** The issuers, sorted by id. */
+  issuers(): Issuer[] {
+    return this.books().map((book) => ({ ...book.issuer }));
+  }
+
+  /** One issuer, or undefined when unknown. */
+  issuer(issuerId: string): Issuer | undefined {
+    const book = this.world.books.get(issuerId);
+    return book && { ...book.issuer };
+  }
+
+  /** When the dataset was last refreshed (ISO date-time), as `last_updated` reports it. */
+  lastUpdated(): string | null {
+    return this.updated;
+  }
+
+  /** Today's simulated date (`YYYY-MM-DD`); new disclosures carry it. */
+  today(): string {
+    return this.world.date;
+  }
+
+  /** The listed (`status=active`) rows of an issuer in service order; undefined for an unknown issuer. */
+  active(issuerId: string): IssuerPosition[] | undefined {
+    return this.world.books.get(issuerId)?.copyActive();
+  }
+
+  /** Every disclosure row ever made for an issuer (`status=all`); undefined for an unknown issuer. */
+  all(issuerId: string): IssuerPosition[] | undefined {
+    return this.world.books.get(issuerId)?.history.map((row) => ({ ...row }));
+  }
+
+  /** Simulates one weekday and returns the changes as a diff of the active lists shows them. */
+  step(): ScenarioChange[] {
+    const { world } = this;
+    const before = new Map(this.books().map((book) => [book.issuer.svc_issuer_id, book.copyActive()]));
+    const rows = this.historySize();
+    world.stepIndex++;
+    world.date = addWeekdays(world.date, 1);
+    applyStep(world);
+    const changes: ScenarioChange[] = [];
+    for (const book of this.books()) {
+      changes.push(
+        ...diffActive(book.issuer.svc_issuer_id, before.get(book.issuer.svc_issuer_id) ?? [], book.active),
+      );
+      // Clients must not rely on row order.
+      world.rng.shuffle(book.active);
+    }
+    if (changes.length > 0 || this.historySize() !== rows) this.refresh();
+    return changes;
+  }
+
+  /** Test helper: a new disclosure (dated today unless given) that becomes the holder's listed row. */
+  disclose(issuerId: string, holder: string, value: number, date: string = this.world.date): void {
+    const book = this.book(issuerId);
+    book.disclose({ date, value, position_holder: holder }, this.world.rng.int(0, book.active.length));
+    this.refresh();
+  }
+
+  /** Test helper: the holder (any spelling) leaves the active list without a new disclosure. */
+  drop(issuerId: string, holderName: string): void {
+    this.book(issuerId).removeKey(holderKeyOf(holderName));
+    this.refresh();
+  }
+
+  /** Sets `last_updated` as the service will report it until the data next changes. */
+  setLastUpdated(value: string | null): void {
+    this.updated = value;
+  }
+
+  /** Adds an issuer with no disclosures, or renames an existing one. */
+  addIssuer(issuer: Issuer): void {
+    const book = this.world.books.get(issuer.svc_issuer_id);
+    if (book) book.issuer = { ...issuer };
+    else this.world.books.set(issuer.svc_issuer_id, new IssuerBook({ ...issuer }, [], [], ADDED_ISSUER_CAP));
+  }
+
+  /** Removes an issuer; its positions operation answers 404 from then on. */
+  removeIssuer(issuerId: string): void {
+    this.world.books.delete(issuerId);
+  }
+
+  /** The scenario in the file format `loadScenarioFile` reads. */
+  toJSON(): ScenarioFile {
+    return {
+      issuers: this.books().map((book) => ({
+        ...book.issuer,
+        history: book.history.map((row) => ({ ...row })),
+        active: book.copyActive(),
+      })),
+      last_updated: this.updated,
+      date: this.world.date,
+    };
+  }
+
+  private book(issuerId: string): IssuerBook {
+    const book = this.world.books.get(issuerId);
+    if (!book) throw new UnknownIssuerError(issuerId);
+    return book;
+  }
+
+  private books(): IssuerBook[] {
+    return [...this.world.books.values()].sort(byId);
+  }
+
+  private historySize(): number {
+    return this.books().reduce((sum, book) => sum + book.history.length, 0);
+  }
+
+  /** The data changed: `last_updated` moves forward. */
+  private refresh(): void {
+    this.revision++;
+    this.updated = refreshTime(this.world.date, this.revision);
+  }
+}
+
+/** A generated scenario: the same options always give the same data and the same steps. */
+export function createScenario(options: ScenarioOptions): Scenario {
+  const world = generateWorld(options);
+  return new Scenario(world, refreshTime(world.date, 0));
+}

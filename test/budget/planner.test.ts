@@ -1,0 +1,351 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isPlanError, type Plan, PlanError, type PlanInput, planPolling } from '../../src/budget/planner.js';
+
+const MINUTE = 60_000;
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+
+/** The config defaults: 100/min, 1,000/day, reserve 50, gate every 2m, interval 30m, staleness 6h. */
+const defaults: PlanInput = {
+  watchlistSize: 0,
+  perMinute: 100,
+  perDay: 1000,
+  reserve: 50,
+  gate: true,
+  gateIntervalMs: 2 * MINUTE,
+  intervalMs: 30 * MINUTE,
+  maxStalenessMs: 6 * HOUR,
+  dayMs: DAY,
+  minuteMs: MINUTE,
+};
+
+type Expected = Pick<
+  Plan,
+  | 'gate'
+  | 'gateIntervalMs'
+  | 'sweepIntervalMs'
+  | 'maxStalenessMs'
+  | 'refreshesPerDay'
+  | 'gateChecksPerDay'
+  | 'requestsPerDay'
+  | 'minSweepMs'
+>;
+
+describe('planPolling with the gate on (defaults)', () => {
+  it.each<[string, number, Expected]>([
+    [
+      'empty watchlist: gate checks only',
+      0,
+      {
+        gate: true,
+        gateIntervalMs: 2 * MINUTE,
+        sweepIntervalMs: 2 * MINUTE,
+        maxStalenessMs: 6 * HOUR,
+        refreshesPerDay: 720,
+        gateChecksPerDay: 720,
+        requestsPerDay: 720,
+        minSweepMs: 0,
+      },
+    ],
+    [
+      '10 issuers: 23 refreshes after 720 gate checks',
+      10,
+      {
+        gate: true,
+        gateIntervalMs: 2 * MINUTE,
+        sweepIntervalMs: 2 * MINUTE,
+        maxStalenessMs: 6 * HOUR,
+        refreshesPerDay: 23,
+        gateChecksPerDay: 720,
+        requestsPerDay: 950,
+        minSweepMs: MINUTE,
+      },
+    ],
+    [
+      '100 issuers: 2 refreshes, staleness raised to 12h',
+      100,
+      {
+        gate: true,
+        gateIntervalMs: 2 * MINUTE,
+        sweepIntervalMs: 2 * MINUTE,
+        maxStalenessMs: 12 * HOUR,
+        refreshesPerDay: 2,
+        gateChecksPerDay: 720,
+        requestsPerDay: 920,
+        minSweepMs: MINUTE,
+      },
+    ],
+    [
+      '500 issuers: gate raised to 450 checks (3m 12s), one refresh, staleness 1d',
+      500,
+      {
+        gate: true,
+        gateIntervalMs: 192_000,
+        sweepIntervalMs: 192_000,
+        maxStalenessMs: DAY,
+        refreshesPerDay: 1,
+        gateChecksPerDay: 450,
+        requestsPerDay: 950,
+        minSweepMs: 5 * MINUTE,
+      },
+    ],
+    [
+      '900 issuers: gate raised to 50 checks (28m 48s)',
+      900,
+      {
+        gate: true,
+        gateIntervalMs: 1_728_000,
+        sweepIntervalMs: 1_728_000,
+        maxStalenessMs: DAY,
+        refreshesPerDay: 1,
+        gateChecksPerDay: 50,
+        requestsPerDay: 950,
+        minSweepMs: 9 * MINUTE,
+      },
+    ],
+    [
+      '950 issuers: no room for a gate check, so the gate is turned off and one sweep runs a day',
+      950,
+      {
+        gate: false,
+        gateIntervalMs: 2 * MINUTE,
+        sweepIntervalMs: DAY,
+        maxStalenessMs: 6 * HOUR,
+        refreshesPerDay: 1,
+        gateChecksPerDay: 0,
+        requestsPerDay: 950,
+        minSweepMs: 10 * MINUTE,
+      },
+    ],
+  ])('%s', (_name, watchlistSize, expected) => {
+    expect(planPolling({ ...defaults, watchlistSize })).toMatchObject(expected);
+  });
+});
+
+describe('planPolling with the gate off', () => {
+  it.each<[string, Partial<PlanInput>, Pick<Plan, 'sweepIntervalMs' | 'refreshesPerDay' | 'requestsPerDay'>]>(
+    [
+      [
+        'empty watchlist plans nothing',
+        { watchlistSize: 0 },
+        { sweepIntervalMs: 30 * MINUTE, refreshesPerDay: 0, requestsPerDay: 0 },
+      ],
+      [
+        '10 issuers keep the configured 30m',
+        { watchlistSize: 10 },
+        { sweepIntervalMs: 30 * MINUTE, refreshesPerDay: 48, requestsPerDay: 480 },
+      ],
+      [
+        '100 issuers: budget floor of 9 sweeps a day (2h 40m)',
+        { watchlistSize: 100 },
+        { sweepIntervalMs: 9_600_000, refreshesPerDay: 9, requestsPerDay: 900 },
+      ],
+      [
+        '500 issuers: one whole sweep a day',
+        { watchlistSize: 500 },
+        { sweepIntervalMs: DAY, refreshesPerDay: 1, requestsPerDay: 500 },
+      ],
+      [
+        '900 issuers: one sweep a day',
+        { watchlistSize: 900 },
+        { sweepIntervalMs: DAY, refreshesPerDay: 1, requestsPerDay: 900 },
+      ],
+      [
+        'a longer configured interval is kept',
+        { watchlistSize: 100, intervalMs: 4 * HOUR },
+        { sweepIntervalMs: 4 * HOUR, refreshesPerDay: 6, requestsPerDay: 600 },
+      ],
+      [
+        'physical floor: 900 issuers at 100/min need 9m even with a large daily cap',
+        { watchlistSize: 900, perDay: 1_000_000, intervalMs: MINUTE },
+        { sweepIntervalMs: 9 * MINUTE, refreshesPerDay: 160, requestsPerDay: 144_000 },
+      ],
+    ],
+  )('%s', (_name, input, expected) => {
+    const plan = planPolling({ ...defaults, gate: false, ...input });
+    expect(plan).toMatchObject({ gate: false, gateChecksPerDay: 0, ...expected });
+    // The interval is never below the design's floor W x day / (perDay - reserve).
+    const size = input.watchlistSize ?? 0;
+    const available = (input.perDay ?? defaults.perDay) - defaults.reserve;
+    expect(plan.sweepIntervalMs).toBeGreaterThanOrEqual((size * DAY) / available);
+  });
+});
+
+describe('planPolling records what it raised', () => {
+  it.each<[string, Partial<PlanInput>, string[]]>([
+    ['defaults with 10 issuers: nothing raised', { watchlistSize: 10 }, []],
+    [
+      'staleness raised for 100 issuers',
+      { watchlistSize: 100 },
+      [
+        'poll.maxStaleness raised from 6h to 12h: 4 forced sweeps a day would exceed the 2 the budget pays for',
+      ],
+    ],
+    [
+      'gate interval and staleness raised for 900 issuers',
+      { watchlistSize: 900 },
+      [
+        'poll.gateInterval raised from 2m to 28m 48s: 720 gate checks a day would leave 230 of the 950 requests available to polling, less than one full sweep of 900 issuers',
+        'poll.maxStaleness raised from 6h to 1d: 4 forced sweeps a day would exceed the 1 the budget pays for',
+      ],
+    ],
+    [
+      'gate interval raised for an empty watchlist when the checks alone exceed the budget',
+      { watchlistSize: 0, gateIntervalMs: MINUTE },
+      [
+        'poll.gateInterval raised from 1m to 1m 31s: 1440 gate checks a day would leave 0 of the 950 requests available to polling, less than one full sweep of 0 issuers',
+      ],
+    ],
+    [
+      'gate turned off when a gate check and a sweep do not fit',
+      { watchlistSize: 950 },
+      [
+        'poll.gate turned off: one gate check and one sweep of 950 issuers need 951 requests a day but only 950 are available to polling',
+        'poll.interval raised from 30m to 1d: a sweep costs 950 requests and 950 a day are available to polling, so the budget pays for 1 sweep a day',
+      ],
+    ],
+    [
+      'interval raised to the budget floor without the gate',
+      { watchlistSize: 100, gate: false },
+      [
+        'poll.interval raised from 30m to 2h 40m: a sweep costs 100 requests and 950 a day are available to polling, so the budget pays for 9 sweeps a day',
+      ],
+    ],
+    [
+      'interval raised to the physical floor without the gate',
+      { watchlistSize: 900, gate: false, perDay: 1_000_000, intervalMs: MINUTE },
+      [
+        'poll.interval raised from 1m to 9m: a sweep of 900 issuers takes at least that long at 100 requests a minute',
+      ],
+    ],
+  ])('%s', (_name, input, adjusted) => {
+    expect(planPolling({ ...defaults, ...input }).adjusted).toEqual(adjusted);
+  });
+});
+
+describe('planPolling summary', () => {
+  it.each<[string, Partial<PlanInput>, string[]]>([
+    [
+      'gate on, 10 issuers',
+      { watchlistSize: 10 },
+      [
+        'The gate checks GET /issuers every 2m (720 requests a day) and the budget can follow 23 dataset refreshes a day across 10 issuers.',
+        'Every issuer is polled at least every 6h, even when the dataset has not moved.',
+        'A full sweep of 10 issuers takes at least 1m at 100 requests a minute.',
+        'The plan spends at most 950 requests a day of the 950 available to polling (perDay 1000 - reserve 50); the reserve is kept for interactive commands.',
+      ],
+    ],
+    [
+      'gate on, empty watchlist',
+      { watchlistSize: 0 },
+      [
+        'The gate checks GET /issuers every 2m (720 requests a day); the watchlist is empty, so no issuer is polled.',
+        'The plan spends at most 720 requests a day of the 950 available to polling (perDay 1000 - reserve 50); the reserve is kept for interactive commands.',
+      ],
+    ],
+    [
+      'gate on, 900 issuers',
+      { watchlistSize: 900 },
+      [
+        'The gate checks GET /issuers every 28m 48s (50 requests a day) and the budget can follow 1 dataset refresh a day across 900 issuers.',
+        'Every issuer is polled at least every 1d, even when the dataset has not moved.',
+        'A full sweep of 900 issuers takes at least 9m at 100 requests a minute.',
+        'The plan spends at most 950 requests a day of the 950 available to polling (perDay 1000 - reserve 50); the reserve is kept for interactive commands.',
+      ],
+    ],
+    [
+      'gate off, 100 issuers',
+      { watchlistSize: 100, gate: false },
+      [
+        'Without the gate every sweep polls all 100 issuers: one sweep every 2h 40m (9 sweeps a day).',
+        'A full sweep of 100 issuers takes at least 1m at 100 requests a minute.',
+        'The plan spends at most 900 requests a day of the 950 available to polling (perDay 1000 - reserve 50); the reserve is kept for interactive commands.',
+      ],
+    ],
+    [
+      'gate off, empty watchlist',
+      { watchlistSize: 0, gate: false },
+      [
+        'The gate is off and the watchlist is empty, so no request is planned.',
+        'The plan spends at most 0 requests a day of the 950 available to polling (perDay 1000 - reserve 50); the reserve is kept for interactive commands.',
+      ],
+    ],
+  ])('%s', (_name, input, summary) => {
+    expect(planPolling({ ...defaults, ...input }).summary).toEqual(summary);
+  });
+});
+
+describe('planPolling refuses a watchlist the day cannot sweep once', () => {
+  it.each<[string, Partial<PlanInput>, string]>([
+    [
+      '951 issuers with the defaults',
+      { watchlistSize: 951 },
+      'a watchlist of 951 issuers needs 951 requests for one sweep but only 950 a day are available to polling (perDay 1000 - reserve 50)',
+    ],
+    [
+      '1200 issuers with the defaults',
+      { watchlistSize: 1200 },
+      'a watchlist of 1200 issuers needs 1200 requests for one sweep but only 950 a day are available to polling (perDay 1000 - reserve 50)',
+    ],
+    [
+      '951 issuers with the gate off',
+      { watchlistSize: 951, gate: false },
+      'a watchlist of 951 issuers needs 951 requests for one sweep but only 950 a day are available to polling (perDay 1000 - reserve 50)',
+    ],
+    [
+      '300 issuers with a big reserve',
+      { watchlistSize: 300, perDay: 500, reserve: 250 },
+      'a watchlist of 300 issuers needs 300 requests for one sweep but only 250 a day are available to polling (perDay 500 - reserve 250)',
+    ],
+  ])('%s', (_name, input, message) => {
+    let caught: unknown;
+    try {
+      planPolling({ ...defaults, ...input });
+    } catch (error) {
+      caught = error;
+    }
+    expect(isPlanError(caught)).toBe(true);
+    expect(caught).toBeInstanceOf(PlanError);
+    expect(caught).toHaveProperty('message', message);
+    expect(caught).toMatchObject({ watchlistSize: input.watchlistSize });
+  });
+});
+
+describe('planPolling invariants', () => {
+  it('never plans more than perDay - reserve requests in a day window, and only raises intervals', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          perDay: fc.integer({ min: 2, max: 20_000 }),
+          reserveShare: fc.double({ min: 0, max: 0.9, noNaN: true }),
+          sizeShare: fc.double({ min: 0, max: 1, noNaN: true }),
+          perMinute: fc.integer({ min: 1, max: 500 }),
+          gate: fc.boolean(),
+          gateIntervalMs: fc.integer({ min: 1_000, max: 2 * DAY }),
+          intervalMs: fc.integer({ min: 1_000, max: 2 * DAY }),
+          maxStalenessMs: fc.integer({ min: MINUTE, max: 7 * DAY }),
+        }),
+        (sample) => {
+          const reserve = Math.floor(sample.perDay * sample.reserveShare);
+          const available = sample.perDay - reserve;
+          const input: PlanInput = {
+            ...defaults,
+            ...sample,
+            reserve,
+            watchlistSize: Math.floor(available * sample.sizeShare),
+          };
+          const plan = planPolling(input);
+          expect(plan.requestsPerDay).toBeLessThanOrEqual(available);
+          expect(plan.gateIntervalMs).toBeGreaterThanOrEqual(input.gateIntervalMs);
+          expect(plan.sweepIntervalMs).toBeGreaterThanOrEqual(
+            plan.gate ? plan.gateIntervalMs : input.intervalMs,
+          );
+          expect(plan.maxStalenessMs).toBeGreaterThanOrEqual(input.maxStalenessMs);
+          if (input.watchlistSize > 0) expect(plan.refreshesPerDay).toBeGreaterThanOrEqual(1);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});

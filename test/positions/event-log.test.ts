@@ -1,0 +1,111 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { eventId } from '../../src/positions/event-id.js';
+import { EventLog } from '../../src/positions/event-log.js';
+import { EventLogCorruptError } from '../../src/positions/event-log-corrupt-error.js';
+import type { PositionEvent } from '../../src/positions/types.js';
+import { createTestRedis, type TestRedis } from '../helpers/redis.js';
+
+/** A distinct `opened` event of `issuerId`, numbered `n`. */
+function event(issuerId: string, n: number): PositionEvent {
+  const current = { value: 0.5 + n / 10_000, date: '2024-06-01' };
+  const key = `holder${n}`;
+  return {
+    id: eventId({ issuerId, holderKey: key, kind: 'opened', previous: null, current }),
+    kind: 'opened',
+    issuer: { id: issuerId, name: `Issuer ${issuerId}` },
+    holderKey: key,
+    holder: `Holder ${n}`,
+    previous: null,
+    current,
+    final: n % 2 === 0 ? { value: 0.4, date: '2024-05-01' } : undefined,
+    delta: current.value,
+    thresholdsCrossed: [0.5],
+    issuerTotal: { before: 0, after: current.value },
+    detectedAt: '2024-06-03T10:00:00.000Z',
+  };
+}
+
+function range(from: number, count: number, issuerId = 'ISS-1'): PositionEvent[] {
+  return Array.from({ length: count }, (_, i) => event(issuerId, from + i));
+}
+
+describe('EventLog', () => {
+  let t: TestRedis;
+
+  beforeEach(async () => {
+    t = await createTestRedis('positions-log');
+  });
+  afterEach(async () => {
+    await t.cleanup();
+  });
+
+  it('returns events newest first, parsed back intact', async () => {
+    const log = new EventLog(t.redis, t.prefix, 50);
+    const [a, b, c] = range(1, 3);
+    expect(await log.append([a!, b!])).toBe(2);
+    expect(await log.append([c!])).toBe(1);
+    const recent = await log.recent({ issuerId: 'ISS-1', limit: 10 });
+    expect(recent).toEqual([c, b, a].map((e) => JSON.parse(JSON.stringify(e))));
+    expect((await log.recent({ issuerId: 'ISS-1', limit: 2 })).map((e) => e.id)).toEqual([c!.id, b!.id]);
+    expect(await log.recent({ limit: 0 })).toEqual([]);
+  });
+
+  it('keeps one stream per issuer and one global stream', async () => {
+    const log = new EventLog(t.redis, t.prefix, 50);
+    const one = event('ISS-1', 1);
+    const two = event('ISS-2', 2);
+    const three = event('ISS-1', 3);
+    await log.append([one]);
+    await log.append([two, three]);
+    expect((await log.recent({ issuerId: 'ISS-1', limit: 10 })).map((e) => e.id)).toEqual([three.id, one.id]);
+    expect((await log.recent({ issuerId: 'ISS-2', limit: 10 })).map((e) => e.id)).toEqual([two.id]);
+    expect((await log.recent({ issuerId: 'ISS-3', limit: 10 })).map((e) => e.id)).toEqual([]);
+    expect((await log.recent({ limit: 10 })).map((e) => e.id)).toEqual([three.id, two.id, one.id]);
+  });
+
+  it('stores a replayed event id only once, in a batch or across batches', async () => {
+    const log = new EventLog(t.redis, t.prefix, 50);
+    const events = range(1, 3);
+    expect(await log.append(events)).toBe(3);
+    expect(await log.append(structuredClone(events))).toBe(0);
+    expect(await log.append([events[0]!, event('ISS-1', 9), event('ISS-1', 9)])).toBe(1);
+    expect(await log.recent({ issuerId: 'ISS-1', limit: 100 })).toHaveLength(4);
+    expect(await log.recent({ limit: 100 })).toHaveLength(4);
+    const ttl = await t.redis.ttl(`${t.prefix}:event-seen:${events[0]!.id}`);
+    expect(ttl).toBeGreaterThan(29 * 24 * 3600);
+    expect(ttl).toBeLessThanOrEqual(30 * 24 * 3600);
+  });
+
+  it('caps the streams near maxPerIssuer per issuer and 10x globally', async () => {
+    const max = 3;
+    const log = new EventLog(t.redis, t.prefix, max);
+    // MAXLEN ~ trims whole stream nodes (100 entries by default), so the cap is approximate.
+    for (let i = 0; i < 4; i++) await log.append(range(i * 100, 100));
+    const issuerLength = await t.redis.xlen(`${t.prefix}:events:ISS-1`);
+    const globalLength = await t.redis.xlen(`${t.prefix}:events`);
+    expect(issuerLength).toBeGreaterThanOrEqual(max);
+    expect(issuerLength).toBeLessThanOrEqual(max + 100);
+    expect(globalLength).toBeGreaterThanOrEqual(10 * max);
+    expect(globalLength).toBeLessThanOrEqual(10 * max + 100);
+    expect((await log.recent({ issuerId: 'ISS-1', limit: 1 }))[0]?.holderKey).toBe('holder399');
+  });
+
+  it('with a cap of 0 stores nothing', async () => {
+    const log = new EventLog(t.redis, t.prefix, 0);
+    expect(await log.append(range(1, 2))).toBe(0);
+    expect(await log.recent({ limit: 10 })).toEqual([]);
+  });
+
+  it.each([
+    { name: 'invalid JSON', fields: ['event', '{'] },
+    { name: 'schema mismatch', fields: ['event', JSON.stringify({ id: 'x', kind: 'vanished' })] },
+    { name: 'missing field', fields: ['other', '{}'] },
+  ])('an unreadable entry ($name) throws EventLogCorruptError', async ({ fields }) => {
+    const log = new EventLog(t.redis, t.prefix, 10);
+    const key = `${t.prefix}:events:ISS-1`;
+    const entryId = await t.redis.xadd(key, '*', ...fields);
+    const error = await log.recent({ issuerId: 'ISS-1', limit: 10 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EventLogCorruptError);
+    expect(error).toMatchObject({ key, entryId });
+  });
+});
