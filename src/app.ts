@@ -102,7 +102,13 @@ export class App {
       nowMs,
     );
     const access = new AccessState(redis, prefix, nowMs);
-    this.#settings = { config, plan: planFor(config), watched: [], senders: new Map() };
+    this.#settings = {
+      config,
+      plan: planFor(config),
+      watched: [],
+      senders: new Map(),
+      fingerprint: fingerprintOf(config),
+    };
     const notices = new Notices(
       redis,
       prefix,
@@ -194,7 +200,13 @@ export class App {
     const oldSenders = this.#settings.senders;
     const oldClients = this.#clients;
     this.#clients = this.#buildClients(config);
-    this.#settings = { config, plan, watched: this.#settings.watched, senders: this.#buildSenders(config) };
+    this.#settings = {
+      config,
+      plan,
+      watched: this.#settings.watched,
+      senders: this.#buildSenders(config),
+      fingerprint: fingerprintOf(config),
+    };
     await this.#reconcileAccess();
     if (!options.workerOnly) await syncSchedulers(this.queues, config, plan);
     this.#workers?.syncChannels(config.channels);
@@ -243,8 +255,7 @@ export class App {
   }
 
   async #reconcileAccess(): Promise<void> {
-    const { baseUrl, apiKey } = this.#settings.config.upstream;
-    if (await this.ctx.access.reconcile(accessFingerprint(baseUrl, apiKey))) {
+    if (await this.ctx.access.reconcile(this.#settings.fingerprint)) {
       await this.ctx.notices.clear('access-revoked', 'The upstream key or URL changed; polling resumes.');
     }
   }
@@ -274,7 +285,7 @@ export class App {
       const guard = createBudgetGuard({
         budget: this.ctx.budget,
         access: this.ctx.access,
-        fingerprint: accessFingerprint(config.upstream.baseUrl, config.upstream.apiKey),
+        fingerprint: fingerprintOf(config),
         interactive: role === 'interactive',
         probe: role === 'probe',
         now: () => this.ctx.now().getTime(),
@@ -328,6 +339,10 @@ export class App {
       close: async () => undefined,
     };
   }
+}
+
+function fingerprintOf(config: Config): string {
+  return accessFingerprint(config.upstream.baseUrl, config.upstream.apiKey);
 }
 
 /** Redis did not answer; the CLI explains how to get one. */

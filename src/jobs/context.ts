@@ -20,6 +20,8 @@ export interface Settings {
   /** The watchlist bound to ids; names resolve at each sweep against the directory. */
   watched: WatchedIssuer[];
   senders: ReadonlyMap<string, ChannelSender>;
+  /** Fingerprint of the configured upstream URL and key: a revocation binds the key it refused. */
+  fingerprint: string;
 }
 
 /** The queues a process adds jobs to. */

@@ -122,6 +122,7 @@ async function fetchDirectory(
   ctx: JobContext,
 ): Promise<IssuerList | { outcome: 'revoked' | 'budget' | 'blocked' }> {
   let client: UpstreamClient = ctx.upstream;
+  await ctx.access.reconcile(ctx.settings().fingerprint);
   const access = await ctx.access.get();
   if (access.state !== 'ok') {
     // At most one request an hour, from any process, asks whether access came back.

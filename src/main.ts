@@ -1,0 +1,199 @@
+#!/usr/bin/env node
+import { Command, CommanderError, Option } from 'commander';
+import { checkCommand } from './cli/commands/check.js';
+import { runDaemon } from './cli/commands/daemon.js';
+import {
+  deliveriesCommand,
+  muteCommand,
+  mutesCommand,
+  retryCommand,
+  routeCommand,
+  testNotifyCommand,
+  unmuteCommand,
+} from './cli/commands/delivery.js';
+import { sandboxCommand } from './cli/commands/sandbox.js';
+import { eventsCommand, planCommand, resumeCommand, statusCommand } from './cli/commands/state.js';
+import { issuersCommand, positionsCommand } from './cli/commands/upstream.js';
+import { type CommandContext, commandContext, type GlobalOptions } from './cli/context.js';
+import { describeFailure, EXIT } from './cli/exit.js';
+
+type Action = (ctx: CommandContext) => Promise<number | undefined> | number | undefined;
+
+/** Builds the CLI. Every action's outcome lands in `setExit`; nothing here calls process.exit. */
+export function buildProgram(setExit: (code: number) => void): Command {
+  const program = new Command('shortwatch')
+    .description(
+      'Watches disclosed net short positions and alerts traders in Slack and by email, exactly once.',
+    )
+    .option('-c, --config <path>', 'config file (default: $SHORTWATCH_CONFIG or config/shortwatch.yaml)')
+    .option('--wait', 'when the rate budget is empty, wait for the next token instead of exiting 1')
+    .showHelpAfterError('(run shortwatch --help for usage)')
+    .exitOverride();
+
+  const run = (action: Action) => async () => {
+    const options: GlobalOptions = program.opts();
+    setExit((await action(commandContext(options))) ?? EXIT.ok);
+  };
+
+  program
+    .command('check')
+    .description('validate the config, verify channels and Redis without sending, and test the upstream key')
+    .option('--offline', 'skip the upstream request')
+    .action((opts: { offline?: boolean }) => run((ctx) => checkCommand(ctx, opts))());
+  program
+    .command('plan')
+    .description('print the polling plan that fits the rate budget')
+    .action(() => run((ctx) => planCommand(ctx) ?? EXIT.ok)());
+  program
+    .command('issuers')
+    .description('list the upstream issuers')
+    .option('--search <text>', 'only issuers whose name or id contains TEXT')
+    .action((opts: { search?: string }) => run((ctx) => issuersCommand(ctx, opts).then(() => EXIT.ok))());
+  program
+    .command('positions <issuer>')
+    .description("print one issuer's disclosed short positions (id or exact name)")
+    .option('--all', 'the full history instead of the active positions')
+    .action((issuer: string, opts: { all?: boolean }) =>
+      run((ctx) => positionsCommand(ctx, issuer, opts).then(() => EXIT.ok))(),
+    );
+  program
+    .command('start')
+    .description('run the daemon: job schedulers and workers')
+    .option('--watch-config', 'reload when the config file changes')
+    .action((opts: { watchConfig?: boolean }) =>
+      run((ctx) => runDaemon(ctx, { workerOnly: false, ...opts }))(),
+    );
+  program
+    .command('worker')
+    .description('run workers only, sharing Redis with a `start` process elsewhere')
+    .option('--watch-config', 'reload when the config file changes')
+    .action((opts: { watchConfig?: boolean }) =>
+      run((ctx) => runDaemon(ctx, { workerOnly: true, ...opts }))(),
+    );
+  program
+    .command('status')
+    .description('access, budget, plan, issuers, channels, schedulers and processes')
+    .option('--json', 'machine-readable output')
+    .action((opts: { json?: boolean }) => run((ctx) => statusCommand(ctx, opts).then(() => EXIT.ok))());
+  program
+    .command('resume')
+    .description('resume polling after a 401/403 once the key or plan is fixed')
+    .action(() => run((ctx) => resumeCommand(ctx).then(() => EXIT.ok))());
+  program
+    .command('events [issuer]')
+    .description('the latest detected events, newest first')
+    .option('--limit <n>', 'how many', '20')
+    .option('--json', 'machine-readable output')
+    .action((issuer: string | undefined, opts: { limit: string; json?: boolean }) =>
+      run((ctx) => eventsCommand(ctx, issuer, opts).then(() => EXIT.ok))(),
+    );
+  program
+    .command('route')
+    .description('which channels an event would reach, and why the others would not')
+    .requiredOption('--issuer <issuer>', 'issuer id or name')
+    .requiredOption('--holder <holder>', 'holder name')
+    .requiredOption('--kind <kind>', 'opened, increased, decreased or closed')
+    .requiredOption('--value <percent>', 'the value after the change')
+    .option('--previous <percent>', 'the value before the change')
+    .action((opts: { issuer: string; holder: string; kind: string; value: string; previous?: string }) =>
+      run((ctx) => routeCommand(ctx, opts).then(() => EXIT.ok))(),
+    );
+  const deliveries = program
+    .command('deliveries')
+    .description('queued and parked deliveries')
+    .option('--failed', 'only parked (failed) deliveries')
+    .action((opts: { failed?: boolean }) => run((ctx) => deliveriesCommand(ctx, opts).then(() => EXIT.ok))());
+  deliveries
+    .command('retry [job]')
+    .description('send parked deliveries again')
+    .option('--all', 'every parked delivery')
+    .option('--channel <name>', 'only this channel')
+    .action((job: string | undefined, opts: { all?: boolean; channel?: string }) =>
+      run((ctx) => retryCommand(ctx, job, opts).then(() => EXIT.ok))(),
+    );
+  program
+    .command('test-notify <channel>')
+    .description('send a clearly marked sample message to one channel')
+    .action((channel: string) => run((ctx) => testNotifyCommand(ctx, channel).then(() => EXIT.ok))());
+  program
+    .command('mute <scope> <name>')
+    .description('mute a holder or an issuer for a while (scope: holder|issuer)')
+    .requiredOption('--for <duration>', 'how long, e.g. 7d or 12h')
+    .option('--channel <name>', 'only on this channel')
+    .option('--reason <text>', 'why, for the record')
+    .option('--digests', 'keep it out of digests too')
+    .action(
+      (
+        scope: string,
+        name: string,
+        opts: { for: string; channel?: string; reason?: string; digests?: boolean },
+      ) => run((ctx) => muteCommand(ctx, scope, name, opts).then(() => EXIT.ok))(),
+    );
+  program
+    .command('unmute <scope> <name>')
+    .description('remove a mute')
+    .option('--channel <name>', 'the channel the mute was for')
+    .action((scope: string, name: string, opts: { channel?: string }) =>
+      run((ctx) => unmuteCommand(ctx, scope, name, opts).then(() => EXIT.ok))(),
+    );
+  program
+    .command('mutes')
+    .description('mutes in force and suppressed counts')
+    .action(() => run((ctx) => mutesCommand(ctx).then(() => EXIT.ok))());
+  program
+    .command('sandbox')
+    .description('run the upstream simulator (no API key needed; key: sandbox-key)')
+    .option('--port <n>', 'port', '8080')
+    .option('--host <host>', 'interface', '127.0.0.1')
+    .option('--seed <n>', 'scenario seed', '1')
+    .option('--issuers <n>', 'number of issuers', '12')
+    .option('--scenario <file>', 'load a scenario file (JSON or YAML) instead')
+    .option('--step-every <duration>', 'advance the scenario on a timer, e.g. 5s')
+    .addOption(new Option('--per-minute <n>', 'per-minute cap'))
+    .addOption(new Option('--per-day <n>', 'per-day cap'))
+    .action(async (opts) => setExit(await sandboxCommand(opts, (text) => process.stdout.write(`${text}\n`))));
+  program
+    .command('demo')
+    .description('sandbox + daemon + local Slack and SMTP capture; alerts within seconds')
+    .option('--out <dir>', 'where captured messages are written', 'demo-out')
+    .option('--duration <duration>', 'stop by itself after this long (default: run until Ctrl-C)')
+    .action(async (opts: { out: string; duration?: string }) => {
+      const { runDemo } = await import('./demo/run.js');
+      setExit(await runDemo(opts));
+    });
+  return program;
+}
+
+/** Runs the CLI with `argv` and resolves to the exit code. */
+export async function main(argv: readonly string[]): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const program = buildProgram((code) => {
+    exitCode = code;
+  });
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    const { message, exitCode: code } = describeFailure(error);
+    process.stderr.write(`shortwatch: ${message}\n`);
+    return code;
+  }
+}
+
+const invokedDirectly = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));
+if (invokedDirectly || process.env.SHORTWATCH_MAIN === '1') {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+      // Open handles (pools, timers) must not keep a finished command alive.
+      setTimeout(() => process.exit(code), 200).unref();
+    },
+    (error: unknown) => {
+      process.stderr.write(`shortwatch: ${String(error)}\n`);
+      process.exit(EXIT.failure);
+    },
+  );
+}
