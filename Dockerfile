@@ -1,0 +1,54 @@
+# shortwatch container image.
+#
+#   docker build -t shortwatch .
+#   docker run --rm -v "$PWD/config/shortwatch.yaml:/app/config/shortwatch.yaml:ro" \
+#     --env-file .env -p 127.0.0.1:9464:9464 shortwatch            # runs `start`
+#   docker run --rm ... shortwatch status                          # any other CLI command
+#
+# Two stages: `build` compiles TypeScript to dist/ with the dev dependencies; the final stage holds the
+# production dependencies, dist/, bin/ and config/ only, and runs as the unprivileged `node` user.
+# bin/shortwatch.js runs dist/main.js when it exists, so tsx is never used inside the image.
+# See docs/operations.md.
+
+ARG NODE_IMAGE=node:22-bookworm-slim
+
+# ---- build: dev dependencies, tsc -p tsconfig.build.json -> dist/ --------------------------------
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+# Manifests first, so the dependency layer is cached until they change.
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build
+
+# ---- runtime: production dependencies and the compiled code -------------------------------------
+FROM ${NODE_IMAGE} AS runtime
+LABEL org.opencontainers.image.title="shortwatch" \
+      org.opencontainers.image.description="Alerts on disclosed net short positions, in Slack and by email, within the upstream rate budget" \
+      org.opencontainers.image.licenses="MIT"
+ENV NODE_ENV=production \
+    SHORTWATCH_CONFIG=/app/config/shortwatch.yaml
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist ./dist
+COPY bin ./bin
+# Example and demo configs. The real config/shortwatch.yaml is mounted at run time (.dockerignore keeps
+# a local one out of the image); its secrets come from the environment (${SHORTWATCH_API_KEY}, ...).
+COPY config ./config
+# The code stays root-owned and read-only to the process; only `shortwatch demo` writes (demo-out/).
+RUN mkdir -p /app/demo-out && chown node:node /app/demo-out
+USER node
+
+# /healthz, /readyz and /metrics, when the config sets http.port: 9464 (see docs/operations.md).
+EXPOSE 9464
+# Liveness only: /readyz also fails while upstream access is revoked, which a restart cannot fix.
+# Slim images have no curl; Node's own fetch does the request.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:9464/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+
+# SIGTERM (docker stop) finishes jobs in flight, then exits; a second signal exits at once.
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["node", "bin/shortwatch.js"]
+CMD ["start"]

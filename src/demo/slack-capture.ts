@@ -1,0 +1,72 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One request the stand-in received. */
+export interface CapturedSlackPost {
+  path: string;
+  payload: unknown;
+  receivedAt: Date;
+  /** The status the stand-in answered with. */
+  status: number;
+}
+
+/** A scripted answer, used once, before the stand-in goes back to `200 ok`. */
+export interface ScriptedSlackReply {
+  status: number;
+  body?: string;
+  headers?: Record<string, string>;
+  delayMs?: number;
+}
+
+/** A local stand-in for Slack incoming webhooks: records what it receives, answers as scripted. */
+export interface SlackCapture {
+  url: string;
+  posts: CapturedSlackPost[];
+  /** Only the posts answered 200. */
+  delivered(): CapturedSlackPost[];
+  script(...replies: ScriptedSlackReply[]): void;
+  close(): Promise<void>;
+}
+
+/** Starts the stand-in on 127.0.0.1; `onPost` sees each delivered payload (the demo writes it to disk). */
+export async function startSlackCapture(
+  options: { port?: number; onPost?: (post: CapturedSlackPost) => void } = {},
+): Promise<SlackCapture> {
+  const posts: CapturedSlackPost[] = [];
+  const scripted: ScriptedSlackReply[] = [];
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const reply = scripted.shift() ?? { status: 200, body: 'ok' };
+      let payload: unknown;
+      try {
+        payload = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        payload = Buffer.concat(chunks).toString('utf8');
+      }
+      const post = { path: request.url ?? '/', payload, receivedAt: new Date(), status: reply.status };
+      posts.push(post);
+      const answer = () => {
+        response.writeHead(reply.status, { 'content-type': 'text/plain', ...reply.headers });
+        response.end(reply.body ?? (reply.status === 200 ? 'ok' : 'error'));
+        if (reply.status === 200) options.onPost?.(post);
+      };
+      if (reply.delayMs) setTimeout(answer, reply.delayMs);
+      else answer();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/services/T000/B000/demo`,
+    posts,
+    delivered: () => posts.filter((p) => p.status === 200),
+    script: (...replies) => scripted.push(...replies),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
