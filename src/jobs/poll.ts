@@ -77,6 +77,7 @@ async function pollLocked(ctx: JobContext, job: Job<PollJobData>): Promise<PollR
     for (const event of enriched) ctx.metrics.events.inc({ kind: event.kind });
   }
   const committed = await ctx.snapshots.commit(next, previous?.polledAt ?? null);
+  await ctx.notices.clear('budget-exhausted', 'Polling has budget again.');
   await ctx.notices.clear(`issuer-missing-${issuerId}`, `${issuerName} (${issuerId}) answers again.`);
   if (enriched.length > 0) {
     ctx.logger.info({ issuerId, events: enriched.length, committed }, 'poll found changes');
@@ -94,6 +95,7 @@ async function fetchActive(
     return await ctx.upstream.getPositions(issuerId, 'active');
   } catch (error) {
     if (isBudgetExhaustedError(error)) {
+      if (error.reason === 'day' || error.reason === 'reserve') await raiseBudgetExhausted(ctx, error.retryAt);
       // Pause the whole poll queue until the next token: every poll would be refused until then.
       await ctx.queues.poll.rateLimit(Math.max(250, error.retryAt - ctx.now().getTime()));
       throw Worker.RateLimitError();
@@ -152,4 +154,14 @@ async function enrichClosed(
       .sort((a, b) => b.date.localeCompare(a.date) || a.value - b.value)[0];
     return last ? { ...event, final: { value: last.value, date: last.date } } : event;
   });
+}
+
+/** The day's polling budget is spent: one notice until polling gets tokens again. */
+export async function raiseBudgetExhausted(ctx: JobContext, retryAt: number): Promise<void> {
+  await ctx.notices.raise(
+    'budget-exhausted',
+    'warning',
+    "Today's polling budget is spent",
+    `Polling waits for the next budget window at ${new Date(retryAt).toISOString()}; changes published before then are detected after it. \`shortwatch plan\` shows what fits.`,
+  );
 }

@@ -13,7 +13,7 @@ import {
 import { escapeHtml, htmlHeading, htmlLayout, htmlList, htmlParagraph, htmlTable } from './html.js';
 import type { RenderedEmail } from './rendered.js';
 import { countChanges, toSubject } from './text.js';
-import { formatPeriod } from './time.js';
+import { formatPeriod } from '../time.js';
 
 /** How many of the largest moves open the digest. */
 export const TOP_MOVERS = 5;

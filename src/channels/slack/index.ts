@@ -18,6 +18,5 @@ export {
   type SlackChannelConfig,
   type SlackSender,
   type SlackSenderDeps,
-  type SlackSendProgress,
 } from './send.js';
 export { checkWebhookUrl } from './webhook-url.js';

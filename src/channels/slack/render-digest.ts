@@ -5,7 +5,7 @@ import { escapeMrkdwn } from './escape.js';
 import { displayName, eventLine, KIND_EMOJI, totalChange } from './lines.js';
 import type { Draft, Entry } from './pack.js';
 import { changeCount } from './render-events.js';
-import { formatInstant } from './time.js';
+import { formatInstant } from '../time.js';
 
 const TOP_MOVERS = 3;
 
@@ -51,7 +51,7 @@ export function digestDraft(message: DigestMessage): Omit<Draft, 'mention'> {
   const { from, to, timezone } = message.period;
   const events = [...message.events].sort(newestFirst);
   const issuers = new Set(events.map((event) => event.issuer.id)).size;
-  const period = `${formatInstant(from, timezone)} → ${formatInstant(to, timezone)} (${escapeMrkdwn(timezone)})`;
+  const period = `${formatInstant(from, timezone, { year: true })} → ${formatInstant(to, timezone, { year: true })} (${escapeMrkdwn(timezone)})`;
   const summary = `${changeCount(events.length)} in ${issuers} ${issuers === 1 ? 'issuer' : 'issuers'}`;
   const movers = topMovers(events);
   const body =

@@ -5,7 +5,7 @@ import { displayName } from './lines.js';
 import { type Draft, packDraft } from './pack.js';
 import { digestDraft } from './render-digest.js';
 import { eventsDraft } from './render-events.js';
-import { formatInstant } from './time.js';
+import { formatInstant } from '../time.js';
 
 /** Options of {@link renderSlack}. */
 export interface SlackRenderOptions {
@@ -36,7 +36,7 @@ const TEST_MARK = 'shortwatch test message — not a real alert';
 
 function testDraft(message: TestMessage, timezone: string): Omit<Draft, 'mention'> {
   const channel = escapeMrkdwn(message.channel);
-  const sent = `${formatInstant(message.sentAt, timezone)} (${escapeMrkdwn(timezone)})`;
+  const sent = `${formatInstant(message.sentAt, timezone, { year: true })} (${escapeMrkdwn(timezone)})`;
   return {
     header: `:test_tube: ${TEST_MARK}`,
     headline: TEST_MARK,

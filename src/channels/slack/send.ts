@@ -4,7 +4,7 @@ import { Agent, fetch } from 'undici';
 import type { ChannelConfig } from '../../config/schema.js';
 import { redactText } from '../../config/secret.js';
 import { DeliveryError } from '../delivery-error.js';
-import type { ChannelDeps, ChannelFactory, ChannelSender, Message } from '../types.js';
+import type { ChannelDeps, ChannelFactory, ChannelSender, Message, SendProgress } from '../types.js';
 import type { SlackPayload } from './blocks.js';
 import { classifySlackFailure } from './classify.js';
 import { renderSlack } from './render.js';
@@ -13,17 +13,9 @@ import { checkWebhookUrl } from './webhook-url.js';
 /** A Slack channel's config. */
 export type SlackChannelConfig = Extract<ChannelConfig, { kind: 'slack' }>;
 
-/** Where a split message resumes after a failed attempt, and how each delivered part is recorded. */
-export interface SlackSendProgress {
-  /** Parts delivered by earlier attempts; they are not sent again. */
-  partsSent: number;
-  /** Called after each part is delivered, with the number of parts delivered so far. */
-  onPartSent?: (partsSent: number) => Promise<void>;
-}
-
 /** A Slack sender: `send` may resume a split message where an earlier attempt stopped. */
 export interface SlackSender extends ChannelSender {
-  send(message: Message, progress?: SlackSendProgress): Promise<void>;
+  send(message: Message, progress?: SendProgress): Promise<void>;
 }
 
 /** What the sender needs besides its config; `sleep` paces the parts of a split message. */

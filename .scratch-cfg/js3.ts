@@ -1,0 +1,10 @@
+import { z } from 'zod';
+import { channelSchema } from '../src/config/schema.js';
+const a = z.array(channelSchema).default([]);
+const j = z.toJSONSchema(a, { io: 'input', unrepresentable: 'any' });
+console.log(Object.keys(j), j.default);
+const b = z.array(z.discriminatedUnion('k', [z.object({ k: z.literal('a') }), z.object({ k: z.literal('b') })])).default([]);
+console.log(z.toJSONSchema(b, { io: 'input' }));
+const c = z.array(z.object({ k: z.string().transform((x) => x) })).default([]);
+console.log(z.toJSONSchema(c, { io: 'input', unrepresentable: 'any' }));
+console.log(z.toJSONSchema(c, { io: 'output', unrepresentable: 'any' }));
