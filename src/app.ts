@@ -142,11 +142,19 @@ export class App {
   /** Connects to Redis and builds every part; fails fast when Redis does not answer. */
   static async open(config: Config, options: AppOptions): Promise<App> {
     const url = config.redis.url.reveal();
-    const redis = new Redis(url, { maxRetriesPerRequest: 3, lazyConnect: true, connectTimeout: 5_000 });
+    // Named so that `CLIENT LIST` tells which deployment and process owns each connection.
+    const name = `${config.redis.prefix}:${hostname()}-${process.pid}`;
+    const redis = new Redis(url, {
+      maxRetriesPerRequest: 3,
+      lazyConnect: true,
+      connectTimeout: 5_000,
+      connectionName: `${name}:app`,
+    });
     const workerRedis = new Redis(url, {
       maxRetriesPerRequest: null,
       lazyConnect: true,
       connectTimeout: 5_000,
+      connectionName: `${name}:jobs`,
     });
     // Without these listeners ioredis prints reconnect errors itself, possibly with the URL.
     for (const client of [redis, workerRedis]) {

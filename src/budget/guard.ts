@@ -51,7 +51,11 @@ export function createBudgetGuard(options: GuardOptions): BudgetGuard {
       } else if (error instanceof UnauthorizedError || error instanceof NoApiAccessError) {
         const state = error instanceof UnauthorizedError ? 'unauthorized' : 'no-api-access';
         if (await options.access.revoke(state, error.message, options.fingerprint)) {
-          await options.onRevoked?.(await options.access.get());
+          const status = await options.access.get();
+          // The refused request was this hour's look at the key: the first probe comes an hour later,
+          // not at the next sweep.
+          await options.access.claimProbe();
+          await options.onRevoked?.(status);
         }
       } else if (
         options.probe &&

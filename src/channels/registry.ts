@@ -35,11 +35,3 @@ export function createSender(
       return registry.console(config, deps);
   }
 }
-
-/** Default sends per second by kind: Slack webhooks take about one message a second. */
-export const DEFAULT_RATE_PER_SECOND: Record<ChannelKind, number> = {
-  slack: 1,
-  email: 5,
-  webhook: 10,
-  console: 100,
-};

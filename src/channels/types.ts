@@ -51,6 +51,8 @@ export interface SendProgress {
   partsSent: number;
   /** Records how many parts have gone out, before the next is tried. */
   onPartSent?: (partsSent: number) => Promise<void>;
+  /** The same on every attempt of one delivery: channels that can pass it on let receivers drop repeats. */
+  deliveryId?: string;
 }
 
 /** One configured channel's I/O: render is pure and lives beside it; this is the thin send. */

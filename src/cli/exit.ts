@@ -23,8 +23,11 @@ export function isCliError(error: unknown): error is CliError {
   return error instanceof CliError;
 }
 
-/** Turns any error into what the user reads and the exit code. */
-export function describeFailure(error: unknown): { message: string; exitCode: number } {
+/** Turns any error into what the user reads and the exit code; `nowMs` dates "the next token is in Ns". */
+export function describeFailure(
+  error: unknown,
+  nowMs: number = Date.now(),
+): { message: string; exitCode: number } {
   if (isCliError(error)) return { message: error.message, exitCode: error.exitCode };
   if (isConfigError(error)) return { message: error.message, exitCode: EXIT.usage };
   if (isRedisUnavailableError(error)) {
@@ -34,7 +37,7 @@ export function describeFailure(error: unknown): { message: string; exitCode: nu
     };
   }
   if (isBudgetExhaustedError(error)) {
-    const wait = Math.max(0, Math.ceil((error.retryAt - Date.now()) / 1000));
+    const wait = Math.max(0, Math.ceil((error.retryAt - nowMs) / 1000));
     return {
       message: `The shared rate budget has no token now (${error.reason}); the next one is in ${wait}s (${new Date(error.retryAt).toISOString()}). Run again with --wait to wait for it.`,
       exitCode: EXIT.failure,

@@ -27,7 +27,9 @@ export function parseConfig(
   const { value, issues } = interpolate(raw, env, readText);
   const result = configSchema.safeParse(value);
   const schemaIssues: ConfigIssue[] = result.success ? [] : result.error.issues.flatMap(describeIssue);
-  const all = [...issues, ...schemaIssues];
+  // An unset variable already explains why the key is empty; its schema complaint would only repeat it.
+  const explained = new Set(issues.map((i) => i.path));
+  const all = [...issues, ...schemaIssues.filter((i) => !explained.has(i.path))];
   if (all.length > 0 || !result.success) throw new ConfigError(source, all);
   return result.data;
 }

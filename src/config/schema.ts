@@ -39,8 +39,10 @@ const upstreamSchema = z
   .strictObject({
     /** Base URL of the service, without a trailing slash. */
     baseUrl: z.url().describe('Base URL of the service, without a trailing slash.'),
-    /** Bearer API key. Use `${SHORTWATCH_API_KEY}` or `apiKeyFile`. */
-    apiKey: secret.describe('Bearer API key. Use `${SHORTWATCH_API_KEY}` or `apiKeyFile`.'),
+    /** Bearer API key (secret), e.g. from the `SHORTWATCH_API_KEY` environment variable or `apiKeyFile`. */
+    apiKey: secret.describe(
+      'Bearer API key (secret), e.g. from the `SHORTWATCH_API_KEY` environment variable or `apiKeyFile`.',
+    ),
     /** Time allowed for the response headers and for the body, each. */
     timeout: duration
       .prefault('15s')
@@ -265,6 +267,11 @@ const quietHoursSchema = z
   })
   .describe('Hours in which an immediate channel stays silent.');
 
+/** Sends per second allowed to a channel, with its kind's default (Slack webhooks take about one a second). */
+function ratePerSecond(defaultRate: number) {
+  return z.number().positive().max(100).default(defaultRate).describe('Sends per second allowed to this channel.');
+}
+
 const channelBase = {
   /** Unique channel name (letters, digits, `_` and `-`). */
   name: z
@@ -277,13 +284,6 @@ const channelBase = {
     .describe(
       'Which events this channel receives; every rule given must pass, an empty filter passes everything.',
     ),
-  /** Sends per second allowed to this channel; unset, the channel kind's own default applies. */
-  ratePerSecond: z
-    .number()
-    .positive()
-    .max(100)
-    .optional()
-    .describe("Sends per second allowed to this channel; unset, the channel kind's own default applies."),
   /** `immediate` sends each poll's events at once; `digest` collects them for a scheduled summary. */
   mode: z
     .enum(['immediate', 'digest'])
@@ -320,6 +320,7 @@ const channelBase = {
   backoff: duration.prefault('2s').describe('First retry delay; doubles each attempt, with jitter.'),
 };
 
+/** Slack incoming webhook: Block Kit messages with a plain-text fallback. */
 const slackFields = z
   .strictObject({
     ...channelBase,
@@ -327,8 +328,12 @@ const slackFields = z
     kind: z
       .literal('slack')
       .describe('Which kind of channel this is; it decides which other keys are allowed.'),
-    /** Incoming webhook URL (secret): `${SLACK_WEBHOOK_URL}` or `webhookUrlFile`. */
-    webhookUrl: secret.describe('Incoming webhook URL (secret): `${SLACK_WEBHOOK_URL}` or `webhookUrlFile`.'),
+    /** Sends per second allowed to this channel. */
+    ratePerSecond: ratePerSecond(1),
+    /** Incoming webhook URL (secret), e.g. from the `SLACK_WEBHOOK_URL` environment variable or `webhookUrlFile`. */
+    webhookUrl: secret.describe(
+      'Incoming webhook URL (secret), e.g. from the `SLACK_WEBHOOK_URL` environment variable or `webhookUrlFile`.',
+    ),
     /** Mentions added to each message, from config only (e.g. `<!here>`, `<@U123>`). */
     mention: z
       .string()
@@ -356,8 +361,10 @@ const smtpFields = {
     .strictObject({
       /** SMTP user name. */
       user: z.string().describe('SMTP user name.'),
-      /** SMTP password (secret): `${SMTP_PASSWORD}` or `passFile`. */
-      pass: secret.describe('SMTP password (secret): `${SMTP_PASSWORD}` or `passFile`.'),
+      /** SMTP password (secret), e.g. from the `SMTP_PASSWORD` environment variable or `passFile`. */
+      pass: secret.describe(
+        'SMTP password (secret), e.g. from the `SMTP_PASSWORD` environment variable or `passFile`.',
+      ),
     })
     .optional()
     .describe('SMTP credentials.'),
@@ -369,6 +376,7 @@ const smtpFields = {
   maxConnections: z.number().int().min(1).max(20).default(2).describe('Pooled SMTP connections.'),
 };
 
+/** Email through pooled SMTP, with HTML and plain-text parts. */
 const emailFields = z
   .strictObject({
     ...channelBase,
@@ -376,10 +384,13 @@ const emailFields = z
     kind: z
       .literal('email')
       .describe('Which kind of channel this is; it decides which other keys are allowed.'),
+    /** Sends per second allowed to this channel. */
+    ratePerSecond: ratePerSecond(5),
     ...smtpFields,
   })
   .describe('Email through pooled SMTP, with HTML and plain-text parts.');
 
+/** A JSON POST to any HTTP endpoint, signed with HMAC-SHA256 when `signingSecret` is set. */
 const webhookFields = z
   .strictObject({
     ...channelBase,
@@ -387,6 +398,8 @@ const webhookFields = z
     kind: z
       .literal('webhook')
       .describe('Which kind of channel this is; it decides which other keys are allowed.'),
+    /** Sends per second allowed to this channel. */
+    ratePerSecond: ratePerSecond(10),
     /** Endpoint receiving a JSON POST (secret: URLs often carry tokens). */
     url: secret.describe('Endpoint receiving a JSON POST (secret: URLs often carry tokens).'),
     /** HMAC-SHA256 key; the signature goes in `X-Shortwatch-Signature: sha256=<hex>`. */
@@ -398,6 +411,7 @@ const webhookFields = z
   })
   .describe('A JSON POST to any HTTP endpoint, signed with HMAC-SHA256 when `signingSecret` is set.');
 
+/** One JSON line per message on standard output; for pipelines and for trying shortwatch out. */
 const consoleFields = z
   .strictObject({
     ...channelBase,
@@ -405,6 +419,8 @@ const consoleFields = z
     kind: z
       .literal('console')
       .describe('Which kind of channel this is; it decides which other keys are allowed.'),
+    /** Sends per second allowed to this channel. */
+    ratePerSecond: ratePerSecond(100),
   })
   .describe('One JSON line per message on standard output; for pipelines and for trying shortwatch out.');
 

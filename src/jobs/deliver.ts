@@ -22,6 +22,7 @@ export async function runDelivery(ctx: JobContext, job: Job, target: DeliverTarg
   try {
     await sender.send(data.message, {
       partsSent,
+      deliveryId: job.id,
       onPartSent: async (sent) => {
         partsSent = sent;
         await job.updateData({ ...data, partsSent });

@@ -35,7 +35,7 @@ export async function runPoll(
   const { issuerId } = job.data;
   const lockKey = `${ctx.prefix}:poll-lock:${issuerId}`;
   const lockValue = `${job.id}-${token ?? ''}`;
-  if ((await ctx.redis.set(lockKey, lockValue, 'PX', LOCK_MS, 'NX')) === null) {
+  if (!(await takeIssuerLock(ctx, lockKey, lockValue, `${job.id}-`))) {
     // Another worker polls this issuer right now: come back after it rather than diff against a moving snapshot.
     await job.moveToDelayed(ctx.now().getTime() + 2_000, token);
     throw new DelayedError();
@@ -49,6 +49,31 @@ export async function runPoll(
     ctx.metrics.pollDuration.observe((performance.now() - started) / 1000);
     if ((await ctx.redis.get(lockKey)) === lockValue) await ctx.redis.del(lockKey);
   }
+}
+
+// Takes over a lock whose value starts with ARGV[1]: one left by an earlier run of the same job.
+const TAKEOVER_SCRIPT = `
+local held = redis.call('GET', KEYS[1])
+if held and string.sub(held, 1, #ARGV[1]) == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+  return 1
+end
+return 0
+`;
+
+/**
+ * Locks one issuer for one poll. A lock held under this job's own id was left by a run that died
+ * (BullMQ hands a job to a second worker only after the first one's job lock expired), so it is taken
+ * over at once instead of blocking the retry until the lock expires.
+ */
+async function takeIssuerLock(
+  ctx: JobContext,
+  key: string,
+  value: string,
+  jobPrefix: string,
+): Promise<boolean> {
+  if ((await ctx.redis.set(key, value, 'PX', LOCK_MS, 'NX')) !== null) return true;
+  return (await ctx.redis.eval(TAKEOVER_SCRIPT, 1, key, jobPrefix, value, LOCK_MS)) === 1;
 }
 
 async function pollLocked(ctx: JobContext, job: Job<PollJobData>): Promise<PollResult> {
@@ -95,7 +120,8 @@ async function fetchActive(
     return await ctx.upstream.getPositions(issuerId, 'active');
   } catch (error) {
     if (isBudgetExhaustedError(error)) {
-      if (error.reason === 'day' || error.reason === 'reserve') await raiseBudgetExhausted(ctx, error.retryAt);
+      if (error.reason === 'day' || error.reason === 'reserve')
+        await raiseBudgetExhausted(ctx, error.retryAt);
       // Pause the whole poll queue until the next token: every poll would be refused until then.
       await ctx.queues.poll.rateLimit(Math.max(250, error.retryAt - ctx.now().getTime()));
       throw Worker.RateLimitError();

@@ -40,6 +40,17 @@ export interface PollJobData {
  * so overlapping sweeps enqueue each poll once.
  */
 export async function runSweep(ctx: JobContext): Promise<SweepResult> {
+  try {
+    const result = await sweepOnce(ctx);
+    ctx.metrics.sweeps.inc({ outcome: result.outcome });
+    return result;
+  } catch (error) {
+    ctx.metrics.sweeps.inc({ outcome: 'failed' });
+    throw error;
+  }
+}
+
+async function sweepOnce(ctx: JobContext): Promise<SweepResult> {
   const list = await fetchDirectory(ctx);
   if ('outcome' in list) return list;
   const now = ctx.now();

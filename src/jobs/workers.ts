@@ -1,6 +1,5 @@
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { DEFAULT_RATE_PER_SECOND } from '../channels/registry.js';
 import type { ChannelConfig } from '../config/schema.js';
 import type { JobContext } from './context.js';
 import { runDelivery } from './deliver.js';
@@ -71,7 +70,7 @@ export class WorkerSet {
           runDelivery(this.#ctx, job, { channel: channel.name, pause: (ms) => queue.rateLimit(ms) }),
         {
           concurrency: 1,
-          limiter: limiterFor(channel.ratePerSecond ?? DEFAULT_RATE_PER_SECOND[channel.kind]),
+          limiter: limiterFor(channel.ratePerSecond),
         },
       );
       worker.on('failed', (job, error) => {

@@ -19,7 +19,9 @@ export interface LoggerOptions {
 
 /** A pino logger that writes JSON (or pretty lines on a terminal) and never lets a secret through. */
 export function createLogger(options: LoggerOptions): Logger {
-  const secrets = [...options.secrets];
+  // Lines are JSON by the time they are scrubbed: a secret holding `"`, `\` or a control character
+  // appears there escaped, so its escaped form is scrubbed too.
+  const secrets = [...options.secrets].flatMap(jsonForms);
   const pretty =
     options.format === 'pretty' || (options.format === 'auto' && (options.isTTY ?? process.stdout.isTTY));
   const base = options.destination ?? process.stdout;
@@ -36,6 +38,12 @@ export function createLogger(options: LoggerOptions): Logger {
     },
     destination,
   );
+}
+
+/** A secret as it may appear inside a JSON line: escaped (when that differs) and as is. */
+function jsonForms(secret: string): string[] {
+  const escaped = JSON.stringify(secret).slice(1, -1);
+  return escaped === secret ? [secret] : [escaped, secret];
 }
 
 /** A logger that writes nothing, for commands and tests that need one. */

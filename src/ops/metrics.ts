@@ -43,7 +43,7 @@ export function createMetrics(): Metrics {
     }),
     sweeps: new Counter({
       name: 'shortwatch_sweeps_total',
-      help: 'Sweeps by outcome (polled, unchanged, budget, revoked, failed).',
+      help: 'Sweeps by outcome (polled, unchanged, budget, blocked, revoked, failed).',
       labelNames: ['outcome'],
       registers,
     }),

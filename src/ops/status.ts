@@ -2,6 +2,7 @@ import type { App } from '../app.js';
 import { formatDuration } from '../config/duration.js';
 import { stateKeys } from '../jobs/keys.js';
 import { schedulerHealth, sweepEvery } from '../jobs/schedulers.js';
+import { resolveWatchlist } from '../jobs/watchlist.js';
 import { round4 } from '../positions/index.js';
 import type { ActiveNotice } from './notices.js';
 
@@ -59,12 +60,15 @@ export async function collectStatus(app: App): Promise<StatusReport> {
     ctx.notices.list(),
     ctx.redis.hgetall(keys.workers),
   ]);
-  const ids =
-    watched.length > 0
-      ? watched.map((w) => w.id)
-      : config.watchlist.flatMap((e) => ('id' in e ? [e.id] : []));
+  // A CLI process never resolved the watchlist itself: bind names against the directory the sweeps saved.
+  const directory = (await ctx.directory.load())?.issuers ?? null;
+  const bound =
+    directory !== null || watched.length === 0
+      ? resolveWatchlist(config.watchlist, directory).watched
+      : watched;
+  const ids = bound.map((w) => w.id);
   const snapshots = await ctx.snapshots.getMany(ids);
-  const names = new Map(watched.map((w) => [w.id, w.name]));
+  const names = new Map(bound.map((w) => [w.id, w.name]));
   const channels = await Promise.all(
     config.channels.map(async (channel) => {
       const counts = await app.queues

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { stringify } from 'yaml';
+import { z } from 'zod';
 import { App } from '../../src/app.js';
 import { parseConfig } from '../../src/config/load.js';
 import { type SlackCapture, startSlackCapture } from '../../src/demo/slack-capture.js';
@@ -201,4 +202,191 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       await redis.cleanup();
     },
   };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Replaces the stack's config in place: the file and later `openApp()` calls both follow. */
+export function updateConfig(
+  stack: Stack,
+  change: (config: Record<string, unknown>) => Record<string, unknown>,
+): void {
+  const next = change(structuredClone(stack.configObject));
+  for (const key of Object.keys(stack.configObject)) delete stack.configObject[key];
+  Object.assign(stack.configObject, next);
+  stack.writeConfig(stack.configObject);
+}
+
+/** Merges `patch` into the configured channel called `name` (see {@link updateConfig}). */
+export function patchChannel(stack: Stack, name: string, patch: Record<string, unknown>): void {
+  updateConfig(stack, (config) => {
+    const channels = Array.isArray(config.channels) ? config.channels : [];
+    const found = channels.some((c: unknown) => isRecord(c) && c.name === name);
+    if (!found) throw new Error(`no channel "${name}" in the stack config`);
+    return {
+      ...config,
+      channels: channels.map((c: unknown) => (isRecord(c) && c.name === name ? { ...c, ...patch } : c)),
+    };
+  });
+}
+
+/** Adds a channel to the stack's config (see {@link updateConfig}). */
+export function addChannel(stack: Stack, channel: Record<string, unknown>): void {
+  updateConfig(stack, (config) => ({
+    ...config,
+    channels: [...(Array.isArray(config.channels) ? config.channels : []), channel],
+  }));
+}
+
+/** Starts `shortwatch start|worker` on the stack's config and waits until the process registered in Redis. */
+export async function spawnDaemon(
+  stack: Stack,
+  role: 'start' | 'worker',
+  env: NodeJS.ProcessEnv = {},
+  timeoutMs = 30_000,
+): Promise<DaemonProcess> {
+  const daemon = spawnShortwatch(['-c', stack.configPath, role], env);
+  let exited: number | string | undefined;
+  void daemon.exited.then((code) => {
+    exited = code;
+  });
+  const pid = daemon.child.pid;
+  await waitFor(
+    `shortwatch ${role} (pid ${pid}) to register`,
+    async () => {
+      if (exited !== undefined) {
+        throw new Error(`shortwatch ${role} exited with ${exited} before it ran:\n${daemon.stderr()}`);
+      }
+      const fields = await stack.redis.redis.hkeys(`${stack.prefix}:workers`);
+      return fields.some((field) => field.endsWith(`-${pid}`));
+    },
+    timeoutMs,
+  );
+  return daemon;
+}
+
+/** Stops daemons with SIGTERM (SIGKILL after `graceMs`) and waits for each to exit. */
+export async function stopDaemons(daemons: readonly DaemonProcess[], graceMs = 8_000): Promise<void> {
+  await Promise.all(
+    daemons.map(async (daemon) => {
+      daemon.kill('SIGTERM');
+      const timer = setTimeout(() => daemon.kill('SIGKILL'), graceMs);
+      await daemon.exited;
+      clearTimeout(timer);
+    }),
+  );
+}
+
+function collectStrings(value: unknown, into: string[]): string[] {
+  if (typeof value === 'string') into.push(value);
+  else if (Array.isArray(value)) for (const item of value) collectStrings(item, into);
+  else if (isRecord(value)) for (const item of Object.values(value)) collectStrings(item, into);
+  return into;
+}
+
+/** Every string of a Slack payload (the `text` fallback and each block's text), one per line. */
+export function slackText(payload: unknown): string {
+  return collectStrings(payload, []).join('\n');
+}
+
+/** A TCP port on 127.0.0.1 that was free a moment ago, for configs that need a known port. */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** GET `url`: the status and body, or status 0 when nothing answers. */
+export async function httpGet(url: string): Promise<{ status: number; body: string }> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+    return { status: response.status, body: await response.text() };
+  } catch {
+    return { status: 0, body: '' };
+  }
+}
+
+/** One sample of a Prometheus text exposition. */
+export interface MetricSample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+/** Parses Prometheus text format: every sample, and the TYPE of each metric family. */
+export function parseMetrics(text: string): { samples: MetricSample[]; types: Map<string, string> } {
+  const samples: MetricSample[] = [];
+  const types = new Map<string, string>();
+  for (const line of text.split('\n')) {
+    const type = /^# TYPE (\S+) (\S+)$/.exec(line);
+    if (type?.[1] && type[2]) types.set(type[1], type[2]);
+    const sample = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!sample?.[1] || !sample[3]) continue;
+    const labels: Record<string, string> = {};
+    for (const [, key, value] of (sample[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) {
+      if (key !== undefined && value !== undefined) labels[key] = value;
+    }
+    samples.push({ name: sample[1], labels, value: Number(sample[3]) });
+  }
+  return { samples, types };
+}
+
+/** The sum of the samples called `name` whose labels include `labels` (0 when there are none). */
+export function metricValue(
+  samples: readonly MetricSample[],
+  name: string,
+  labels: Record<string, string> = {},
+): number {
+  return samples
+    .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
+    .reduce((sum, s) => sum + s.value, 0);
+}
+
+/** The JSON log lines in a process's output (`log.format: json`); other lines are skipped. */
+export function logLines(output: string): Array<Record<string, unknown>> {
+  return output.split('\n').flatMap((line) => {
+    if (!line.startsWith('{')) return [];
+    try {
+      const value: unknown = JSON.parse(line);
+      return isRecord(value) ? [value] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** Waits until the process logged a line whose `msg` contains `text` (needs `log.format: json`); returns it. */
+export async function waitForLog(
+  daemon: DaemonProcess,
+  text: string,
+  timeoutMs = 20_000,
+  after = 0,
+): Promise<Record<string, unknown>> {
+  const found = await waitFor(
+    `log line "${text}"`,
+    () =>
+      logLines(daemon.stderr())
+        .slice(after)
+        .find((line) => typeof line.msg === 'string' && line.msg.includes(text)),
+    timeoutMs,
+  );
+  if (!found) throw new Error(`no log line "${text}"`);
+  return found;
+}
+
+const sweepReturn = z.object({ outcome: z.string() });
+
+/** The outcome of every completed sweep job kept in the queue (`polled`, `unchanged`, `blocked`, ...). */
+export async function sweepOutcomes(app: App): Promise<string[]> {
+  const jobs = await app.queues.sweep.getJobs(['completed'], 0, -1);
+  return jobs.map((job) => sweepReturn.safeParse(job.returnvalue).data?.outcome ?? 'unreadable');
 }

@@ -2,16 +2,18 @@ import { request } from 'undici';
 import { parseRetryAfter } from '../../upstream/retry-after.js';
 import { DeliveryError } from '../delivery-error.js';
 import type { ChannelFactory } from '../types.js';
-import { renderWebhookBody, SIGNATURE_HEADER, signBody } from './render.js';
+import { DELIVERY_HEADER, renderWebhookBody, SIGNATURE_HEADER, signBody } from './render.js';
 
 /** A generic JSON POST with an HMAC-SHA256 signature header, for anything that is not Slack or email. */
 export const createWebhookChannel: ChannelFactory<'webhook'> = (config, deps) => ({
-  async send(message) {
+  async send(message, progress) {
     const body = renderWebhookBody(config.name, message, deps.now());
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       'user-agent': 'shortwatch',
     };
+    // A crash between the receiver's 2xx and the job's completion resends: this key lets it drop the repeat.
+    if (progress?.deliveryId) headers[DELIVERY_HEADER] = progress.deliveryId;
     if (config.signingSecret) headers[SIGNATURE_HEADER] = signBody(body, config.signingSecret.reveal());
     let status: number;
     let retryAfter: string | string[] | undefined;

@@ -9,6 +9,9 @@ export function renderWebhookBody(channel: string, message: Message, sentAt: Dat
   return JSON.stringify({ version: 1, channel, sentAt: sentAt.toISOString(), ...message });
 }
 
+/** Header carrying the delivery's id, the same on every attempt: an idempotency key for receivers. */
+export const DELIVERY_HEADER = 'x-shortwatch-delivery';
+
 /** `sha256=` + hex HMAC-SHA256 of the exact body bytes, for receivers to verify. */
 export function signBody(body: string, secret: string): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;

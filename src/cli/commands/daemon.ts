@@ -22,17 +22,18 @@ export interface DaemonOptions {
 export async function runDaemon(ctx: CommandContext, options: DaemonOptions): Promise<number> {
   const app = await ctx.openApp();
   const { logger } = ctx;
+  const { config } = app.settings;
+  let http: Awaited<ReturnType<typeof startHttpServer>> | undefined;
   try {
+    // The port first: a taken port must stop start-up before any worker takes a job.
+    if (config.http.port !== undefined) http = await startHttpServer(app, config.http.port, config.http.host);
     await app.startDaemon({ workerOnly: options.workerOnly });
   } catch (error) {
+    http?.server.close();
     await app.stop(1_000);
     throw error;
   }
-  const { config, plan, watched } = app.settings;
-  const http =
-    config.http.port === undefined
-      ? undefined
-      : await startHttpServer(app, config.http.port, config.http.host);
+  const { plan, watched } = app.settings;
   logger.info(
     {
       role: options.workerOnly ? 'worker' : 'start',

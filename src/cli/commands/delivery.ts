@@ -43,12 +43,15 @@ export async function retryCommand(
     for (const channel of app.settings.config.channels) {
       if (options.channel && channel.name !== options.channel) continue;
       const queue = app.queues.deliver(channel.name);
+      let retriedHere = 0;
       for (const job of await queue.getJobs(['failed'], 0, -1)) {
         if (jobId && job.id !== jobId) continue;
         await job.retry('failed', { resetAttemptsMade: true });
-        retried += 1;
+        retriedHere += 1;
       }
-      if (retried > 0)
+      retried += retriedHere;
+      // A channel's notice stays while any of its deliveries is still parked.
+      if (retriedHere > 0 && (await queue.getFailedCount()) === 0)
         await app.ctx.notices.clear(`channel-parked-${channel.name}`, 'Parked deliveries were retried.');
     }
     if (jobId && retried === 0) throw new CliError(`no failed delivery with id ${jobId}`);

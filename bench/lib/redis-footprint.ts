@@ -1,0 +1,52 @@
+import type { Redis } from 'ioredis';
+
+/** Bytes of the deployment's keys by what they hold, from MEMORY USAGE (SAMPLES 0: every element counted). */
+export interface RedisFootprint {
+  keys: number;
+  bytes: Record<KeyGroup, number>;
+  total: number;
+}
+
+/** The groups keys are counted under. */
+export type KeyGroup = 'snapshots' | 'eventStreams' | 'eventSeen' | 'pollQueue' | 'deliveryQueues' | 'otherQueues' | 'otherState';
+
+function groupOf(prefix: string, key: string): KeyGroup {
+  const rest = key.slice(prefix.length + 1);
+  if (rest.startsWith('snapshot:')) return 'snapshots';
+  if (rest === 'events' || rest.startsWith('events:')) return 'eventStreams';
+  if (rest.startsWith('event-seen:')) return 'eventSeen';
+  if (rest.startsWith('q:poll:')) return 'pollQueue';
+  if (rest.startsWith('q:deliver-')) return 'deliveryQueues';
+  if (rest.startsWith('q:')) return 'otherQueues';
+  return 'otherState';
+}
+
+/** Scans `<prefix>:*` (never KEYS) and sums MEMORY USAGE per group. */
+export async function redisFootprint(redis: Redis, prefix: string): Promise<RedisFootprint> {
+  const bytes: Record<KeyGroup, number> = {
+    snapshots: 0,
+    eventStreams: 0,
+    eventSeen: 0,
+    pollQueue: 0,
+    deliveryQueues: 0,
+    otherQueues: 0,
+    otherState: 0,
+  };
+  let cursor = '0';
+  let keys = 0;
+  do {
+    const [next, batch] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    cursor = next;
+    if (batch.length === 0) continue;
+    const pipeline = redis.pipeline();
+    for (const key of batch) pipeline.call('MEMORY', 'USAGE', key, 'SAMPLES', '0');
+    const replies = (await pipeline.exec()) ?? [];
+    batch.forEach((key, i) => {
+      const value = replies[i]?.[1];
+      if (typeof value !== 'number') return;
+      bytes[groupOf(prefix, key)] += value;
+      keys++;
+    });
+  } while (cursor !== '0');
+  return { keys, bytes, total: Object.values(bytes).reduce((a, b) => a + b, 0) };
+}

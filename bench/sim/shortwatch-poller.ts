@@ -1,0 +1,179 @@
+import type { Plan } from '../../src/budget/index.js';
+import type { Config } from '../../src/config/schema.js';
+import { pollJobId } from '../../src/jobs/queues.js';
+import { type PollJobData, pollReason } from '../../src/jobs/sweep.js';
+import { diffPositions, type Snapshot } from '../../src/positions/index.js';
+import type { Issuer } from '../../src/upstream/schemas.js';
+import { BudgetModel } from './budget-model.js';
+import type { ChangeTracker } from './change-tracker.js';
+import type { SimDataset } from './dataset.js';
+import type { VirtualClock } from './event-queue.js';
+
+/** How long a completed poll job keeps its id (POLL_JOB_OPTIONS.removeOnComplete.age in sweep.ts). */
+const KEEP_COMPLETED_MS = 24 * 3600 * 1000;
+/** The shortest pause of the poll queue after a refused token (runPoll's `Math.max(250, …)`). */
+const MIN_PAUSE_MS = 250;
+
+/** What a simulated poller shares with the run. */
+export interface PollerDeps {
+  clock: VirtualClock;
+  dataset: SimDataset;
+  tracker: ChangeTracker;
+  /** Virtual time one upstream request takes, answer included. */
+  requestMs: number;
+}
+
+interface PollJob {
+  id: string;
+  issuer: Issuer;
+  reason: PollJobData['reason'];
+}
+
+/**
+ * shortwatch's polling under a virtual clock: the real plan (planFor), the real per-issuer gate
+ * decision (pollReason), poll job ids as the sweep builds them (pollJobId, deduplicated while a job
+ * with that id is kept), the real diff, the budget's rules, the poll queue paused on a refused token
+ * (as runPoll does) and `enrichClosed` spending a token when one is free.
+ */
+export class ShortwatchPoller {
+  readonly budget: BudgetModel;
+  sweepsRefused = 0;
+  /** Granted requests by purpose: the gate check, each poll reason, and closed-event enrichment. */
+  readonly requestsBy: Record<'gate' | PollJobData['reason'] | 'enrich', number> = {
+    gate: 0,
+    new: 0,
+    changed: 0,
+    stale: 0,
+    interval: 0,
+    enrich: 0,
+  };
+  readonly #deps: PollerDeps;
+  readonly #config: Config;
+  readonly #plan: Plan;
+  readonly #snapshots = new Map<string, Snapshot>();
+  /** Job id → completion time (Infinity while waiting or active). */
+  readonly #jobs = new Map<string, number>();
+  readonly #queue: PollJob[] = [];
+  #active = 0;
+  #pausedUntil = 0;
+  #wakeAt = Number.POSITIVE_INFINITY;
+
+  constructor(deps: PollerDeps, config: Config, plan: Plan) {
+    this.#deps = deps;
+    this.#config = config;
+    this.#plan = plan;
+    this.budget = new BudgetModel({
+      perMinute: config.budget.perMinute,
+      perDay: config.budget.perDay,
+      reserve: config.budget.reserve,
+      minuteMs: config.budget.minuteWindow,
+      dayMs: config.budget.dayWindow,
+    });
+  }
+
+  /** Starts the sweep scheduler: a first sweep now, then every interval on its multiples (BullMQ `every`). */
+  start(): void {
+    const every = this.#plan.sweepIntervalMs;
+    const tick = () => {
+      this.#sweep();
+      const now = this.#deps.clock.now();
+      this.#deps.clock.at(Math.floor(now / every) * every + every, tick);
+    };
+    tick();
+  }
+
+  #sweep(): void {
+    const { clock, dataset, requestMs } = this.#deps;
+    if (!this.budget.take(clock.now()).granted) {
+      this.sweepsRefused++;
+      return;
+    }
+    this.requestsBy.gate++;
+    clock.at(clock.now() + requestMs, () => {
+      const now = clock.now();
+      const lastUpdated = dataset.lastUpdated();
+      const version = lastUpdated === null ? `t${Math.floor(now / this.#plan.sweepIntervalMs)}` : `v${Date.parse(lastUpdated)}`;
+      const policy = {
+        gate: this.#plan.gate,
+        maxStalenessMs: this.#plan.maxStalenessMs,
+        intervalMs: this.#plan.sweepIntervalMs,
+      };
+      for (const issuer of dataset.issuers()) {
+        const reason = pollReason(this.#snapshots.get(issuer.svc_issuer_id), lastUpdated, now, policy);
+        if (!reason) continue;
+        const id = pollJobId(
+          issuer.svc_issuer_id,
+          reason === 'changed' || reason === 'new' ? version : `${reason}-${version}`,
+        );
+        const kept = this.#jobs.get(id);
+        if (kept !== undefined && now - kept < KEEP_COMPLETED_MS) continue;
+        this.#jobs.set(id, Number.POSITIVE_INFINITY);
+        this.#queue.push({ id, issuer, reason });
+      }
+      this.#pump();
+    });
+  }
+
+  #pump(): void {
+    const { clock, requestMs } = this.#deps;
+    const now = clock.now();
+    if (now < this.#pausedUntil) {
+      this.#wake(this.#pausedUntil);
+      return;
+    }
+    while (this.#active < this.#config.poll.concurrency && this.#queue.length > 0 && now >= this.#pausedUntil) {
+      const job = this.#queue.shift();
+      if (!job) break;
+      const decision = this.budget.take(now);
+      if (!decision.granted) {
+        // The job goes back to wait and the whole queue pauses until a token may be free.
+        this.#queue.unshift(job);
+        this.#pausedUntil = now + Math.max(MIN_PAUSE_MS, decision.retryAt - now);
+        this.#wake(this.#pausedUntil);
+        return;
+      }
+      this.#active++;
+      this.requestsBy[job.reason]++;
+      clock.at(now + requestMs, () => this.#poll(job));
+    }
+  }
+
+  /** One pending wake-up at a time is enough: a pump that finds the queue still paused books the next. */
+  #wake(at: number): void {
+    if (this.#wakeAt > this.#deps.clock.now() && this.#wakeAt <= at) return;
+    this.#wakeAt = at;
+    this.#deps.clock.at(at, () => {
+      this.#wakeAt = Number.POSITIVE_INFINITY;
+      this.#pump();
+    });
+  }
+
+  #poll(job: PollJob): void {
+    const { clock, dataset, tracker, requestMs } = this.#deps;
+    const now = clock.now();
+    const answer = dataset.read(job.issuer);
+    const id = job.issuer.svc_issuer_id;
+    const { events, next } = diffPositions({
+      previous: this.#snapshots.get(id) ?? null,
+      issuer: { id, name: job.issuer.name },
+      rows: answer.rows,
+      lastUpdated: answer.lastUpdated,
+      now: new Date(now),
+      thresholds: this.#config.poll.thresholds,
+      onFirstSeen: this.#config.poll.onFirstSeen,
+    });
+    const enrich =
+      this.#config.poll.enrichClosed &&
+      events.some((e) => e.kind === 'closed') &&
+      this.budget.take(now).granted;
+    if (enrich) this.requestsBy.enrich++;
+    // Events are dispatched after the enrichment, then the snapshot is committed.
+    clock.at(now + (enrich ? requestMs : 0), () => {
+      tracker.polled(id, clock.now(), events.length);
+      this.#snapshots.set(id, next);
+      this.#jobs.set(job.id, clock.now());
+      this.#active--;
+      this.#pump();
+    });
+  }
+}

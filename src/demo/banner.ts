@@ -1,0 +1,69 @@
+import type { ChannelConfig, ChannelFilter } from '../config/schema.js';
+
+/** What the banner tells: what runs where, and where to look. */
+export interface BannerInfo {
+  sandboxUrl: string;
+  issuers: number;
+  stepEveryMs: number;
+  caps: { perMinute: number; perDay: number };
+  gateEveryMs: number;
+  slackUrl: string;
+  smtp: string;
+  redis: string;
+  /** True when the demo started its own redis-server. */
+  redisStarted: boolean;
+  prefix: string;
+  configFile: string;
+  channels: readonly ChannelConfig[];
+  out: string;
+  durationMs?: number;
+}
+
+const percentList = (values: readonly number[]) => values.map((v) => `${v}%`).join(', ');
+
+/** A channel's filter in words: `every change`, or its rules joined by `; `. */
+export function describeFilter(filter: ChannelFilter): string {
+  const rules = [
+    filter.issuers && `issuers ${filter.issuers.join(', ')}`,
+    filter.holders && `holders ${filter.holders.join(', ')}`,
+    filter.excludeHolders && `not ${filter.excludeHolders.join(', ')}`,
+    filter.kinds && `${filter.kinds.join('/')} only`,
+    filter.minValue !== undefined && `positions of ${filter.minValue}% or more`,
+    filter.minDelta !== undefined && `moves of ${filter.minDelta} pp or more`,
+    filter.thresholds && `changes crossing ${percentList(filter.thresholds)}`,
+    filter.issuerTotalThresholds && `issuer totals crossing ${percentList(filter.issuerTotalThresholds)}`,
+  ].filter((rule): rule is string => typeof rule === 'string');
+  return rules.length > 0 ? rules.join('; ') : 'every change';
+}
+
+/** One channel in words: name, kind, mode and filter. */
+export function describeChannel(channel: ChannelConfig): string {
+  const kind = channel.kind === 'slack' ? 'Slack' : channel.kind;
+  const mode =
+    channel.mode === 'digest' ? `${kind} digest on "${channel.schedule ?? '?'}" (${channel.timezone})` : kind;
+  return `${channel.name} (${mode}): ${describeFilter(channel.filter)}`;
+}
+
+const count = new Intl.NumberFormat('en-US');
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10}s`;
+
+/** The lines printed before the first alert. */
+export function bannerLines(info: BannerInfo): string[] {
+  const redis = info.redisStarted ? `${info.redis} (a redis-server started for the demo)` : info.redis;
+  const stop = info.durationMs
+    ? `It stops by itself after ${seconds(info.durationMs)}, or on Ctrl-C.`
+    : 'Ctrl-C stops everything and removes the demo keys.';
+  return [
+    'shortwatch demo: a local simulation; nothing reaches the real service, Slack or a mail server.',
+    `  upstream  sandbox at ${info.sandboxUrl}: ${info.issuers} issuers, the data changes every ${seconds(info.stepEveryMs)}`,
+    `            caps raised to ${count.format(info.caps.perMinute)}/min and ${count.format(info.caps.perDay)}/day on both sides, so the gate runs every ${seconds(info.gateEveryMs)}`,
+    `  slack     stand-in at ${info.slackUrl}`,
+    `  smtp      local server at ${info.smtp}`,
+    `  redis     ${redis}, keys under prefix ${info.prefix} (removed on exit)`,
+    `  daemon    in this process, with ${info.configFile}; channels:`,
+    ...info.channels.map((channel) => `              - ${describeChannel(channel)}`),
+    `Look in ${info.out}/: slack/*.json (payloads), email/*.eml + *.html (alerts), digest/*.eml + *.html (digests).`,
+    `The first poll is a silent baseline; alerts follow the data's first change. ${stop}`,
+    '',
+  ];
+}

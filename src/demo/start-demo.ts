@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto';
+import type { Writable } from 'node:stream';
+import { App } from '../app.js';
+import type { Config } from '../config/schema.js';
+import { collectSecrets } from '../config/secret.js';
+import { createLogger } from '../ops/logger.js';
+import { createScenario, startSandbox } from '../sandbox/index.js';
+import type { DemoRedis } from './acquire-redis.js';
+import { alertLine, slackAlertLines } from './alert-lines.js';
+import { type CaptureFiles, createCaptureFiles, prepareCaptureDirs } from './capture-files.js';
+import { deleteKeysUnder } from './delete-prefix.js';
+import { loadDemoConfig } from './demo-config.js';
+import { connectOnce } from './redis-probe.js';
+import { freePort } from './redis-server-child.js';
+import { startSlackCapture } from './slack-capture.js';
+import { startSmtpCapture } from './smtp-capture.js';
+import type { Teardown } from './teardown.js';
+
+/** The demo's scenario: config/demo.yaml watches its issuers by name, so the two change together. */
+export const DEMO_SCENARIO = { seed: 20, issuers: 8 } as const;
+
+/** How often the sandbox's data changes. */
+export const DEMO_STEP_MS = 5_000;
+
+/** Where the demo reads its environment and writes its lines. */
+export interface DemoIo {
+  env: NodeJS.ProcessEnv;
+  stdout: Writable;
+  stderr: Writable & { isTTY?: boolean };
+}
+
+/** The demo's parts, once started (not yet polling). */
+export interface RunningDemo {
+  prefix: string;
+  config: Config;
+  app: App;
+  sandboxUrl: string;
+  issuers: number;
+  slackUrl: string;
+  smtp: string;
+  files: CaptureFiles;
+  /** Keys removed at teardown, once it has run. */
+  removedKeys(): number | undefined;
+}
+
+/** Prints what `work` returns; a failure to write one capture is reported, not fatal. */
+function record(io: DemoIo, work: () => string[]): void {
+  try {
+    for (const line of work()) io.stdout.write(`${line}\n`);
+  } catch (error) {
+    io.stderr.write(`shortwatch demo: could not record a delivery: ${String(error)}\n`);
+  }
+}
+
+async function startCaptures(out: string, io: DemoIo, teardown: Teardown) {
+  prepareCaptureDirs(out);
+  const files = createCaptureFiles(out);
+  const slack = await startSlackCapture({
+    onPost: (post) =>
+      record(io, () => {
+        files.slack(post);
+        return slackAlertLines(post.payload).map((line) => alertLine(post.receivedAt, 'slack', line));
+      }),
+  });
+  teardown.add('Slack stand-in', () => slack.close());
+  const smtp = await startSmtpCapture({
+    onMail: (mail) =>
+      record(io, () => {
+        const { kind } = files.mail(mail);
+        return [alertLine(mail.receivedAt, kind, mail.parsed.subject ?? '(no subject)')];
+      }),
+  });
+  teardown.add('SMTP server', () => smtp.close());
+  return { files, slack, smtp };
+}
+
+/**
+ * Starts, in this process, the Slack stand-in, the SMTP server, the sandbox and the daemon's parts on
+ * config/demo.yaml, under a fresh key prefix; each is registered on `teardown` as soon as it runs.
+ */
+export async function startDemo(
+  out: string,
+  redis: DemoRedis,
+  io: DemoIo,
+  teardown: Teardown,
+): Promise<RunningDemo> {
+  const prefix = `shortwatch-demo-${randomBytes(4).toString('hex')}`;
+  const admin = connectOnce(redis.url, 2_000);
+  await admin.connect();
+  teardown.add('Redis connection', () => admin.quit());
+  let removed: number | undefined;
+  teardown.add('demo keys', async () => {
+    removed = await deleteKeysUnder(admin, prefix);
+  });
+  const { files, slack, smtp } = await startCaptures(out, io, teardown);
+  // The sandbox's port is known before it starts, so it can take its limits from the config.
+  const sandboxPort = await freePort();
+  const config = loadDemoConfig(
+    {
+      upstreamUrl: `http://127.0.0.1:${sandboxPort}`,
+      slackUrl: slack.url,
+      smtpPort: smtp.port,
+      redisUrl: redis.url,
+      prefix,
+    },
+    io.env,
+  );
+  const { budget } = config;
+  const sandbox = await startSandbox({
+    port: sandboxPort,
+    scenario: createScenario(DEMO_SCENARIO),
+    stepEvery: DEMO_STEP_MS,
+    limits: {
+      perMinute: budget.perMinute,
+      perDay: budget.perDay,
+      minuteMs: budget.minuteWindow,
+      dayMs: budget.dayWindow,
+    },
+  });
+  teardown.add('sandbox', () => sandbox.close());
+  const logger = createLogger({
+    level: config.log.level,
+    format: config.log.format,
+    secrets: collectSecrets(config),
+    destination: io.stderr,
+    isTTY: io.stderr.isTTY ?? false,
+  });
+  const app = await App.open(config, { logger });
+  teardown.add('daemon', () => app.stop(2_000));
+  return {
+    prefix,
+    config,
+    app,
+    sandboxUrl: sandbox.url,
+    issuers: sandbox.scenario.issuers().length,
+    slackUrl: slack.url,
+    smtp: `${smtp.host}:${smtp.port}`,
+    files,
+    removedKeys: () => removed,
+  };
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { ChangeTracker } from '../../bench/sim/change-tracker.js';
+import { runDetection } from '../../bench/sim/detection-run.js';
+import { VirtualClock } from '../../bench/sim/event-queue.js';
+
+describe('VirtualClock', () => {
+  it('runs callbacks in time order, ties in scheduling order, and jumps the clock', () => {
+    const clock = new VirtualClock(100);
+    const seen: string[] = [];
+    clock.at(300, () => seen.push(`c@${clock.now()}`));
+    clock.at(200, () => {
+      seen.push(`a@${clock.now()}`);
+      clock.at(200, () => seen.push(`b@${clock.now()}`));
+    });
+    clock.at(50, () => seen.push(`late@${clock.now()}`));
+    clock.at(400, () => seen.push('never'));
+    clock.runUntil(350);
+    expect(seen).toEqual(['late@100', 'a@200', 'b@200', 'c@300']);
+    expect(clock.now()).toBe(350);
+  });
+});
+
+describe('ChangeTracker', () => {
+  it('times each change from its first refresh to the first poll that shows an event', () => {
+    const tracker = new ChangeTracker();
+    tracker.changed(['A', 'B', 'C'], 1_000);
+    tracker.changed(['A'], 2_000);
+    tracker.polled('A', 5_000, 1);
+    tracker.polled('B', 3_000, 0);
+    tracker.polled('A', 6_000, 1);
+    expect(tracker.latenciesMs).toEqual([4_000]);
+    expect(tracker.netted).toBe(1);
+    expect(tracker.undetected()).toBe(1);
+  });
+});
+
+describe('runDetection', () => {
+  it('finds every change with both pollers and keeps shortwatch within the budget', () => {
+    const run = runDetection({ watchlistSize: 10, seed: 3, days: 2, drainDays: 1, requestMs: 25 });
+    const available = run.config.budget.perDay - run.config.budget.reserve;
+    expect(run.changes).toBeGreaterThan(0);
+    expect(run.shortwatch.latenciesMs.length + run.shortwatch.netted).toBe(run.changes);
+    expect(run.naive.latenciesMs.length + run.naive.netted).toBe(run.changes);
+    expect(Math.max(...run.shortwatch.requestsPerDay)).toBeLessThanOrEqual(available);
+    expect(run.naive.requestsPerDay).toEqual([available, available]);
+    // The gate checks every 2 minutes and a sweep of 10 issuers takes well under a minute.
+    expect(Math.max(...run.shortwatch.latenciesMs)).toBeLessThan(3 * 60_000);
+  });
+});

@@ -1,0 +1,119 @@
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Redis } from 'ioredis';
+import { stateKeys } from '../../src/jobs/keys.js';
+import { type DaemonProcess, spawnShortwatch, waitFor } from '../e2e/harness.js';
+
+/** One shortwatch process of the fleet: the `start` daemon or a `worker`. */
+export interface Member {
+  name: string;
+  role: 'start' | 'worker';
+  process: DaemonProcess | undefined;
+  /** How many times this member was started. */
+  starts: number;
+  /** Lines the member logged at error level or above, over all its lives. */
+  errors: string[];
+  /** A fault is killing or restarting it right now. */
+  busy: boolean;
+}
+
+/**
+ * Real shortwatch processes (`start` plus workers) on one config, as an operator runs them: each can be
+ * SIGKILLed and started again. A member is ready once its heartbeat record (written after its workers
+ * started) is in Redis.
+ */
+export class Fleet {
+  readonly members: Member[];
+  readonly #configPath: string;
+  readonly #redis: Redis;
+  readonly #prefix: string;
+
+  constructor(options: { configPath: string; redis: Redis; prefix: string; workers: number }) {
+    this.#configPath = options.configPath;
+    this.#redis = options.redis;
+    this.#prefix = options.prefix;
+    const worker = (i: number): Member => ({
+      name: `worker-${i}`,
+      role: 'worker',
+      process: undefined,
+      starts: 0,
+      errors: [],
+      busy: false,
+    });
+    this.members = [
+      { name: 'daemon', role: 'start', process: undefined, starts: 0, errors: [], busy: false },
+      ...Array.from({ length: options.workers }, (_, i) => worker(i + 1)),
+    ];
+  }
+
+  /** Starts every member and waits until all are ready. */
+  async startAll(): Promise<void> {
+    await Promise.all(this.members.map((m) => this.start(m)));
+  }
+
+  /** Starts one member (again) and waits until it is ready. */
+  async start(member: Member): Promise<number> {
+    const child = spawnShortwatch([member.role, '-c', this.#configPath]);
+    member.process = child;
+    member.starts++;
+    collectErrors(child, member);
+    const pid = child.child.pid;
+    if (pid === undefined) throw new Error(`${member.name} did not start`);
+    const field = `${hostname()}-${pid}`;
+    await waitFor(
+      `${member.name} (pid ${pid}) to be ready`,
+      async () => {
+        if (child.child.exitCode !== null) {
+          throw new Error(`${member.name} exited at start:\n${child.stderr().slice(-2000)}`);
+        }
+        return (await this.#redis.hexists(stateKeys(this.#prefix).workers, field)) === 1;
+      },
+      45_000,
+      100,
+    );
+    return pid;
+  }
+
+  /** SIGKILLs one member and waits for it to be gone; its pid, or undefined when it was not running. */
+  async kill(member: Member): Promise<number | undefined> {
+    const child = member.process;
+    if (!child || child.child.exitCode !== null || child.child.signalCode !== null) return undefined;
+    child.kill('SIGKILL');
+    await child.exited;
+    return child.child.pid;
+  }
+
+  /** The pid of a running member. */
+  pid(member: Member): number | undefined {
+    return member.process?.child.pid;
+  }
+
+  /** SIGTERM to all, then SIGKILL to any still running after `graceMs`. */
+  async stopAll(graceMs = 5_000): Promise<void> {
+    await Promise.all(
+      this.members.map(async (member) => {
+        const child = member.process;
+        if (!child || child.child.exitCode !== null || child.child.signalCode !== null) return;
+        child.kill('SIGTERM');
+        const done = await Promise.race([child.exited.then(() => true), sleep(graceMs).then(() => false)]);
+        if (!done) {
+          child.kill('SIGKILL');
+          await child.exited;
+        }
+      }),
+    );
+  }
+}
+
+/** Keeps the error-level JSON log lines of a member (pino level 50 and above). */
+function collectErrors(child: DaemonProcess, member: Member): void {
+  let pending = '';
+  child.child.stderr?.on('data', (chunk: Buffer) => {
+    pending += chunk.toString('utf8');
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      if (/"level":(5\d|60)/.test(line) || !line.startsWith('{')) member.errors.push(line.slice(0, 500));
+    }
+  });
+}

@@ -1,0 +1,135 @@
+import type { Redis } from 'ioredis';
+import { AccessState } from '../../src/budget/index.js';
+import { QueueSet } from '../../src/jobs/queue-set.js';
+import { SnapshotStore } from '../../src/positions/index.js';
+import { type Stack, startStack } from '../e2e/harness.js';
+import { Fleet } from './fleet.js';
+import { type DroppingProxy, startDroppingProxy } from './smtp-proxy.js';
+import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
+
+/** Recipients that tell the immediate emails from the digests in the one SMTP capture. */
+export const ALERTS_TO = 'trader@example.test';
+export const DIGEST_TO = 'digest@example.test';
+
+/** Shortened rate windows, the same in the sandbox and in shortwatch, so that a 429 ends within seconds. */
+export const WINDOWS = { minuteMs: 3_000, dayMs: 12_000 } as const;
+
+/** Upstream request timeout of the daemon: an injected delay past it is a timeout. */
+export const UPSTREAM_TIMEOUT_MS = 1_500;
+
+/** Slack stand-in delays stay under this, so a slow Slack is slow and never a timeout. */
+export const SLACK_TIMEOUT_MS = 6_000;
+
+/** The channels of a chaos run: Slack, email and webhook immediately, and an email digest. */
+export const CHANNELS = ['desk', 'alerts', 'hook', 'morning'] as const;
+
+/** How often the digest channel closes a period. */
+export const DIGEST_SCHEDULE = '*/4 * * * * *';
+
+/** Everything one chaos run drives and observes. */
+export interface ChaosWorld {
+  stack: Stack;
+  receiver: WebhookReceiver;
+  smtpProxy: DroppingProxy;
+  fleet: Fleet;
+  /** Our own connections, never named like the daemon's, so CLIENT KILL never hits them. */
+  redis: Redis;
+  admin: Redis;
+  prefix: string;
+  snapshots: SnapshotStore;
+  access: AccessState;
+  queues: QueueSet;
+  issuerIds: string[];
+  close(): Promise<void>;
+}
+
+/** The shortwatch config of a chaos run: four channels with no filters, fast sweeps, short windows. */
+function chaosConfig(stack: Stack, receiver: WebhookReceiver, proxy: DroppingProxy): Record<string, unknown> {
+  const retrying = { backoff: '200ms', attempts: 12 };
+  const smtp = { host: '127.0.0.1', port: proxy.port, secure: false, from: 'shortwatch@example.test' };
+  return {
+    ...stack.configObject,
+    upstream: {
+      baseUrl: stack.sandbox.url,
+      apiKey: 'sandbox-key',
+      timeout: `${UPSTREAM_TIMEOUT_MS}ms`,
+      retries: 1,
+      retryDelay: '50ms',
+    },
+    poll: { gateInterval: '1s', concurrency: 4 },
+    budget: {
+      perMinute: 50_000,
+      perDay: 5_000_000,
+      reserve: 10,
+      minuteWindow: `${WINDOWS.minuteMs}ms`,
+      dayWindow: `${WINDOWS.dayMs}ms`,
+    },
+    channels: [
+      {
+        name: 'desk',
+        kind: 'slack',
+        webhookUrl: stack.slack.url,
+        timeout: `${SLACK_TIMEOUT_MS}ms`,
+        ratePerSecond: 20,
+        ...retrying,
+      },
+      { name: 'alerts', kind: 'email', ...smtp, to: [ALERTS_TO], ratePerSecond: 50, ...retrying },
+      { name: 'hook', kind: 'webhook', url: receiver.url, timeout: '5s', ratePerSecond: 50, ...retrying },
+      {
+        name: 'morning',
+        kind: 'email',
+        mode: 'digest',
+        schedule: DIGEST_SCHEDULE,
+        timezone: 'Europe/London',
+        ...smtp,
+        to: [DIGEST_TO],
+        ...retrying,
+      },
+    ],
+    log: { level: 'warn', format: 'json' },
+  };
+}
+
+/** Builds the world: sandbox, Slack stand-in, SMTP capture behind a dropping proxy, webhook receiver, fleet. */
+export async function buildWorld(options: {
+  seed: number;
+  issuers: number;
+  workers: number;
+}): Promise<ChaosWorld> {
+  const stack = await startStack({
+    seed: options.seed,
+    issuers: options.issuers,
+    sandbox: { limits: { perMinute: 1_000_000, perDay: 100_000_000, ...WINDOWS } },
+  });
+  const receiver = await startWebhookReceiver();
+  const smtpProxy = await startDroppingProxy(stack.smtp.port);
+  stack.writeConfig(chaosConfig(stack, receiver, smtpProxy));
+  const redis = stack.redis.connect();
+  const admin = stack.redis.connect();
+  const fleet = new Fleet({
+    configPath: stack.configPath,
+    redis,
+    prefix: stack.prefix,
+    workers: options.workers,
+  });
+  const queues = new QueueSet(stack.redis.connect(), stack.prefix);
+  return {
+    stack,
+    receiver,
+    smtpProxy,
+    fleet,
+    redis,
+    admin,
+    prefix: stack.prefix,
+    snapshots: new SnapshotStore(redis, stack.prefix),
+    access: new AccessState(redis, stack.prefix),
+    queues,
+    issuerIds: stack.sandbox.scenario.issuers().map((i) => i.svc_issuer_id),
+    async close() {
+      await fleet.stopAll();
+      await queues.close().catch(() => undefined);
+      await Promise.all([receiver.close(), smtpProxy.close()]);
+      await stack.cleanup();
+    },
+  };
+}

@@ -1,0 +1,173 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are ${VAR} config placeholders, not templates
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { configKeyDocs, type KeyDoc } from '../../scripts/config-docs.js';
+import { parseConfig } from '../../src/config/load.js';
+
+const EXAMPLE_PATH = 'config/example.yaml';
+const example = readFileSync(new URL('../../config/example.yaml', import.meta.url), 'utf8');
+const docs = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
+const { keys } = configKeyDocs();
+
+const ENV = {
+  SHORTWATCH_API_KEY: 'sk-example-api-key',
+  SLACK_WEBHOOK_URL: 'https://hooks.slack.invalid/services/T0/B0/desk',
+  SMTP_PASSWORD: 'smtp-password-from-env',
+};
+const FILES: Record<string, string> = {
+  '/run/secrets/smtp_password': 'smtp-password-from-file\n',
+  '/run/secrets/shortwatch_api_key': 'sk-example-api-key-from-file\n',
+  '/run/secrets/redis_url': 'redis://127.0.0.1:6379\n',
+  '/run/secrets/slack_desk_webhook': 'https://hooks.slack.invalid/services/T0/B0/desk\n',
+  '/run/secrets/slack_ops_webhook': 'https://hooks.slack.invalid/services/T0/B0/ops\n',
+};
+
+function readText(path: string): string {
+  const text = FILES[path];
+  if (text === undefined) throw Object.assign(new Error(`no fake file ${path}`), { code: 'ENOENT' });
+  return text;
+}
+
+// A commented-out key keeps its YAML indentation after `# `; prose comments never start with `key:`.
+const COMMENTED_KEY = /^(\s*)# ( *(?:- )?[a-z][A-Za-z0-9]*:(?: |$).*)$/;
+
+/** The example with every commented-out key enabled. */
+function uncomment(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => line.replace(COMMENTED_KEY, '$1$2'))
+    .join('\n');
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function tag(kind: string | undefined, path: string): string {
+  return kind === undefined ? path : `${kind}:${path}`;
+}
+
+/** Every key path in a parsed YAML tree, with the kind of the channel it sits in. */
+function pathsOf(node: unknown, prefix: string, kind: string | undefined, out: Set<string>): Set<string> {
+  if (Array.isArray(node)) {
+    for (const item of node) {
+      const itemKind =
+        prefix === 'channels' && isRecord(item) && typeof item.kind === 'string' ? item.kind : kind;
+      pathsOf(item, `${prefix}[]`, itemKind, out);
+    }
+  } else if (isRecord(node)) {
+    for (const [key, value] of Object.entries(node)) {
+      const path = prefix ? `${prefix}.${key}` : key;
+      out.add(tag(kind, path));
+      pathsOf(value, path, kind, out);
+    }
+  }
+  return out;
+}
+
+function untagged(path: string): string {
+  return path.replace(/^[a-z]+:/, '');
+}
+
+function tagOf(key: KeyDoc): string {
+  return tag(key.kind, key.path);
+}
+
+/** Drops `<key>File` where `<key>` is also given, as a user enabling an alternative would. */
+function dropFileAlternatives(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(dropFileAlternatives);
+  if (!isRecord(node)) return node;
+  const entries = Object.entries(node).filter(([key]) => !(key.endsWith('File') && key.slice(0, -4) in node));
+  return Object.fromEntries(entries.map(([key, value]) => [key, dropFileAlternatives(value)]));
+}
+
+const enabled: unknown = parse(uncomment(example));
+const examplePaths = pathsOf(enabled, '', undefined, new Set());
+const schemaKeys = keys.filter((k) => k.fileFor === undefined);
+
+describe('config/example.yaml', () => {
+  const config = parseConfig(example, EXAMPLE_PATH, ENV, readText);
+
+  it('validates against the schema with a fake environment and secret files', () => {
+    expect(config.channels.map((c) => [c.name, c.kind, c.mode])).toEqual([
+      ['desk', 'slack', 'immediate'],
+      ['holders-alert', 'email', 'immediate'],
+      ['daily-digest', 'email', 'digest'],
+    ]);
+    expect(config.upstream.apiKey.reveal()).toBe(ENV.SHORTWATCH_API_KEY);
+    expect(new URL(config.upstream.baseUrl).hostname).toBe('shorts.example.com');
+    expect(config.redis.url.reveal()).toBe('redis://127.0.0.1:6379');
+    expect(config.watchlist).toContainEqual({ id: 'ISS-0001', label: 'Acme' });
+    expect(config.watchlist).toContainEqual({ name: 'Borealis Mining plc' });
+  });
+
+  it('shows the three channels the README promises, each with a filter', () => {
+    const [desk, alert, digest] = config.channels;
+    expect(desk?.filter.minValue).toBe(0.5);
+    expect(desk?.kind === 'slack' && desk.webhookUrl.reveal()).toBe(ENV.SLACK_WEBHOOK_URL);
+    expect(alert?.filter.holders).toContain('Marshall Wace');
+    expect(alert?.filter.thresholds).toEqual([0.5, 1, 2]);
+    expect(alert?.quietHours).toMatchObject({ timezone: 'Europe/London', foldInto: 'daily-digest' });
+    expect(alert?.kind === 'email' && alert.auth?.pass.reveal()).toBe(ENV.SMTP_PASSWORD);
+    expect(digest).toMatchObject({ schedule: '30 7 * * 1-5', timezone: 'Europe/London' });
+    expect(digest?.filter.issuers).toEqual(['ISS-0001', 'Borealis Mining plc']);
+    expect(digest?.kind === 'email' && digest.auth?.pass.reveal()).toBe('smtp-password-from-file');
+  });
+
+  it('still validates with every commented-out key enabled (ops, webhook and console channels too)', () => {
+    const env = {
+      ...ENV,
+      SMTP_URL: 'smtps://u:p@mail.example.com:465',
+      RISK_WEBHOOK_URL: 'https://risk.example.com/in',
+    };
+    const text = stringify(dropFileAlternatives(enabled));
+    const all = parseConfig(text, EXAMPLE_PATH, { ...env, RISK_WEBHOOK_SECRET: 'whsec-example' }, readText);
+    expect(all.channels.map((c) => c.kind)).toEqual([
+      'slack',
+      'email',
+      'email',
+      'slack',
+      'webhook',
+      'console',
+    ]);
+    expect(all.ops).toEqual({ channel: 'ops', heartbeat: '0 8 * * 1-5' });
+  });
+
+  it.each(schemaKeys.map((k) => [tagOf(k), k] as const))('shows %s', (_, key) => {
+    const shown = [...examplePaths].filter(
+      (p) => p === tagOf(key) || (!key.kind && untagged(p) === key.path),
+    );
+    expect(shown).not.toEqual([]);
+  });
+
+  it('uses only keys the schema knows, each under the right channel kind', () => {
+    const known = new Set(keys.map(tagOf));
+    const unknown = [...examplePaths].filter((p) => !known.has(p) && !known.has(untagged(p)));
+    expect(unknown).toEqual([]);
+  });
+
+  it('gives every key line (active or commented out) a one-line comment', () => {
+    const keyLines = example
+      .split('\n')
+      .filter((line) => /^\s*(#\s*)?(- )?[a-z][A-Za-z0-9]*:( |$)/.test(line));
+    expect(keyLines.length).toBeGreaterThan(90);
+    expect(keyLines.filter((line) => !/\s#\s\S/.test(line.replace(/^\s*#\s/, '')))).toEqual([]);
+  });
+
+  it('never writes a secret inline: secrets come from ${VAR} or a file', () => {
+    const secretKeys = new Set(keys.filter((k) => k.type === 'secret').map((k) => k.path.split('.').at(-1)));
+    const inline = uncomment(example)
+      .split('\n')
+      .map((line) => /^\s*(?:- )?([A-Za-z]+):\s+(\S+)/.exec(line))
+      .filter((m): m is RegExpExecArray => m !== null && secretKeys.has(m[1]))
+      .filter((m) => !/^\$\{[A-Z_]+(:-redis:\/\/127\.0\.0\.1:6379)?\}$/.test(m[2] ?? ''));
+    expect(inline.map((m) => m[0])).toEqual([]);
+  });
+});
+
+describe('docs/configuration.md', () => {
+  it.each(keys.map((k) => [k.path, k] as const))('documents %s', (path) => {
+    expect(docs).toContain(`| \`${path}\` |`);
+  });
+});

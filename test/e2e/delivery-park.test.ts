@@ -1,0 +1,116 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { App } from '../../src/app.js';
+import { deliveryJobSchema } from '../../src/channels/message-schema.js';
+import {
+  patchChannel,
+  runShortwatch,
+  type Stack,
+  slackText,
+  startStack,
+  waitFor,
+} from './harness.js';
+
+function issuerOf(data: unknown): string {
+  const parsed = deliveryJobSchema.parse(data);
+  if (parsed.message.type !== 'events') throw new Error(`expected an events message, got ${parsed.message.type}`);
+  return parsed.message.issuer.id;
+}
+
+function slackIssuer(payload: unknown): string | undefined {
+  return /\(([A-Z]+-\d+)\) · \d+ short position change/.exec(slackText(payload))?.[1];
+}
+
+function mailIssuer(text: string | undefined): string | undefined {
+  return /shortwatch · issuer ([A-Z]+-\d+)/.exec(text ?? '')?.[1];
+}
+
+describe('deliveries: a permanent failure parks the job, raises a notice, and is replayable', () => {
+  let stack: Stack;
+  let app: App | undefined;
+
+  afterEach(async () => {
+    await app?.stop(2_000);
+    app = undefined;
+    await stack.cleanup();
+  });
+
+  it('parks on Slack 404 no_service and SMTP 550, lists them, and retries them from the CLI', async () => {
+    stack = await startStack({ issuers: 6, seed: 11, channels: ['slack', 'email', 'ops'] });
+    // The ops channel takes notices only, so a scripted Slack answer can only meet a desk request.
+    patchChannel(stack, 'ops', { filter: { issuers: ['NO-SUCH-ISSUER'] } });
+    app = await stack.openApp();
+    await app.startDaemon({ workerOnly: false });
+    const issuers = stack.sandbox.scenario.issuers().map((i) => i.svc_issuer_id);
+    await waitFor(
+      'baseline snapshots',
+      async () => (await app?.ctx.snapshots.getMany(issuers))?.size === issuers.length,
+    );
+
+    stack.slack.script({ status: 404, body: 'no_service' });
+    stack.smtp.script({ responseCode: 550, message: '5.1.1 Mailbox unavailable' });
+    const changed = [...new Set(stack.sandbox.scenario.step().map((c) => c.issuerId))].sort();
+    const desk = app.queues.deliver('desk');
+    const alerts = app.queues.deliver('alerts');
+    await waitFor('a parked desk delivery', async () => (await desk.getFailedCount()) === 1);
+    await waitFor('a parked email delivery', async () => (await alerts.getFailedCount()) === 1);
+    const [deskParked] = await desk.getJobs(['failed']);
+    const [alertsParked] = await alerts.getJobs(['failed']);
+    if (!deskParked?.id || !alertsParked?.id) throw new Error('parked jobs have no id');
+    // Parked at once: no retries for a permanent answer, whatever `attempts` says.
+    expect(deskParked.attemptsMade).toBe(1);
+    expect(alertsParked.attemptsMade).toBe(1);
+    expect(deskParked.failedReason).toContain('no_service');
+
+    const noticeKeys = async () => (await app?.ctx.notices.list())?.map((n) => n.key).sort();
+    expect(await noticeKeys()).toEqual(['channel-parked-alerts', 'channel-parked-desk']);
+    const opsPosts = () => stack.slack.delivered().filter((p) => p.path.endsWith('/ops'));
+    await waitFor('two notices on the ops channel', () => opsPosts().length >= 2);
+    // The other deliveries of the step went through.
+    await waitFor('the rest on Slack', () => stack.slack.delivered().length - opsPosts().length >= changed.length - 1);
+    await waitFor('the rest by email', () => stack.smtp.mails.length >= changed.length - 1);
+
+    const listed = await runShortwatch(['deliveries', '--failed', '-c', stack.configPath]);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain(deskParked.id);
+    expect(listed.stdout).toContain(alertsParked.id);
+    expect(listed.stdout).toContain('no_service');
+    expect(listed.stdout).toMatch(/2 deliveries parked/);
+
+    // Retrying one job leaves the other channel's parked delivery, and its notice, in place.
+    const one = await runShortwatch(['deliveries', 'retry', deskParked.id, '-c', stack.configPath]);
+    expect(one.code).toBe(0);
+    expect(one.stdout).toMatch(/1 deliveries queued again/);
+    await waitFor('the desk retry delivered', () =>
+      stack.slack.delivered().some((p) => slackIssuer(p.payload) === issuerOf(deskParked.data)),
+    );
+    expect(await noticeKeys()).toEqual(['channel-parked-alerts']);
+    expect(await alerts.getFailedCount()).toBe(1);
+
+    const all = await runShortwatch(['deliveries', 'retry', '--all', '-c', stack.configPath]);
+    expect(all.code).toBe(0);
+    expect(all.stdout).toMatch(/1 deliveries queued again/);
+    await waitFor('the email retry delivered', () =>
+      stack.smtp.mails.some((m) => mailIssuer(m.parsed.text) === issuerOf(alertsParked.data)),
+    );
+    await waitFor('notices cleared', async () => (await noticeKeys())?.length === 0);
+
+    // Settled: each changed issuer reached each channel exactly once; ops got one notice per problem.
+    await sleep(1_500);
+    const deskIssuers = stack.slack
+      .delivered()
+      .filter((p) => !p.path.endsWith('/ops'))
+      .map((p) => slackIssuer(p.payload));
+    expect(deskIssuers.sort()).toEqual(changed);
+    expect(stack.smtp.mails.map((m) => mailIssuer(m.parsed.text)).sort()).toEqual(changed);
+    expect(await desk.getFailedCount()).toBe(0);
+    expect(await alerts.getFailedCount()).toBe(0);
+    const opsTexts = opsPosts().map((p) => slackText(p.payload));
+    const count = (pattern: RegExp) => opsTexts.filter((t) => pattern.test(t)).length;
+    expect(count(/Deliveries to desk are parked/)).toBe(2); // raised, then resolved
+    expect(count(/Resolved: Deliveries to desk are parked/)).toBe(1);
+    expect(count(/Deliveries to alerts are parked/)).toBe(2);
+    expect(count(/Resolved: Deliveries to alerts are parked/)).toBe(1);
+    expect(opsPosts()).toHaveLength(4);
+  });
+});

@@ -1,0 +1,94 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { App } from '../../src/app.js';
+import { syncSchedulers } from '../../src/jobs/schedulers.js';
+import { holderKey } from '../../src/positions/index.js';
+import {
+  type DaemonProcess,
+  type Stack,
+  slackText,
+  spawnDaemon,
+  startStack,
+  stopDaemons,
+  waitFor,
+} from './harness.js';
+
+const fromMrkdwn = (text: string) =>
+  text.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
+
+describe('polling: SIGKILL in the middle of a poll', () => {
+  let stack: Stack | undefined;
+  let app: App | undefined;
+  let daemons: DaemonProcess[] = [];
+
+  afterEach(async () => {
+    await stopDaemons(daemons);
+    daemons = [];
+    await app?.stop(2_000);
+    app = undefined;
+    await stack?.cleanup();
+    stack = undefined;
+  });
+
+  it('a worker killed while its polls wait on the upstream: the restarted one yields each event once', async () => {
+    stack = await startStack({
+      issuers: 4,
+      seed: 7,
+      channels: ['slack'],
+      config: { poll: { gateInterval: '500ms', concurrency: 8 } },
+    });
+    const { sandbox } = stack;
+    const ids = sandbox.scenario.issuers().map((i) => i.svc_issuer_id);
+    // The schedulers live here; every job runs in a `worker` child.
+    app = await stack.openApp();
+    const observer = app;
+    await syncSchedulers(app.queues, app.settings.config, app.settings.plan);
+    const first = await spawnDaemon(stack, 'worker');
+    daemons.push(first);
+    await waitFor('baseline', async () => (await observer.ctx.snapshots.getMany(ids)).size === ids.length);
+
+    // Every poll of the next refresh hangs at the upstream for a while: the worker dies with all of them in flight.
+    sandbox.faults.inject({ operation: 'positions', delayMs: 6_000, times: ids.length });
+    const changes = sandbox.scenario.step();
+    expect(changes.length).toBeGreaterThan(0);
+    await waitFor('every poll in flight', () => sandbox.faults.pending() === 0, 20_000, 20);
+    first.kill('SIGKILL');
+    expect(await first.exited).toBe('SIGKILL');
+    expect(await observer.ctx.eventLog.recent({ limit: 100 })).toEqual([]);
+    expect(stack.slack.posts).toEqual([]);
+
+    daemons.push(await spawnDaemon(stack, 'worker'));
+    const changed = [...new Set(changes.map((c) => c.issuerId))].sort();
+    const expected = changes.map((c) => `${c.issuerId}|${holderKey(c.holder)}|${c.kind}`).sort();
+    const logged = async () =>
+      (await observer.ctx.eventLog.recent({ limit: 500 })).map(
+        (e) => `${e.issuer.id}|${e.holderKey}|${e.kind}`,
+      );
+    await waitFor(
+      'the events, polled again by the new worker',
+      async () => (await logged()).length >= expected.length,
+      100_000,
+      250,
+    );
+    await waitFor(
+      'one Slack message per changed issuer',
+      () => stack!.slack.delivered().length >= changed.length,
+      30_000,
+    );
+    // Nothing more arrives.
+    await sleep(2_000);
+
+    expect((await logged()).sort()).toEqual(expected);
+    const posts = stack.slack.delivered().map((p) => fromMrkdwn(slackText(p.payload)));
+    expect(posts).toHaveLength(changed.length);
+    for (const issuerId of changed) {
+      const mine = posts.filter((text) => text.includes(`(${issuerId})`));
+      expect({ issuerId, messages: mine.length }).toEqual({ issuerId, messages: 1 });
+      for (const change of changes.filter((c) => c.issuerId === issuerId))
+        expect(mine[0]).toContain(change.holder);
+    }
+    // The polls of the killed worker reached the upstream; each issuer was fetched again once after the kill.
+    for (const id of ids)
+      expect(sandbox.stats.count({ operation: 'positions', issuerId: id })).toBeGreaterThanOrEqual(2);
+  }, 150_000);
+});

@@ -1,0 +1,170 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { App } from '../../src/app.js';
+import { holderKey } from '../../src/positions/index.js';
+import type { LimitWindow, RequestRecord, ScenarioChange } from '../../src/sandbox/index.js';
+import {
+  type DaemonProcess,
+  runShortwatch,
+  type Stack,
+  spawnDaemon,
+  startStack,
+  stopDaemons,
+  sweepOutcomes,
+  waitFor,
+} from './harness.js';
+
+const eventKeys = (changes: readonly ScenarioChange[]) =>
+  changes.map((c) => `${c.issuerId}|${holderKey(c.holder)}|${c.kind}`).sort();
+
+async function loggedKeys(app: App): Promise<string[]> {
+  const events = await app.ctx.eventLog.recent({ limit: 1_000 });
+  return events.map((e) => `${e.issuer.id}|${e.holderKey}|${e.kind}`).sort();
+}
+
+async function blockedSweeps(app: App): Promise<number> {
+  return (await sweepOutcomes(app)).filter((o) => o === 'blocked').length;
+}
+
+/** Sleeps into a fresh window of `lengthMs` when less than `marginMs` of the current one is left. */
+async function awayFromWindowEnd(lengthMs: number, marginMs: number): Promise<void> {
+  const end = Math.floor(Date.now() / lengthMs) * lengthMs + lengthMs;
+  if (end - Date.now() < marginMs) await sleep(end - Date.now() + 50);
+}
+
+describe('polling: an upstream 429 holds every process until the stated reset', () => {
+  let stack: Stack | undefined;
+  let app: App | undefined;
+  let daemons: DaemonProcess[] = [];
+
+  afterEach(async () => {
+    await stopDaemons(daemons);
+    daemons = [];
+    await app?.stop(2_000);
+    app = undefined;
+    await stack?.cleanup();
+    stack = undefined;
+  });
+
+  /** In-process `start` plus one `worker` child, both past the baseline. */
+  async function startWorld(options: Parameters<typeof startStack>[0]): Promise<{ stack: Stack; app: App }> {
+    stack = await startStack(options);
+    app = await stack.openApp();
+    await app.startDaemon({ workerOnly: false });
+    daemons.push(await spawnDaemon(stack, 'worker'));
+    const ids = stack.sandbox.scenario.issuers().map((i) => i.svc_issuer_id);
+    const opened = app;
+    await waitFor(
+      'baseline snapshots',
+      async () => (await opened.ctx.snapshots.getMany(ids)).size === ids.length,
+    );
+    return { stack, app: opened };
+  }
+
+  /**
+   * Injects a 429 for `window`, moves the dataset, and returns the 429's record once polling has resumed
+   * after `resetAt(limited)`, with every request the sandbox saw since the injection.
+   */
+  async function limitOnce(
+    world: { stack: Stack; app: App },
+    window: LimitWindow,
+    retryAfterSeconds: number | undefined,
+    resetAt: (limited: RequestRecord) => number,
+    whileBlocked: () => Promise<void> = async () => undefined,
+  ): Promise<{ limited: RequestRecord; reset: number; changes: ScenarioChange[] }> {
+    const { sandbox } = world.stack;
+    const from = sandbox.stats.requests.length;
+    const blockedBefore = await blockedSweeps(world.app);
+    sandbox.faults.rateLimit(window, retryAfterSeconds === undefined ? {} : { retryAfterSeconds });
+    const changes = sandbox.scenario.step();
+    expect(changes.length).toBeGreaterThan(0);
+    const limited = await waitFor('the injected 429', () =>
+      sandbox.stats.requests.slice(from).find((r) => r.status === 429),
+    );
+    const reset = resetAt(limited);
+    await whileBlocked();
+    await waitFor(
+      'a request after the reset',
+      () => sandbox.stats.requests.some((r) => r.at >= reset && r.status === 200),
+      reset - Date.now() + 20_000,
+    );
+    const between = sandbox.stats.requests.filter((r) => r.at > limited.at && r.at < reset);
+    expect(between).toEqual([]);
+    // Sweeps kept running while blocked and sent nothing.
+    expect(await blockedSweeps(world.app)).toBeGreaterThan(blockedBefore);
+    return { limited, reset, changes };
+  }
+
+  it('day then minute 429 with Retry-After: nothing is sent by any process (CLI included) until it passes', {
+    timeout: 80_000,
+  }, async () => {
+    const world = await startWorld({ issuers: 5, seed: 21, config: { poll: { gateInterval: '300ms' } } });
+    const expected: ScenarioChange[] = [];
+
+    const day = await limitOnce(
+      world,
+      'day',
+      10,
+      (limited) => limited.at + 10_000,
+      async () => {
+        const cli = await runShortwatch(['-c', world.stack.configPath, 'issuers']);
+        expect(cli.code).toBe(1);
+        expect(cli.stderr).toContain('no token now (blocked)');
+        expect(cli.stderr).toMatch(/the next one is in \d+s/);
+      },
+    );
+    expect(day.limited.operation).toBe('issuers');
+    expected.push(...day.changes);
+    await waitFor(
+      'the day-blocked changes',
+      async () => (await loggedKeys(world.app)).length === expected.length,
+    );
+    expect(await loggedKeys(world.app)).toEqual(eventKeys(expected));
+
+    const minute = await limitOnce(world, 'minute', 3, (limited) => limited.at + 3_000);
+    expected.push(...minute.changes);
+    await waitFor(
+      'the minute-blocked changes',
+      async () => (await loggedKeys(world.app)).length === expected.length,
+    );
+    expect(await loggedKeys(world.app)).toEqual(eventKeys(expected));
+    expect(world.stack.sandbox.stats.count({ status: 429 })).toBe(2);
+  });
+
+  it('day then minute 429 without Retry-After: held until the end of the named window (minute = 2 s, day = 8 s)', {
+    timeout: 80_000,
+  }, async () => {
+    const windows = { minute: 2_000, day: 8_000 };
+    const world = await startWorld({
+      issuers: 5,
+      seed: 22,
+      sandbox: {
+        retryAfterHeader: false,
+        limits: { perMinute: 6_000, perDay: 5_000_000, minuteMs: windows.minute, dayMs: windows.day },
+      },
+      config: {
+        poll: { gateInterval: '300ms' },
+        budget: {
+          perMinute: 6_000,
+          perDay: 5_000_000,
+          reserve: 10,
+          minuteWindow: windows.minute,
+          dayWindow: windows.day,
+        },
+      },
+    });
+    const expected: ScenarioChange[] = [];
+    const windowEnd = (length: number) => (limited: RequestRecord) =>
+      Math.floor(limited.at / length) * length + length;
+    for (const window of ['day', 'minute'] as const) {
+      await awayFromWindowEnd(windows[window], windows[window] / 2);
+      const run = await limitOnce(world, window, undefined, windowEnd(windows[window]));
+      expected.push(...run.changes);
+      await waitFor(
+        `the ${window}-blocked changes`,
+        async () => (await loggedKeys(world.app)).length === expected.length,
+      );
+      expect(await loggedKeys(world.app)).toEqual(eventKeys(expected));
+    }
+  });
+});
