@@ -5,7 +5,7 @@ import { diffPositions, holderKey, type PositionEvent, type Snapshot } from '../
 import { routeEvents } from '../src/routing/index.js';
 import { benchChannels } from './lib/channels-fixture.js';
 import { type IssuerFixture, positionsFixture } from './lib/positions-fixture.js';
-import type { BenchOptions, BenchReport, Benchmark } from './lib/report.js';
+import type { Benchmark, BenchOptions, BenchReport } from './lib/report.js';
 import { formatSpread, type Spread, spread } from './lib/stats.js';
 
 const ISSUERS = 1000;
@@ -55,7 +55,10 @@ function runDiff(prepared: Prepared[]): { events: number; ms: number } {
 }
 
 /** Diff, route to every channel, render each immediate group, then render each digest once. */
-function runPipeline(prepared: Prepared[], channels: ChannelConfig[]): { events: number; ms: number; renders: number; chars: number } {
+function runPipeline(
+  prepared: Prepared[],
+  channels: ChannelConfig[],
+): { events: number; ms: number; renders: number; chars: number } {
   const kinds = new Map(channels.map((c) => [c.name, c.kind]));
   const staged = new Map<string, PositionEvent[]>();
   const t0 = performance.now();
@@ -83,7 +86,11 @@ function runPipeline(prepared: Prepared[], channels: ChannelConfig[]): { events:
     }
   }
   for (const [, list] of staged) {
-    const digest = { type: 'digest' as const, period: { from: '2026-01-05T07:30:00Z', to: NOW.toISOString(), timezone: 'Europe/London' }, events: list };
+    const digest = {
+      type: 'digest' as const,
+      period: { from: '2026-01-05T07:30:00Z', to: NOW.toISOString(), timezone: 'Europe/London' },
+      events: list,
+    };
     chars += renderEmail(digest, { timezone: 'Europe/London' }).html.length;
     renders++;
   }
@@ -114,7 +121,12 @@ export const diffThroughput: Benchmark = {
     const prepared = prepare(fixtures);
     const channels = benchChannels();
     const holders = prepared.reduce(
-      (sum, p) => sum + new Set([...Object.keys(p.previous.positions), ...p.fixture.after.map((r) => holderKey(r.position_holder))]).size,
+      (sum, p) =>
+        sum +
+        new Set([
+          ...Object.keys(p.previous.positions),
+          ...p.fixture.after.map((r) => holderKey(r.position_holder)),
+        ]).size,
       0,
     );
     // Warm-up: let the JIT settle before timing.
@@ -147,14 +159,28 @@ export const diffThroughput: Benchmark = {
         {
           title: 'Median over runs (range)',
           columns: ['stage', 'events/s', 'us/holder', 'ms/run'],
-          rows: [row('pure diff (diffPositions)', diff), row('diff + routeEvents + renderSlack/renderEmail', pipeline)],
+          rows: [
+            row('pure diff (diffPositions)', diff),
+            row('diff + routeEvents + renderSlack/renderEmail', pipeline),
+          ],
         },
       ],
       notes: [
         `One pipeline run renders ${last?.renders ?? 0} messages (${Math.round((last?.chars ?? 0) / 1024)} KiB of Slack text and email HTML), the digest once over all staged events.`,
         'Each run diffs all 1,000 issuers against their previous snapshots, as one full sweep would; no I/O.',
       ],
-      data: { issuers: ISSUERS, holders: HOLDERS, holderKeys: holders, rate: RATE, events, repeats, diff, pipeline, renders: last?.renders, chars: last?.chars },
+      data: {
+        issuers: ISSUERS,
+        holders: HOLDERS,
+        holderKeys: holders,
+        rate: RATE,
+        events,
+        repeats,
+        diff,
+        pipeline,
+        renders: last?.renders,
+        chars: last?.chars,
+      },
     };
   },
 };

@@ -1,8 +1,8 @@
-import { HOLDER_NAMES } from '../src/sandbox/names.js';
 import type { Scenario } from '../src/sandbox/index.js';
+import { HOLDER_NAMES } from '../src/sandbox/names.js';
 import { type Stack, startStack, waitFor } from '../test/e2e/harness.js';
 import { snapshotsAtCurrent, startDaemons, stopDaemons } from './lib/daemons.js';
-import type { BenchOptions, BenchReport, Benchmark } from './lib/report.js';
+import type { Benchmark, BenchOptions, BenchReport } from './lib/report.js';
 import { formatSpread, quantile, type Spread, spread } from './lib/stats.js';
 
 const LIFTED = { perMinute: 1_000_000, perDay: 1_000_000_000 };
@@ -37,7 +37,8 @@ async function runRound(stack: Stack, issuerIds: readonly string[]): Promise<Rou
   await waitFor('a Slack message per issuer', () => newPosts().length >= issuerIds.length, 120_000, 50);
   const polledAt = new Map<string, number>();
   for (const record of sandbox.stats.requests.slice(requestMark)) {
-    if (record.operation === 'positions' && record.status === 200 && record.issuerId) polledAt.set(record.issuerId, record.at);
+    if (record.operation === 'positions' && record.status === 200 && record.issuerId)
+      polledAt.set(record.issuerId, record.at);
   }
   const latenciesMs: number[] = [];
   let lastPost = 0;
@@ -52,8 +53,19 @@ async function runRound(stack: Stack, issuerIds: readonly string[]): Promise<Rou
   const first = Math.min(...polls);
   const spanMs = Math.max(...polls) - first;
   // Let every snapshot commit before the next round changes the data again.
-  await waitFor('snapshots committed', async () => (await snapshotsAtCurrent(stack.redis.redis, stack.prefix, sandbox.scenario, issuerIds)) === issuerIds.length, 60_000, 100);
-  return { latenciesMs, pollsPerSecond: polls.length / Math.max(spanMs / 1000, 0.001), completionMs: lastPost - first };
+  await waitFor(
+    'snapshots committed',
+    async () =>
+      (await snapshotsAtCurrent(stack.redis.redis, stack.prefix, sandbox.scenario, issuerIds)) ===
+      issuerIds.length,
+    60_000,
+    100,
+  );
+  return {
+    latenciesMs,
+    pollsPerSecond: polls.length / Math.max(spanMs / 1000, 0.001),
+    completionMs: lastPost - first,
+  };
 }
 
 interface WorkerFigures {
@@ -68,7 +80,8 @@ interface WorkerFigures {
 /** End-to-end latency through real processes: sandbox → poll → diff → route → Slack stand-in. */
 export const e2eLatency: Benchmark = {
   name: 'e2e-latency',
-  summary: 'all issuers change at once, caps lifted: sandbox answer → Slack message, with 1, 2 and 4 processes',
+  summary:
+    'all issuers change at once, caps lifted: sandbox answer → Slack message, with 1, 2 and 4 processes',
   async run(options: BenchOptions): Promise<BenchReport> {
     const issuers = options.quick ? 50 : 200;
     const processCounts = options.quick ? [1, 2] : [1, 2, 4];
@@ -84,13 +97,29 @@ export const e2eLatency: Benchmark = {
     try {
       stack.writeConfig({
         ...stack.configObject,
-        channels: [{ name: 'desk', kind: 'slack', webhookUrl: stack.slack.url, ratePerSecond: SLACK_RATE, backoff: '200ms', attempts: 6 }],
+        channels: [
+          {
+            name: 'desk',
+            kind: 'slack',
+            webhookUrl: stack.slack.url,
+            ratePerSecond: SLACK_RATE,
+            backoff: '200ms',
+            attempts: 6,
+          },
+        ],
       });
       const ids = stack.sandbox.scenario.issuers().map((i) => i.svc_issuer_id);
       for (const count of processCounts) {
         const daemons = await startDaemons(stack.redis.redis, stack.prefix, stack.configPath, count);
         try {
-          await waitFor('baseline snapshots', async () => (await snapshotsAtCurrent(stack.redis.redis, stack.prefix, stack.sandbox.scenario, ids)) === ids.length, 120_000, 200);
+          await waitFor(
+            'baseline snapshots',
+            async () =>
+              (await snapshotsAtCurrent(stack.redis.redis, stack.prefix, stack.sandbox.scenario, ids)) ===
+              ids.length,
+            120_000,
+            200,
+          );
           const done: Round[] = [];
           for (let r = 0; r < rounds; r++) done.push(await runRound(stack, ids));
           results.push({
@@ -118,9 +147,17 @@ export const e2eLatency: Benchmark = {
       ],
       tables: [
         {
-          title: 'Sandbox answered the poll → Slack stand-in received the message; median over rounds (range)',
+          title:
+            'Sandbox answered the poll → Slack stand-in received the message; median over rounds (range)',
           columns: ['processes', 'p50 ms', 'p99 ms', 'polls/s', 'first poll → last message s', 'messages'],
-          rows: results.map((r) => [r.processes, formatSpread(r.p50, 0), formatSpread(r.p99, 0), formatSpread(r.pollsPerSecond, 0), formatSpread(r.completionS, 2), r.messages]),
+          rows: results.map((r) => [
+            r.processes,
+            formatSpread(r.p50, 0),
+            formatSpread(r.p99, 0),
+            formatSpread(r.pollsPerSecond, 0),
+            formatSpread(r.completionS, 2),
+            r.messages,
+          ]),
         },
       ],
       notes: [

@@ -17,7 +17,15 @@ await app.startDaemon({ workerOnly: false });
 function sample(): void {
   gc?.();
   const m = process.memoryUsage();
-  const line = { at: Date.now(), rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external };
+  const cpu = process.cpuUsage();
+  const line = {
+    at: Date.now(),
+    rss: m.rss,
+    heapUsed: m.heapUsed,
+    heapTotal: m.heapTotal,
+    external: m.external,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+  };
   process.stdout.write(`${JSON.stringify(line)}\n`);
 }
 sample();

@@ -25,7 +25,11 @@ async function main(): Promise<number> {
   let values: { quick?: boolean; only?: string; help?: boolean };
   try {
     ({ values } = parseArgs({
-      options: { quick: { type: 'boolean' }, only: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        quick: { type: 'boolean' },
+        only: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
     }));
   } catch (error) {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
@@ -43,7 +47,7 @@ async function main(): Promise<number> {
   const quick = values.quick ?? false;
   const machine = machineInfo();
   process.stdout.write(
-    `shortwatch benchmarks${quick ? ' (--quick: smoke run, small scale)' : ''} on ${machine.cpus} CPUs (${machine.cpuModel}), ${machine.memoryGiB} GiB, node ${machine.node}\n\n`,
+    `shortwatch benchmarks${quick ? ' (--quick: smoke run, small scale)' : ''} on ${machine.cpus} CPUs (${machine.cpuModel}), ${machine.memoryGiB} GiB, node ${machine.node}, load average ${machine.loadAverage1m}\n\n`,
   );
   const started = performance.now();
   let failed = 0;
@@ -56,10 +60,14 @@ async function main(): Promise<number> {
       writeReport(RESULTS, bench.name, report, { quick, elapsedMs: Math.round(elapsedMs) });
     } catch (error) {
       failed++;
-      process.stderr.write(`benchmark ${bench.name} crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.stderr.write(
+        `benchmark ${bench.name} crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
     }
   }
-  process.stdout.write(`total ${((performance.now() - started) / 1000).toFixed(1)} s; JSON in bench/results/\n`);
+  process.stdout.write(
+    `total ${((performance.now() - started) / 1000).toFixed(1)} s; JSON in bench/results/\n`,
+  );
   // A benchmark never asserts a figure; only a crash fails the run.
   return failed > 0 ? 1 : 0;
 }

@@ -208,10 +208,12 @@ export class App {
     const oldSenders = this.#settings.senders;
     const oldClients = this.#clients;
     this.#clients = this.#buildClients(config);
+    const directory = (await this.ctx.directory.load())?.issuers ?? null;
     this.#settings = {
       config,
       plan,
-      watched: this.#settings.watched,
+      // Names that do not resolve now raise a notice at the next sweep rather than stop a running daemon.
+      watched: resolveWatchlist(config.watchlist, directory).watched,
       senders: this.#buildSenders(config),
       fingerprint: fingerprintOf(config),
     };

@@ -48,7 +48,8 @@ export function positionsFixture(options: {
     if (roll < 0.2) {
       const listed = new Set(fixture.after.map((r) => r.position_holder));
       const name = rng.pick(HOLDER_NAMES.filter((n) => !listed.has(n)));
-      if (name) fixture.after.push({ date: '2026-01-06', value: round2(0.5 + rng.next()), position_holder: name });
+      if (name)
+        fixture.after.push({ date: '2026-01-06', value: round2(0.5 + rng.next()), position_holder: name });
     } else if (roll < 0.4) {
       closed.add(`${issuer}|${current.position_holder}`);
     } else {

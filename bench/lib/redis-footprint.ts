@@ -8,7 +8,14 @@ export interface RedisFootprint {
 }
 
 /** The groups keys are counted under. */
-export type KeyGroup = 'snapshots' | 'eventStreams' | 'eventSeen' | 'pollQueue' | 'deliveryQueues' | 'otherQueues' | 'otherState';
+export type KeyGroup =
+  | 'snapshots'
+  | 'eventStreams'
+  | 'eventSeen'
+  | 'pollQueue'
+  | 'deliveryQueues'
+  | 'otherQueues'
+  | 'otherState';
 
 function groupOf(prefix: string, key: string): KeyGroup {
   const rest = key.slice(prefix.length + 1);

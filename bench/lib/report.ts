@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, totalmem } from 'node:os';
+import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { renderTable } from '../../src/cli/table.js';
 
@@ -44,6 +44,8 @@ export function machineInfo(): Record<string, string | number> {
     memoryGiB: Math.round((totalmem() / 1024 ** 3) * 10) / 10,
     node: process.version,
     platform: `${process.platform} ${process.arch}`,
+    // Other work on the machine slows the wall-clock benchmarks; the figures should say so.
+    loadAverage1m: Math.round((loadavg()[0] ?? 0) * 100) / 100,
   };
 }
 

@@ -46,7 +46,8 @@ export class BudgetModel {
     const dayUsed = this.perDay.get(dayStart) ?? 0;
     const dayEnd = nextWindowStart(now, dayMs);
     if (dayUsed >= perDay) return { granted: false, reason: 'day', retryAt: dayEnd };
-    if (!interactive && dayUsed >= perDay - reserve) return { granted: false, reason: 'reserve', retryAt: dayEnd };
+    if (!interactive && dayUsed >= perDay - reserve)
+      return { granted: false, reason: 'reserve', retryAt: dayEnd };
     if (minuteUsed >= perMinute) {
       return { granted: false, reason: 'minute', retryAt: nextWindowStart(now, minuteMs) };
     }

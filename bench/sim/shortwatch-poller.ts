@@ -92,7 +92,10 @@ export class ShortwatchPoller {
     clock.at(clock.now() + requestMs, () => {
       const now = clock.now();
       const lastUpdated = dataset.lastUpdated();
-      const version = lastUpdated === null ? `t${Math.floor(now / this.#plan.sweepIntervalMs)}` : `v${Date.parse(lastUpdated)}`;
+      const version =
+        lastUpdated === null
+          ? `t${Math.floor(now / this.#plan.sweepIntervalMs)}`
+          : `v${Date.parse(lastUpdated)}`;
       const policy = {
         gate: this.#plan.gate,
         maxStalenessMs: this.#plan.maxStalenessMs,
@@ -121,7 +124,11 @@ export class ShortwatchPoller {
       this.#wake(this.#pausedUntil);
       return;
     }
-    while (this.#active < this.#config.poll.concurrency && this.#queue.length > 0 && now >= this.#pausedUntil) {
+    while (
+      this.#active < this.#config.poll.concurrency &&
+      this.#queue.length > 0 &&
+      now >= this.#pausedUntil
+    ) {
       const job = this.#queue.shift();
       if (!job) break;
       const decision = this.budget.take(now);

@@ -30,6 +30,11 @@ const ianaTimezone = z.string().refine(
   { message: 'is not an IANA time zone (e.g. Europe/London)' },
 );
 
+/** A TCP port, also as a numeric string so that `${HTTP_PORT:-9464}` works. */
+const portNumber = z
+  .union([z.number(), z.string().regex(/^\d+$/, 'must be a port number').transform(Number)])
+  .pipe(z.number().int().min(0).max(65_535));
+
 const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (24-hour)');
 const weekday = z.enum(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']);
 const percent = z.number().finite().min(0).max(100);
@@ -150,6 +155,13 @@ const pollSchema = z
       .max(64)
       .default(4)
       .describe('Poll jobs run at once in each process.'),
+    /** How long a poll held by a process that died stays claimed before another process runs it again; a running poll renews its claim every half of this. */
+    lockDuration: duration
+      .refine((ms) => ms >= 1_000, 'must be at least 1s')
+      .prefault('30s')
+      .describe(
+        'How long a poll held by a process that died stays claimed before another process runs it again; a running poll renews its claim every half of this.',
+      ),
     /** First observation of an issuer: `baseline` (silent) or `alert` (every position is `opened`). */
     onFirstSeen: z
       .enum(['baseline', 'alert'])
@@ -269,7 +281,12 @@ const quietHoursSchema = z
 
 /** Sends per second allowed to a channel, with its kind's default (Slack webhooks take about one a second). */
 function ratePerSecond(defaultRate: number) {
-  return z.number().positive().max(100).default(defaultRate).describe('Sends per second allowed to this channel.');
+  return z
+    .number()
+    .positive()
+    .max(100)
+    .default(defaultRate)
+    .describe('Sends per second allowed to this channel.');
 }
 
 const channelBase = {
@@ -449,7 +466,7 @@ const opsSchema = z
 const httpSchema = z
   .strictObject({
     /** Port; the endpoint is off when unset. */
-    port: z.number().int().min(0).max(65_535).optional().describe('Port; the endpoint is off when unset.'),
+    port: portNumber.optional().describe('Port; the endpoint is off when unset.'),
     /** Interface to bind. */
     host: z.string().default('0.0.0.0').describe('Interface to bind.'),
   })

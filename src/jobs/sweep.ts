@@ -36,8 +36,8 @@ export interface PollJobData {
 
 /**
  * One sweep: one `GET /issuers` (the gate), then a poll job for each watched issuer whose snapshot is
- * older than the dataset, older than `maxStaleness`, or missing. Poll job ids carry the dataset version,
- * so overlapping sweeps enqueue each poll once.
+ * older than the dataset, older than `maxStaleness`, or missing. Polls are deduplicated by issuer and
+ * dataset version while pending, so overlapping sweeps enqueue each poll once.
  */
 export async function runSweep(ctx: JobContext): Promise<SweepResult> {
   try {
@@ -76,10 +76,14 @@ async function sweepOnce(ctx: JobContext): Promise<SweepResult> {
       name: 'poll',
       data: { issuerId: issuer.id, issuerName: issuer.name, reason } satisfies PollJobData,
       opts: {
-        jobId: pollJobId(
-          issuer.id,
-          reason === 'changed' || reason === 'new' ? version : `${reason}-${version}`,
-        ),
+        // Deduplicated only while pending: a fixed job id would also block every later sweep once a
+        // poll of this version failed or met a revoked key, and the issuer would wait for the next dataset.
+        deduplication: {
+          id: pollJobId(
+            issuer.id,
+            reason === 'changed' || reason === 'new' ? version : `${reason}-${version}`,
+          ),
+        },
         ...POLL_JOB_OPTIONS,
       },
     })),

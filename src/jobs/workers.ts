@@ -41,6 +41,9 @@ export class WorkerSet {
         concurrency: config.poll.concurrency,
         // Mirrors the plan's per-minute cap; it also lets a poll pause the queue on an empty budget.
         limiter: { max: config.budget.perMinute, duration: config.budget.minuteWindow },
+        // A dead process's polls are found and run again within about two of these.
+        lockDuration: config.poll.lockDuration,
+        stalledInterval: config.poll.lockDuration,
       }),
       this.#worker(
         QUEUE.digest,
@@ -96,7 +99,12 @@ export class WorkerSet {
   #worker(
     name: string,
     processor: (job: Job, token?: string) => Promise<unknown>,
-    options: { concurrency: number; limiter?: { max: number; duration: number } },
+    options: {
+      concurrency: number;
+      limiter?: { max: number; duration: number };
+      lockDuration?: number;
+      stalledInterval?: number;
+    },
   ): Worker {
     const worker = new Worker(name, processor, {
       connection: this.#connection,

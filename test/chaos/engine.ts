@@ -97,20 +97,23 @@ async function waitCaughtUp(world: ChaosWorld, target: number, timeoutMs: number
   }
 }
 
-/** Why some issuers are behind: the state of the poll job of the current dataset version. */
+/** Why some issuers are behind: their pending poll job for the current dataset, or their failed ones. */
 async function explainLag(world: ChaosWorld, behind: readonly string[], target: number): Promise<string> {
   const access = await world.access.get();
-  const budget = await world.redis.hgetall(`${world.prefix}:budget:blocked`).catch(() => ({}));
+  const blocked = await world.redis.hgetall(`${world.prefix}:budget:blocked`).catch(() => ({}));
+  const failed = await world.queues.poll.getFailed(0, 200);
   const parts = await Promise.all(
     behind.slice(0, 6).map(async (id) => {
-      const job = await world.queues.poll.getJob(pollJobId(id, `v${target}`));
-      if (!job) return `${id}: no poll job for this version`;
-      const state = await job.getState();
-      const reason = job.failedReason ? `, ${job.failedReason.slice(0, 120)}` : '';
-      return `${id}: poll job ${job.id} ${state} after ${job.attemptsMade} attempt(s)${reason}`;
+      const pendingId = await world.queues.poll.getDeduplicationJobId(pollJobId(id, `v${target}`));
+      const job = pendingId ? await world.queues.poll.getJob(pendingId) : undefined;
+      const fails = failed.filter((j) => j.data?.issuerId === id).map((j) => j.failedReason.slice(0, 80));
+      const pending = job
+        ? `poll job ${job.id} ${await job.getState()} after ${job.attemptsMade} attempt(s)`
+        : 'no pending poll job for this dataset';
+      return `${id}: ${pending}${fails.length > 0 ? `; failed polls: ${fails.join(' | ')}` : ''}`;
     }),
   );
-  return `${parts.join('; ')}; access ${access.state}; ${JSON.stringify(budget)}`;
+  return `${parts.join('; ')}; access ${access.state}; budget block ${JSON.stringify(blocked)}`;
 }
 
 async function baseline(

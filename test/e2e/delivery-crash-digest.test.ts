@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
+import { deliveryJobSchema } from '../../src/channels/message-schema.js';
 import { stateKeys } from '../../src/jobs/keys.js';
 import {
   type DaemonProcess,
@@ -71,7 +72,12 @@ describe('digests: SIGKILL while a digest run claims its batch', () => {
       50,
     );
     // Kill the moment a digest run has claimed the staged events.
-    await waitFor('a digest run claimed the events', async () => (await app.redis.exists(keys.digestStaged(DIGEST))) === 0, 30_000, 1);
+    await waitFor(
+      'a digest run claimed the events',
+      async () => (await app.redis.exists(keys.digestStaged(DIGEST))) === 0,
+      30_000,
+      1,
+    );
     const first = daemons[0];
     first?.kill('SIGKILL');
     expect(await first?.exited).toBe('SIGKILL');
@@ -80,8 +86,14 @@ describe('digests: SIGKILL while a digest run claims its batch', () => {
     expect(holders.map(mentions)).toEqual([0, 0, 0]);
     // Where the kill landed: a claimed batch still in place, or its delivery already queued.
     const batchLeft = (await app.redis.exists(keys.digestBatch(DIGEST))) === 1;
-    const queued = await queue.getJobCounts('waiting', 'delayed', 'active');
-    expect(batchLeft || queued.waiting + queued.delayed + queued.active > 0).toBe(true);
+    const pending = await queue.getJobs(['waiting', 'delayed', 'active']);
+    const queuedWithEvents = pending.some((job) => {
+      const parsed = deliveryJobSchema.safeParse(job.data);
+      return (
+        parsed.success && parsed.data.message.type === 'digest' && parsed.data.message.events.length === 3
+      );
+    });
+    expect(batchLeft || queuedWithEvents).toBe(true);
 
     patchChannel(stack, DIGEST, { sendEmpty: false, ratePerSecond: 50 });
     daemons.push(spawnShortwatch(['start', '-c', stack.configPath]));

@@ -80,7 +80,8 @@ describe('deliveries: SIGKILL between a poll and its deliveries', () => {
       if (!expected.every((key) => logged.includes(key))) return false;
       for (const queue of [desk, alerts]) {
         const counts = await queue.getJobCounts('completed', 'waiting', 'active', 'delayed');
-        if (counts.completed !== 1 || counts.active !== 0 || counts.waiting !== changed.length - 1) return false;
+        if (counts.completed !== 1 || counts.active !== 0 || counts.waiting !== changed.length - 1)
+          return false;
       }
       return stack.slack.delivered().length === 1 && stack.smtp.mails.length === 1;
     };
@@ -108,5 +109,5 @@ describe('deliveries: SIGKILL between a poll and its deliveries', () => {
       (e) => `${e.issuer.id}|${e.holderKey}|${e.kind}`,
     );
     expect(logged.sort()).toEqual(expected.sort());
-  });
+  }, 60_000);
 });

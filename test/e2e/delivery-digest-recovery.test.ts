@@ -55,7 +55,11 @@ describe('digests: a run killed half-way is finished by the next one', () => {
         stack.sandbox.scenario.disclose(issuers[0] ?? '', holder, 0.6 + n / 10);
         return holder;
       });
-      await waitFor('three events staged', async () => (await app.ctx.digests.stagedCount(DIGEST)) === 3, 30_000);
+      await waitFor(
+        'three events staged',
+        async () => (await app.ctx.digests.stagedCount(DIGEST)) === 3,
+        30_000,
+      );
       const first = daemons[0];
       first?.kill('SIGKILL');
       expect(await first?.exited).toBe('SIGKILL');
@@ -68,7 +72,12 @@ describe('digests: a run killed half-way is finished by the next one', () => {
         const channel = app.settings.config.channels.find((c) => c.name === DIGEST);
         if (!channel) throw new Error('no digest channel');
         const period = { from: batch.from, to: batch.to, timezone: channel.timezone };
-        await enqueueDelivery(app.ctx, channel, { type: 'digest', period, events: batch.events }, batch.batchId);
+        await enqueueDelivery(
+          app.ctx,
+          channel,
+          { type: 'digest', period, events: batch.events },
+          batch.batchId,
+        );
       }
       expect(await app.redis.exists(keys.digestBatch(DIGEST))).toBe(1);
       expect(await app.ctx.digests.stagedCount(DIGEST)).toBe(0);
@@ -80,7 +89,8 @@ describe('digests: a run killed half-way is finished by the next one', () => {
       await waitFor('the crashed batch sent', () => holders.every((h) => mailsWith(h).length > 0), 30_000);
       await waitFor(
         'the period closed',
-        async () => (await app.redis.exists(keys.digestBatch(DIGEST), `${keys.digestBatch(DIGEST)}:meta`)) === 0,
+        async () =>
+          (await app.redis.exists(keys.digestBatch(DIGEST), `${keys.digestBatch(DIGEST)}:meta`)) === 0,
         30_000,
       );
 

@@ -2,18 +2,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { deliveryJobSchema } from '../../src/channels/message-schema.js';
-import {
-  patchChannel,
-  runShortwatch,
-  type Stack,
-  slackText,
-  startStack,
-  waitFor,
-} from './harness.js';
+import { patchChannel, runShortwatch, type Stack, slackText, startStack, waitFor } from './harness.js';
 
 function issuerOf(data: unknown): string {
   const parsed = deliveryJobSchema.parse(data);
-  if (parsed.message.type !== 'events') throw new Error(`expected an events message, got ${parsed.message.type}`);
+  if (parsed.message.type !== 'events')
+    throw new Error(`expected an events message, got ${parsed.message.type}`);
   return parsed.message.issuer.id;
 }
 
@@ -67,7 +61,10 @@ describe('deliveries: a permanent failure parks the job, raises a notice, and is
     const opsPosts = () => stack.slack.delivered().filter((p) => p.path.endsWith('/ops'));
     await waitFor('two notices on the ops channel', () => opsPosts().length >= 2);
     // The other deliveries of the step went through.
-    await waitFor('the rest on Slack', () => stack.slack.delivered().length - opsPosts().length >= changed.length - 1);
+    await waitFor(
+      'the rest on Slack',
+      () => stack.slack.delivered().length - opsPosts().length >= changed.length - 1,
+    );
     await waitFor('the rest by email', () => stack.smtp.mails.length >= changed.length - 1);
 
     const listed = await runShortwatch(['deliveries', '--failed', '-c', stack.configPath]);
@@ -112,5 +109,5 @@ describe('deliveries: a permanent failure parks the job, raises a notice, and is
     expect(count(/Deliveries to alerts are parked/)).toBe(2);
     expect(count(/Resolved: Deliveries to alerts are parked/)).toBe(1);
     expect(opsPosts()).toHaveLength(4);
-  });
+  }, 60_000);
 });

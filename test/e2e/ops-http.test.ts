@@ -160,5 +160,5 @@ describe('the HTTP endpoint of a running daemon', () => {
     const back = await httpGet(`${base}/readyz`);
     expect(back.status).toBe(200);
     expect(JSON.parse(back.body)).toEqual({ ready: true, reasons: [] });
-  });
+  }, 60_000);
 });

@@ -101,7 +101,7 @@ describe('stopping the daemon', () => {
     expect(tally(stack.slack.posts.map((p) => slackIssuer(p.payload)))).toEqual(expected);
     expect(stack.slack.posts.every((p) => p.status === 200)).toBe(true);
     expect(tally(stack.smtp.mails.map((m) => mailIssuer(m.parsed.text)))).toEqual(expected);
-  });
+  }, 60_000);
 
   it('a second signal exits at once, without waiting for the delivery in flight', async () => {
     const ids = await startWatching(3, 43);
@@ -125,5 +125,5 @@ describe('stopping the daemon', () => {
     // A graceful stop would wait for Slack's answer and exit 0; the second signal exits at once, non-zero.
     expect(await exitOf(daemon, 20_000)).toBe(1);
     expect(logLines(daemon.stderr()).map((line) => line.msg)).toContain('second signal: exiting now');
-  });
+  }, 60_000);
 });

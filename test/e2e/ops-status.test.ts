@@ -205,7 +205,7 @@ describe('shortwatch status against a running start + worker pair', () => {
         text: expect.stringContaining('no_service'),
       }),
     ]);
-  });
+  }, 60_000);
 
   it('prints the same report readably for a terminal', () => {
     const text = firstText;
@@ -233,7 +233,7 @@ describe('shortwatch status against a running start + worker pair', () => {
     expect(text).toMatch(new RegExp(`^Processes alive: .*-${start?.child.pid} \\(start\\)`, 'm'));
     expect(text).toMatch(new RegExp(`-${worker?.child.pid} \\(worker\\)`));
     expect(text).toMatch(/^Notices: \[critical\] Deliveries to desk are parked$/m);
-  });
+  }, 60_000);
 
   it('shows a 401 as UNAUTHORIZED since when, until `shortwatch resume`', async () => {
     stack.sandbox.faults.inject({ status: 401, times: Number.POSITIVE_INFINITY });
@@ -258,7 +258,7 @@ describe('shortwatch status against a running start + worker pair', () => {
       const at = await stack.redis.redis.hget(`${stack.prefix}:sweep`, 'lastSweepAt');
       return at !== null && at > resumedAt;
     });
-  });
+  }, 60_000);
 
   it('shows a 429 as blocked until the time Retry-After gave', async () => {
     stack.sandbox.faults.rateLimit('minute', { retryAfterSeconds: 600 });
@@ -274,5 +274,5 @@ describe('shortwatch status against a running start + worker pair', () => {
     expect(until).toBeGreaterThanOrEqual(blockedAt + 600_000 - 1_000);
     expect(until).toBeLessThanOrEqual(Date.parse(report.generatedAt) + 600_000 + 1_000);
     expect(text).toContain(`Upstream access: blocked by a 429 until ${report.upstream.blockedUntil}`);
-  });
+  }, 60_000);
 });

@@ -35,7 +35,8 @@ describe('polling: SIGKILL in the middle of a poll', () => {
       issuers: 4,
       seed: 7,
       channels: ['slack'],
-      config: { poll: { gateInterval: '500ms', concurrency: 8 } },
+      // A dead worker's polls are claimed for 2 s (30 s by default) before another worker runs them again.
+      config: { poll: { gateInterval: '500ms', concurrency: 8, lockDuration: '2s' } },
     });
     const { sandbox } = stack;
     const ids = sandbox.scenario.issuers().map((i) => i.svc_issuer_id);
@@ -67,7 +68,7 @@ describe('polling: SIGKILL in the middle of a poll', () => {
     await waitFor(
       'the events, polled again by the new worker',
       async () => (await logged()).length >= expected.length,
-      100_000,
+      30_000,
       250,
     );
     await waitFor(
@@ -90,5 +91,5 @@ describe('polling: SIGKILL in the middle of a poll', () => {
     // The polls of the killed worker reached the upstream; each issuer was fetched again once after the kill.
     for (const id of ids)
       expect(sandbox.stats.count({ operation: 'positions', issuerId: id })).toBeGreaterThanOrEqual(2);
-  }, 150_000);
+  }, 70_000);
 });

@@ -78,9 +78,10 @@ describe('polling: an upstream 429 holds every process until the stated reset', 
     sandbox.faults.rateLimit(window, retryAfterSeconds === undefined ? {} : { retryAfterSeconds });
     const changes = sandbox.scenario.step();
     expect(changes.length).toBeGreaterThan(0);
-    const limited = await waitFor('the injected 429', () =>
+    const found = await waitFor('the injected 429', () =>
       sandbox.stats.requests.slice(from).find((r) => r.status === 429),
     );
+    const limited = found ?? expect.fail('no 429 recorded');
     const reset = resetAt(limited);
     await whileBlocked();
     await waitFor(

@@ -38,8 +38,9 @@ function change(event: PositionEvent): string {
       return `${KIND_VERB[event.kind]} ${percent(event.previous)} → *${percent(event.current)}* (${formatDelta(event.delta)}) · ${event.current?.date ?? '?'}`;
     case 'closed': {
       // A change in pp would pretend to know where the position went: say what is known instead.
-      const was =
-        event.final && event.previous ? ` (was ${percent(event.previous)} on ${event.previous.date})` : '';
+      const { final, previous } = event;
+      const differs = final && previous && (final.value !== previous.value || final.date !== previous.date);
+      const was = differs ? ` (was ${percent(previous)} on ${previous.date})` : '';
       return `closed · fell below the 0.5% disclosure threshold · ${closedDetail(event)}${was}`;
     }
   }

@@ -74,10 +74,16 @@ export async function runDaemon(ctx: CommandContext, options: DaemonOptions): Pr
       logger.info({ signal }, 'stopping: finishing jobs in flight');
       watcher?.close();
       http?.server.close();
-      void app.stop(options.shutdownTimeoutMs ?? 10_000).then(() => {
-        logger.info('stopped');
-        resolve(0);
-      });
+      void app.stop(options.shutdownTimeoutMs ?? 10_000).then(
+        () => {
+          logger.info('stopped');
+          resolve(0);
+        },
+        (error: unknown) => {
+          logger.error({ err: error }, 'shutdown failed; jobs in flight are recovered by another process');
+          resolve(1);
+        },
+      );
     };
     process.on('SIGTERM', () => stop('SIGTERM'));
     process.on('SIGINT', () => stop('SIGINT'));
