@@ -1,13 +1,6 @@
 import type { Redis } from 'ioredis';
 
-/** Bytes of the deployment's keys by what they hold, from MEMORY USAGE (SAMPLES 0: every element counted). */
-export interface RedisFootprint {
-  keys: number;
-  bytes: Record<KeyGroup, number>;
-  total: number;
-}
-
-/** The groups keys are counted under. */
+/** The groups a deployment's keys are counted under. */
 export type KeyGroup =
   | 'snapshots'
   | 'eventStreams'
@@ -16,6 +9,24 @@ export type KeyGroup =
   | 'deliveryQueues'
   | 'otherQueues'
   | 'otherState';
+
+/** Bytes and key counts of one deployment's keys by group, from MEMORY USAGE with every element counted. */
+export interface RedisFootprint {
+  keys: number;
+  total: number;
+  bytes: Record<KeyGroup, number>;
+  counts: Record<KeyGroup, number>;
+}
+
+const zeroes = (): Record<KeyGroup, number> => ({
+  snapshots: 0,
+  eventStreams: 0,
+  eventSeen: 0,
+  pollQueue: 0,
+  deliveryQueues: 0,
+  otherQueues: 0,
+  otherState: 0,
+});
 
 function groupOf(prefix: string, key: string): KeyGroup {
   const rest = key.slice(prefix.length + 1);
@@ -28,19 +39,11 @@ function groupOf(prefix: string, key: string): KeyGroup {
   return 'otherState';
 }
 
-/** Scans `<prefix>:*` (never KEYS) and sums MEMORY USAGE per group. */
+/** Scans `<prefix>:*` (never KEYS) and sums MEMORY USAGE (SAMPLES 0) per group. */
 export async function redisFootprint(redis: Redis, prefix: string): Promise<RedisFootprint> {
-  const bytes: Record<KeyGroup, number> = {
-    snapshots: 0,
-    eventStreams: 0,
-    eventSeen: 0,
-    pollQueue: 0,
-    deliveryQueues: 0,
-    otherQueues: 0,
-    otherState: 0,
-  };
+  const bytes = zeroes();
+  const counts = zeroes();
   let cursor = '0';
-  let keys = 0;
   do {
     const [next, batch] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
     cursor = next;
@@ -51,9 +54,11 @@ export async function redisFootprint(redis: Redis, prefix: string): Promise<Redi
     batch.forEach((key, i) => {
       const value = replies[i]?.[1];
       if (typeof value !== 'number') return;
-      bytes[groupOf(prefix, key)] += value;
-      keys++;
+      const group = groupOf(prefix, key);
+      bytes[group] += value;
+      counts[group]++;
     });
   } while (cursor !== '0');
-  return { keys, bytes, total: Object.values(bytes).reduce((a, b) => a + b, 0) };
+  const sum = (r: Record<KeyGroup, number>) => Object.values(r).reduce((a, b) => a + b, 0);
+  return { keys: sum(counts), total: sum(bytes), bytes, counts };
 }

@@ -87,12 +87,17 @@ function planGated(input: PlanInput, available: number, adjusted: string[]): Cor
   }
   // A refresh is only noticed at a gate check, so no more refreshes can be followed than checks are made.
   const refreshesPerDay = size === 0 ? checks : Math.min(checks, Math.floor((available - checks) / size));
+  // Forced (stale) sweeps may use every refresh the budget pays for but one: the last is kept for a real
+  // dataset change, or a stale sweep late in the day would leave the day's refresh waiting for tomorrow.
   let maxStalenessMs = input.maxStalenessMs;
   const forced = Math.ceil(dayMs / maxStalenessMs);
-  if (size > 0 && forced > refreshesPerDay) {
-    maxStalenessMs = Math.ceil(dayMs / refreshesPerDay);
+  const affordable = refreshesPerDay - 1;
+  if (size > 0 && forced > affordable) {
+    maxStalenessMs = affordable > 0 ? Math.ceil(dayMs / affordable) : Number.POSITIVE_INFINITY;
     adjusted.push(
-      `poll.maxStaleness raised from ${formatDuration(input.maxStalenessMs)} to ${formatDuration(maxStalenessMs)}: ${forced} forced sweeps a day would exceed the ${refreshesPerDay} the budget pays for`,
+      affordable > 0
+        ? `poll.maxStaleness raised from ${formatDuration(input.maxStalenessMs)} to ${formatDuration(maxStalenessMs)}: ${forced} forced sweeps a day would leave no budget for the dataset's own refreshes (the budget pays for ${refreshesPerDay} sweeps a day)`
+        : `poll.maxStaleness (${formatDuration(input.maxStalenessMs)}) turned off: the budget pays for ${plural(refreshesPerDay, 'full sweep')} a day, kept for the dataset's own refreshes`,
     );
   }
   return {
@@ -148,7 +153,9 @@ function describePlan(input: PlanInput, plan: Omit<Plan, 'summary'>, available: 
         `${gate} and the budget can follow ${plural(plan.refreshesPerDay, 'dataset refresh', 'dataset refreshes')} a day across ${issuers(size)}.`,
       );
       lines.push(
-        `Every issuer is polled at least every ${formatDuration(plan.maxStalenessMs)}, even when the dataset has not moved.`,
+        Number.isFinite(plan.maxStalenessMs)
+          ? `Every issuer is polled at least every ${formatDuration(plan.maxStalenessMs)}, even when the dataset has not moved.`
+          : 'Issuers are polled only when the dataset moves: the budget has no room for forced sweeps.',
       );
     }
   } else if (size === 0) {

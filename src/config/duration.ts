@@ -12,6 +12,7 @@ export function parseDuration(input: string | number): number | undefined {
 
 /** Renders milliseconds the way a person reads them: `2m`, `1h 30m`, `45s`, `120ms`. */
 export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms)) return 'never';
   if (ms < 1_000) return `${Math.round(ms)}ms`;
   const parts: string[] = [];
   let rest = Math.round(ms / 1_000);

@@ -165,6 +165,10 @@ async function enrichClosed(
 ): Promise<PositionEvent[]> {
   const closed = events.filter((e) => e.kind === 'closed');
   if (closed.length === 0 || !ctx.settings().config.poll.enrichClosed) return events;
+  // "When the budget has room": the planner does not count these requests, so only spend one while a
+  // whole sweep of the watchlist still fits in today's polling budget.
+  const { day, reserve } = await ctx.budget.usage();
+  if (day.left - reserve <= ctx.settings().config.watchlist.length) return events;
   let history: PositionsResponse;
   try {
     history = await ctx.upstream.getPositions(issuerId, 'all');

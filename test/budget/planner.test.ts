@@ -63,13 +63,13 @@ describe('planPolling with the gate on (defaults)', () => {
       },
     ],
     [
-      '100 issuers: 2 refreshes, staleness raised to 12h',
+      '100 issuers: 2 refreshes, staleness raised to 1d so one refresh stays free',
       100,
       {
         gate: true,
         gateIntervalMs: 2 * MINUTE,
         sweepIntervalMs: 2 * MINUTE,
-        maxStalenessMs: 12 * HOUR,
+        maxStalenessMs: DAY,
         refreshesPerDay: 2,
         gateChecksPerDay: 720,
         requestsPerDay: 920,
@@ -77,13 +77,13 @@ describe('planPolling with the gate on (defaults)', () => {
       },
     ],
     [
-      '500 issuers: gate raised to 450 checks (3m 12s), one refresh, staleness 1d',
+      '500 issuers: gate raised to 450 checks (3m 12s), one refresh, forced sweeps off',
       500,
       {
         gate: true,
         gateIntervalMs: 192_000,
         sweepIntervalMs: 192_000,
-        maxStalenessMs: DAY,
+        maxStalenessMs: Number.POSITIVE_INFINITY,
         refreshesPerDay: 1,
         gateChecksPerDay: 450,
         requestsPerDay: 950,
@@ -97,7 +97,7 @@ describe('planPolling with the gate on (defaults)', () => {
         gate: true,
         gateIntervalMs: 1_728_000,
         sweepIntervalMs: 1_728_000,
-        maxStalenessMs: DAY,
+        maxStalenessMs: Number.POSITIVE_INFINITY,
         refreshesPerDay: 1,
         gateChecksPerDay: 50,
         requestsPerDay: 950,
@@ -179,7 +179,7 @@ describe('planPolling records what it raised', () => {
       'staleness raised for 100 issuers',
       { watchlistSize: 100 },
       [
-        'poll.maxStaleness raised from 6h to 12h: 4 forced sweeps a day would exceed the 2 the budget pays for',
+        'poll.maxStaleness raised from 6h to 1d: 4 forced sweeps a day would leave no budget for the dataset\'s own refreshes (the budget pays for 2 sweeps a day)',
       ],
     ],
     [
@@ -187,7 +187,7 @@ describe('planPolling records what it raised', () => {
       { watchlistSize: 900 },
       [
         'poll.gateInterval raised from 2m to 28m 48s: 720 gate checks a day would leave 230 of the 950 requests available to polling, less than one full sweep of 900 issuers',
-        'poll.maxStaleness raised from 6h to 1d: 4 forced sweeps a day would exceed the 1 the budget pays for',
+        "poll.maxStaleness (6h) turned off: the budget pays for 1 full sweep a day, kept for the dataset's own refreshes",
       ],
     ],
     [
@@ -249,7 +249,7 @@ describe('planPolling summary', () => {
       { watchlistSize: 900 },
       [
         'The gate checks GET /issuers every 28m 48s (50 requests a day) and the budget can follow 1 dataset refresh a day across 900 issuers.',
-        'Every issuer is polled at least every 1d, even when the dataset has not moved.',
+        'Issuers are polled only when the dataset moves: the budget has no room for forced sweeps.',
         'A full sweep of 900 issuers takes at least 9m at 100 requests a minute.',
         'The plan spends at most 950 requests a day of the 950 available to polling (perDay 1000 - reserve 50); the reserve is kept for interactive commands.',
       ],

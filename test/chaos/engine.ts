@@ -172,6 +172,7 @@ async function runStep(world: ChaosWorld, step: StepContext, options: ChaosOptio
     hazards: step.hazards,
     problems: step.problems,
     changedIssuers: [...issuers],
+    killMoments: options.profile.killMoments,
   };
   const injecting = injectAll(step.faults, ctx, startedAt);
   let behind = await waitCaughtUp(world, target, options.stepTimeoutMs);

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Random } from '../../src/sandbox/prng.js';
 import { runShortwatch, waitFor } from '../e2e/harness.js';
 import type { Member } from './fleet.js';
-import type { FaultName, PlannedFault } from './plan.js';
+import type { FaultName, KillMoment, PlannedFault } from './plan.js';
 import type { Story } from './story.js';
 import { CHANNELS, type ChaosWorld, UPSTREAM_TIMEOUT_MS } from './world.js';
 
@@ -26,6 +26,8 @@ export interface FaultContext {
   problems: string[];
   /** Issuers whose data changed in this step. */
   changedIssuers: readonly string[];
+  /** The moments process kills aim at. */
+  killMoments: readonly KillMoment[];
 }
 
 type FaultRun = (ctx: FaultContext, rng: Random) => Promise<void>;
@@ -165,15 +167,8 @@ export async function activeWork(world: ChaosWorld): Promise<string> {
   return busy.join(', ') || 'nothing active';
 }
 
-/** The moments a process kill aims at: a queue with a job in flight (or any moment). */
-const MOMENTS = ['poll'] as const;
-
 /** Waits (up to `timeoutMs`) until the chosen kind of job is in flight somewhere in the fleet. */
-async function awaitMoment(
-  world: ChaosWorld,
-  moment: (typeof MOMENTS)[number],
-  timeoutMs: number,
-): Promise<void> {
+async function awaitMoment(world: ChaosWorld, moment: KillMoment, timeoutMs: number): Promise<void> {
   if (moment === 'any') return;
   const queues =
     moment === 'poll'
@@ -205,7 +200,7 @@ async function killAndRestart(ctx: FaultContext, rng: Random, member: Member): P
 }
 
 async function killWhile(ctx: FaultContext, rng: Random, member: Member): Promise<void> {
-  const moment = rng.pick(MOMENTS) ?? 'any';
+  const moment = rng.pick(ctx.killMoments) ?? 'any';
   await awaitMoment(ctx.world, moment, 4_000);
   const doing = await activeWork(ctx.world);
   const at = Date.now();

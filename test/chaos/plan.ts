@@ -22,6 +22,12 @@ export const FAULT_NAMES = [
   'hook-500',
 ] as const;
 
+/** What a process kill waits for: a job of that kind in flight (`any`: no waiting). */
+export const KILL_MOMENTS = ['poll', 'deliver', 'digest', 'sweep', 'any'] as const;
+
+/** One moment a kill aims at. */
+export type KillMoment = (typeof KILL_MOMENTS)[number];
+
 /** One fault's name. */
 export type FaultName = (typeof FAULT_NAMES)[number];
 
@@ -43,6 +49,8 @@ export interface ChaosProfile {
   mustInclude: FaultName[];
   /** Faults drawn at random; global Redis pauses stay out of the bounded run (other tests share Redis). */
   pool: FaultName[];
+  /** The moments process kills aim at. */
+  killMoments: readonly KillMoment[];
 }
 
 /** Faults that may hit the run at any moment: processes and connections. */

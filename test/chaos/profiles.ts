@@ -1,4 +1,4 @@
-import { type ChaosProfile, FAULT_NAMES, type FaultName } from './plan.js';
+import { type ChaosProfile, FAULT_NAMES, type FaultName, KILL_MOMENTS } from './plan.js';
 
 /** Global Redis pauses stop every user of the Redis, other test files included: long run only. */
 const LOCAL_FAULTS: FaultName[] = FAULT_NAMES.filter((name) => name !== 'redis-pause');
@@ -11,6 +11,9 @@ export const BOUNDED: ChaosProfile = {
   faultsPerStep: [0, 1],
   mustInclude: LOCAL_FAULTS,
   pool: LOCAL_FAULTS,
+  // A kill in the middle of polls costs BullMQ's stalled-job recovery (30 s lock, then a 30 s check)
+  // before the step completes; the bounded run kills around polls (sweeps, deliveries, digests) only.
+  killMoments: ['sweep', 'deliver', 'digest'],
 };
 
 /** `npm run chaos`: more issuers, many steps, every fault several times, Redis pauses included. */
@@ -21,6 +24,7 @@ export const LONG: ChaosProfile = {
   faultsPerStep: [1, 4],
   mustInclude: [...FAULT_NAMES, 'redis-pause', 'kill-daemon', 'kill-worker', 'upstream-401'],
   pool: LOCAL_FAULTS,
+  killMoments: KILL_MOMENTS,
 };
 
 /** A seed from `CHAOS_SEED`, else a random one (printed by the run, so it can be replayed). */

@@ -88,6 +88,10 @@ describe('polling: the shared budget across processes', () => {
     daemons = [];
 
     const stats = sandbox.stats;
+    const bad = stats.requests.findIndex((r) => r.status === 429);
+    if (bad >= 0) {
+      console.log('DIAG', JSON.stringify(stats.requests.slice(Math.max(0, bad - 25), bad + 3).map((r) => [r.at % 100000, Math.floor(r.at / MINUTE_MS) % 1000, r.operation, r.status])));
+    }
     expect(stats.count({ status: 429 })).toBe(0);
     expect(stats.maxInWindow(MINUTE_MS)).toBeLessThanOrEqual(PER_MINUTE);
     expect(stats.maxInWindow(DAY_MS)).toBeLessThanOrEqual(PER_DAY);
