@@ -1,15 +1,7 @@
 import { hostname } from 'node:os';
 import type { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
-import {
-  AccessState,
-  accessFingerprint,
-  createBudgetGuard,
-  isPlanError,
-  type Plan,
-  planPolling,
-  RateBudget,
-} from './budget/index.js';
+import { AccessState, isPlanError, type Plan, planPolling, RateBudget } from './budget/index.js';
 import { channelRegistry, createSender } from './channels/registry.js';
 import type { ChannelSender } from './channels/types.js';
 import { ConfigError } from './config/config-error.js';
@@ -29,7 +21,10 @@ import { createMetrics, type Metrics } from './ops/metrics.js';
 import { Notices } from './ops/notices.js';
 import { EventLog, SnapshotStore } from './positions/index.js';
 import { MuteStore } from './routing/index.js';
-import { createUpstreamClient, type UpstreamClient } from './upstream/index.js';
+import type { UpstreamClient } from './upstream/index.js';
+import { buildUpstreamClients, type ClientRole, fingerprintOf } from './upstream-clients.js';
+
+export type { ClientRole } from './upstream-clients.js';
 
 /** How an App is built; everything from outside is passed in. */
 export interface AppOptions {
@@ -38,9 +33,6 @@ export interface AppOptions {
   /** Where console channels write; stdout by default. */
   consoleOut?: Writable;
 }
-
-/** Which budget rules an upstream client follows. */
-export type ClientRole = 'polling' | 'probe' | 'interactive';
 
 /** Turns the config's watchlist size and caps into the polling plan; a watchlist that cannot fit is a config error. */
 export function planFor(config: Config): Plan {
@@ -291,54 +283,8 @@ export class App {
   }
 
   #buildClients(config: Config): Record<ClientRole, UpstreamClient> {
-    const build = (role: ClientRole) => {
-      const guard = createBudgetGuard({
-        budget: this.ctx.budget,
-        access: this.ctx.access,
-        fingerprint: fingerprintOf(config),
-        interactive: role === 'interactive',
-        probe: role === 'probe',
-        now: () => this.ctx.now().getTime(),
-        onRevoked: async (status) => {
-          const what =
-            status.state === 'unauthorized' ? 'rejected the API key (401)' : 'refused API access (403)';
-          await this.ctx.notices.raise(
-            'access-revoked',
-            'critical',
-            'Upstream access revoked: polling stopped',
-            `The upstream ${what}. Fix the key or plan and reload the config, or run \`shortwatch resume\`. One probe an hour checks whether access came back.`,
-          );
-        },
-        onRestored: async () => {
-          await this.ctx.notices.clear('access-revoked', 'Upstream access is back; polling resumes.');
-        },
-        onBlocked: async (untilMs, window) => {
-          this.ctx.logger.warn(
-            { until: new Date(untilMs).toISOString(), window },
-            'upstream rate limit (429): holding every request',
-          );
-        },
-      });
-      return createUpstreamClient({
-        baseUrl: config.upstream.baseUrl,
-        apiKey: config.upstream.apiKey,
-        timeoutMs: config.upstream.timeout,
-        maxBodyBytes: config.upstream.maxBodyBytes,
-        retries: config.upstream.retries,
-        retryDelayMs: config.upstream.retryDelay,
-        beforeRequest: guard.beforeRequest,
-        afterResponse: async (info) => {
-          this.metrics.upstreamRequests.inc({ operation: info.operation, status: String(info.status) });
-          if (info.status === 429) {
-            const window =
-              info.error && 'window' in info.error ? String(info.error.window ?? 'unknown') : 'unknown';
-            this.metrics.upstreamRateLimited.inc({ window });
-          }
-          await guard.afterResponse(info);
-        },
-      });
-    };
-    return { polling: build('polling'), probe: build('probe'), interactive: build('interactive') };
+    const { budget, access, notices, logger, now } = this.ctx;
+    return buildUpstreamClients(config, { budget, access, notices, logger, metrics: this.metrics, now });
   }
 
   #delegate(role: ClientRole): UpstreamClient {
@@ -349,10 +295,6 @@ export class App {
       close: async () => undefined,
     };
   }
-}
-
-function fingerprintOf(config: Config): string {
-  return accessFingerprint(config.upstream.baseUrl, config.upstream.apiKey);
 }
 
 /** Redis did not answer; the CLI explains how to get one. */

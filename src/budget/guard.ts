@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { NoApiAccessError, RateLimitedError, UnauthorizedError } from '../upstream/errors.js';
 import type { RequestInfo, ResponseInfo } from '../upstream/request-info.js';
 import type { AccessState, AccessStatus } from './access-state.js';
@@ -15,6 +16,8 @@ export interface GuardOptions {
   /** This client sends the hourly access probe: allowed while access is revoked. */
   probe?: boolean;
   now?: () => number;
+  /** Waits out the end of a budget window (see {@link RateBudget.sendableFrom}); default a timer. */
+  sleep?: (ms: number) => Promise<void>;
   /** Called once per revocation, by the one process whose response revoked access. */
   onRevoked?: (status: AccessStatus) => void | Promise<void>;
   /** Called after a 429 with the epoch ms until which nothing is sent. */
@@ -32,8 +35,12 @@ export interface BudgetGuard {
 /** Hooks that make every upstream attempt take a budget token and feed 429, 401 and 403 back into Redis. */
 export function createBudgetGuard(options: GuardOptions): BudgetGuard {
   const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? ((ms: number) => delay(ms));
   return {
     async beforeRequest() {
+      // Never take a token in the last moment of a window: the request could be counted upstream in the next one.
+      const sendable = options.budget.sendableFrom(now());
+      if (sendable > now()) await sleep(sendable - now());
       const status = await options.access.get();
       // A revocation binds the key that was refused; a client configured with another key clears it.
       if (status.state !== 'ok' && status.fingerprint !== options.fingerprint) {

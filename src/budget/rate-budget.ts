@@ -41,6 +41,9 @@ export interface BudgetUsage {
   blockedReason: string | null;
 }
 
+/** Longest time a request may take from its token to the upstream's count; shorter for windows under 4 s. */
+const BOUNDARY_MARGIN_MS = 1_000;
+
 const takeReply = z.union([
   z.tuple([z.literal(1), z.number(), z.number()]),
   z.tuple([z.literal(0), z.enum(['minute', 'day', 'reserve', 'blocked']), z.number()]),
@@ -113,6 +116,17 @@ export class RateBudget {
       blockedUntil: blocked?.until ?? null,
       blockedReason: blocked?.reason ?? null,
     };
+  }
+
+  /**
+   * Epoch ms from which a token may be taken so that its request reaches the upstream inside the windows
+   * that paid for it: `at` itself, or the next window's start when `at` is within a margin of a window's
+   * end (a request granted there could arrive in the next window, which the upstream counts but we do not).
+   */
+  sendableFrom(at: number = this.#now()): number {
+    const margin = Math.min(BOUNDARY_MARGIN_MS, this.#options.minuteMs / 4);
+    const ends = (['minute', 'day'] as const).map((window) => this.windowEnd(window, at));
+    return Math.max(at, ...ends.filter((end) => end - at < margin));
   }
 
   /** Epoch ms when the window holding `at` ends (the start of the next one). */

@@ -13,7 +13,7 @@ export interface DigestJobData {
  */
 export async function runDigest(ctx: JobContext, data: DigestJobData, startedAt: Date): Promise<number> {
   const channel = ctx.settings().config.channels.find((c) => c.name === data.channel);
-  if (!channel || channel.mode !== 'digest') return 0;
+  if (channel?.mode !== 'digest') return 0;
   const batch = await ctx.digests.claim(channel.name, ctx.now(), startedAt);
   if (batch.events.length > 0 || channel.sendEmpty) {
     const events = [...batch.events].sort((a, b) => b.detectedAt.localeCompare(a.detectedAt));

@@ -1,5 +1,6 @@
 import type { PositionEvent } from '../../positions/types.js';
 import { describeEvent, formatDelta, formatPercent } from '../format.js';
+import { formatPeriod } from '../time.js';
 import type { DigestMessage } from '../types.js';
 import {
   CLOSED_NOTE,
@@ -13,7 +14,6 @@ import {
 import { escapeHtml, htmlHeading, htmlLayout, htmlList, htmlParagraph, htmlTable } from './html.js';
 import type { RenderedEmail } from './rendered.js';
 import { countChanges, toSubject } from './text.js';
-import { formatPeriod } from '../time.js';
 
 /** How many of the largest moves open the digest. */
 export const TOP_MOVERS = 5;

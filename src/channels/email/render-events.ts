@@ -1,3 +1,4 @@
+import { formatInstant } from '../time.js';
 import type { EventsMessage } from '../types.js';
 import {
   CLOSED_NOTE,
@@ -12,7 +13,6 @@ import {
 import { escapeHtml, htmlLayout, htmlParagraph, htmlTable } from './html.js';
 import type { RenderedEmail, RenderOptions } from './rendered.js';
 import { countChanges, oneLine, toSubject } from './text.js';
-import { formatInstant } from '../time.js';
 
 /** The email of one issuer's events from one poll. */
 export function renderEvents(message: EventsMessage, options: RenderOptions): RenderedEmail {

@@ -1,8 +1,8 @@
+import { formatInstant } from '../time.js';
 import type { NoticeMessage, TestMessage } from '../types.js';
 import { escapeHtml, htmlLayout, htmlParagraph } from './html.js';
 import type { RenderedEmail, RenderOptions } from './rendered.js';
 import { oneLine, toSubject } from './text.js';
-import { formatInstant } from '../time.js';
 
 const SEVERITY_LABEL: Record<NoticeMessage['severity'], string> = {
   info: 'Info',

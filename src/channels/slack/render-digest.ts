@@ -1,11 +1,11 @@
 import type { PositionEvent } from '../../positions/types.js';
 import { formatDelta } from '../format.js';
+import { formatInstant } from '../time.js';
 import type { DigestMessage } from '../types.js';
 import { escapeMrkdwn } from './escape.js';
 import { displayName, eventLine, KIND_EMOJI, totalChange } from './lines.js';
 import type { Draft, Entry } from './pack.js';
 import { changeCount } from './render-events.js';
-import { formatInstant } from '../time.js';
 
 const TOP_MOVERS = 3;
 

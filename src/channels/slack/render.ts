@@ -1,3 +1,4 @@
+import { formatInstant } from '../time.js';
 import type { Message, NoticeMessage, TestMessage } from '../types.js';
 import type { SlackPayload } from './blocks.js';
 import { escapeMrkdwn } from './escape.js';
@@ -5,7 +6,6 @@ import { displayName } from './lines.js';
 import { type Draft, packDraft } from './pack.js';
 import { digestDraft } from './render-digest.js';
 import { eventsDraft } from './render-events.js';
-import { formatInstant } from '../time.js';
 
 /** Options of {@link renderSlack}. */
 export interface SlackRenderOptions {
