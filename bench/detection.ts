@@ -1,22 +1,33 @@
 import { formatDuration } from '../src/config/duration.js';
+import { type LongRunFigures, longRunFigures, longRunTable } from './lib/detection-long.js';
 import type { Benchmark, BenchOptions, BenchReport } from './lib/report.js';
 import { fixed, formatSpread, quantile, type Spread, spread } from './lib/stats.js';
 import { CHANGE_RATE, type DetectionRun, runDetection } from './sim/detection-run.js';
 
 const SIZES = [10, 100, 500, 900];
 const REQUEST_MS = 25;
-/** A what-if: staleness sweeps that cannot land on a refresh day, and no closed-event enrichment. */
-const WHAT_IF = { maxStaleness: '3d', enrichClosed: false };
 
 interface Scale {
   seeds: number;
   /** Days with a refresh, by watchlist size: small watchlists see few changes a day, so they run longer. */
   days: (size: number) => number;
   drainDays: number;
+  /** One long run per size, for the tail that a few days per seed rarely show. */
+  long: { sizes: number[]; days: number; seed: number };
 }
 
-const FULL: Scale = { seeds: 3, days: (size) => (size <= 10 ? 30 : 8), drainDays: 2 };
-const QUICK: Scale = { seeds: 1, days: (size) => (size <= 10 ? 3 : 2), drainDays: 1 };
+const FULL: Scale = {
+  seeds: 3,
+  days: (size) => (size <= 10 ? 30 : 8),
+  drainDays: 2,
+  long: { sizes: [500, 700, 900], days: 180, seed: 1 },
+};
+const QUICK: Scale = {
+  seeds: 1,
+  days: (size) => (size <= 10 ? 3 : 2),
+  drainDays: 1,
+  long: { sizes: [900], days: 10, seed: 1 },
+};
 
 const minutes = (ms: number): number => ms / 60_000;
 
@@ -40,8 +51,13 @@ interface SizeFigures {
   shortwatch: Record<'p50' | 'p95' | 'max', Spread>;
   naive: Record<'p50' | 'p95' | 'max', Spread>;
   ratio: Record<'p50' | 'p95', Spread>;
-  requestsPerDay: { shortwatch: Spread; naive: Spread; available: number };
+  requestsPerDay: { shortwatch: Spread; naive: Spread; available: number; reserve: number };
   requestsByPurposePerDay: Record<string, number>;
+  /** Means a day over all runs: closed events sent without enrichment, polls run on a later UTC day. */
+  enrichSkippedPerDay: number;
+  latePollsPerDay: number;
+  /** Lowest `day.left` seen when the enrichment guard let a poll try for a token (every run). */
+  enrichLowestDayLeft: number;
   samples: { shortwatch: number; naive: number; undetected: number; netted: number };
   floorMinutes: number;
 }
@@ -59,6 +75,8 @@ function figures(size: number, runs: DetectionRun[], scale: Scale): SizeFigures 
     }
   }
   const { config, plan } = first;
+  const perDay = (count: (run: DetectionRun) => number): number =>
+    runs.reduce((s, r) => s + count(r), 0) / simulatedDays / runs.length;
   return {
     watchlistSize: size,
     plan: {
@@ -85,8 +103,14 @@ function figures(size: number, runs: DetectionRun[], scale: Scale): SizeFigures 
       shortwatch: spread(runs.map((r) => quantile(r.shortwatch.requestsPerDay, 0.5))),
       naive: spread(runs.map((r) => quantile(r.naive.requestsPerDay, 0.5))),
       available: config.budget.perDay - config.budget.reserve,
+      reserve: config.budget.reserve,
     },
     requestsByPurposePerDay: Object.fromEntries(Object.entries(by).map(([k, v]) => [k, Math.round(v)])),
+    enrichSkippedPerDay: perDay((r) => r.shortwatch.enrichSkipped),
+    latePollsPerDay: perDay((r) => r.shortwatch.spilledPerDay.reduce((a, b) => a + b, 0)),
+    enrichLowestDayLeft: runs
+      .flatMap((r) => r.shortwatch.enrichDayLeft)
+      .reduce((low, left) => Math.min(low, left), Number.POSITIVE_INFINITY),
     samples: {
       shortwatch: runs.reduce((s, r) => s + r.shortwatch.latenciesMs.length, 0),
       naive: runs.reduce((s, r) => s + r.naive.latenciesMs.length, 0),
@@ -97,12 +121,7 @@ function figures(size: number, runs: DetectionRun[], scale: Scale): SizeFigures 
   };
 }
 
-function simulate(
-  sizes: readonly number[],
-  scale: Scale,
-  options: BenchOptions,
-  poll: Record<string, unknown> = {},
-): SizeFigures[] {
+function simulate(sizes: readonly number[], scale: Scale, options: BenchOptions): SizeFigures[] {
   return sizes.map((size) => {
     const runs: DetectionRun[] = [];
     for (let seed = 1; seed <= scale.seeds; seed++) {
@@ -113,31 +132,38 @@ function simulate(
           days: scale.days(size),
           drainDays: scale.drainDays,
           requestMs: REQUEST_MS,
-          poll,
         }),
       );
     }
-    options.progress(`detection: W=${size} ${JSON.stringify(poll)} done`);
+    options.progress(`detection: W=${size} done`);
     return figures(size, runs, scale);
+  });
+}
+
+function longRuns(scale: Scale, options: BenchOptions): LongRunFigures[] {
+  return scale.long.sizes.map((size) => {
+    const run = runDetection({
+      watchlistSize: size,
+      seed: scale.long.seed,
+      days: scale.long.days,
+      drainDays: scale.drainDays,
+      requestMs: REQUEST_MS,
+    });
+    options.progress(`detection: W=${size} long run of ${scale.long.days} days done`);
+    return longRunFigures(size, scale.long.days, run);
   });
 }
 
 const m = (s: Spread): string => formatSpread(s, 1);
 
-/** Detection latency within the real budget: a virtual-clock simulation of the real planner and gate. */
+/** Detection latency within the budget: a virtual-clock simulation of the real planner and gate. */
 export const detection: Benchmark = {
   name: 'detection',
   summary: 'time from a dataset refresh to the event, shortwatch vs a naive round-robin poller',
   async run(options: BenchOptions): Promise<BenchReport> {
     const scale = options.quick ? QUICK : FULL;
     const built = simulate(SIZES, scale, options);
-    // Below 500 issuers the budget pays for several refreshes a day and the what-if changes little.
-    const whatIf = simulate(
-      SIZES.filter((size) => size >= 500),
-      scale,
-      options,
-      WHAT_IF,
-    );
+    const long = longRuns(scale, options);
     const latencyColumns = [
       'W',
       'gate every',
@@ -164,14 +190,17 @@ export const detection: Benchmark = {
       `${m(f.ratio.p95)}x`,
       fixed(f.floorMinutes, 1),
     ];
+    const oneRefresh = built.filter((f) => f.plan.refreshesPerDay <= 1).map((f) => f.watchlistSize);
     return {
       title: 'detection latency within the budget (virtual-clock simulation)',
       scale: [
         'VIRTUAL-CLOCK SIMULATION, not a wall-clock run: it drives the real planner (planFor → planPolling), the real',
-        "gate decision (pollReason), the sweep's poll job ids (pollJobId, kept 24 h), the real diff (diffPositions) and",
-        "the budget's Lua rules (fixed UTC windows, reserve) mirrored in memory, against a seeded sandbox Scenario.",
+        "gate decision (pollReason), the sweep's deduplication ids (pollJobId; BullMQ deduplication holds only while a job",
+        "is pending), the real diff (diffPositions), enrichClosed's rule (only while day.left - reserve > W) and the budget's",
+        'Lua rules (fixed UTC windows, reserve) mirrored in memory, against a seeded sandbox Scenario.',
         `Default config: 100 req/min, 1,000/day, reserve 50, gateInterval 2m, maxStaleness 6h, concurrency 4; ${REQUEST_MS} ms per request.`,
         `${SIZES.map((size) => `W=${size}: ${scale.days(size)}`).join(', ')} days with a refresh (then ${scale.drainDays} to drain) x ${scale.seeds} seed(s); one refresh a day at a seeded random time changing ${CHANGE_RATE * 100}% of positions.`,
+        `Long runs: ${scale.long.days} days, seed ${scale.long.seed}, W = ${scale.long.sizes.join(', ')}.`,
         'Naive poller: no gate, round-robin, the same 950 requests a day (perDay - reserve) spread evenly.',
       ],
       tables: [
@@ -188,10 +217,13 @@ export const detection: Benchmark = {
             'naive req/day',
             'available',
             'planned',
+            'maxStaleness',
             'gate',
             'changed+new',
             'stale',
             'enrich',
+            'enrich skipped',
+            'late polls',
             'refreshes/day planned',
           ],
           rows: built.map((f) => [
@@ -200,24 +232,35 @@ export const detection: Benchmark = {
             m(f.requestsPerDay.naive),
             f.requestsPerDay.available,
             f.plan.plannedRequestsPerDay,
+            f.plan.maxStaleness,
             f.requestsByPurposePerDay.gate ?? 0,
             (f.requestsByPurposePerDay.changed ?? 0) + (f.requestsByPurposePerDay.new ?? 0),
             f.requestsByPurposePerDay.stale ?? 0,
             f.requestsByPurposePerDay.enrich ?? 0,
+            fixed(f.enrichSkippedPerDay, 1),
+            fixed(f.latePollsPerDay, 1),
             f.plan.refreshesPerDay,
           ]),
         },
-        {
-          title: `What-if, same runs with poll ${JSON.stringify(WHAT_IF)}: minutes from refresh to event`,
-          columns: latencyColumns,
-          rows: whatIf.map(latencyRow),
-        },
+        longRunTable(
+          `Long runs, one seed: minutes from refresh to event; > 6 h = share of changes found after 6 hours; debt = days on which polls of an earlier UTC day's sweep ran; late polls = their share of all polls`,
+          long,
+        ),
       ],
       notes: [
         'The floor: at 100 requests a minute a sweep of W issuers cannot finish before W/100 minutes, so the last issuer of a sweep waits at least that long after the gate sees the refresh.',
-        `Where the budget pays for one refresh a day (W >= ${SIZES.find((_, i) => (built[i]?.plan.refreshesPerDay ?? 2) <= 1) ?? '-'} here) the plan spends the whole day (planned = available) and maxStaleness is raised to 1d. Any extra request then takes a token the next refresh sweep needs, and its remaining polls wait for the next UTC day (the p95/max): a staleness sweep (a refresh later in the day than the last one makes every snapshot a day old first), closed-event enrichment (not in the plan), or a refresh sweep that runs past midnight.`,
-        'The what-if table removes the first two; a refresh sweep running past midnight can still push polls to the next day.',
-        'Staleness polls get the job id stale-<dataset version>, kept 24 h: while the dataset does not move, an issuer gets at most one staleness poll every 24 h, not one per maxStaleness (W=10: about 1 a day per issuer with maxStaleness 6h, not 3).',
+        `Where the budget pays for one refresh a day (W = ${oneRefresh.join(', ') || '-'} here) the planner turns maxStaleness off and the plan spends the whole day (planned = available): gate checks plus one sweep.`,
+        `Closed-event enrichment spends a token only while day.left - reserve > W; the lowest day.left at which it tried, against reserve + W: ${built.map((f) => `W=${f.watchlistSize}: ${Number.isFinite(f.enrichLowestDayLeft) ? f.enrichLowestDayLeft : '-'} > ${f.requestsPerDay.reserve + f.watchlistSize}`).join(', ')}.`,
+        `Deduplication holds only while a poll is pending, so while the dataset does not move an issuer gets a staleness poll every maxStaleness: ${
+          built
+            .filter((f) => (f.requestsByPurposePerDay.stale ?? 0) > 0)
+            .map(
+              (f) =>
+                `W=${f.watchlistSize}: ${fixed((f.requestsByPurposePerDay.stale ?? 0) / f.watchlistSize, 1)} a day per issuer (maxStaleness ${f.plan.maxStaleness})`,
+            )
+            .join(', ') || 'none here'
+        }.`,
+        "Late polls: a refresh the gate sees after its last check of a UTC day, or a sweep running past midnight, spends the next day's tokens; that day's own sweep then runs short and its remaining polls wait for the next midnight. The debt is repaid only by the gate checks that find the day spent: about (available - W) / 2 a day, so quickly at W=500 and over weeks at W=900 (long runs).",
         `Samples (changed issuers detected, all runs): ${built.map((f) => `W=${f.watchlistSize}: ${f.samples.shortwatch}`).join(', ')}; undetected at the end: ${built.reduce((s, f) => s + f.samples.undetected, 0)}.`,
       ],
       data: {
@@ -225,7 +268,7 @@ export const detection: Benchmark = {
         requestMs: REQUEST_MS,
         changeRate: CHANGE_RATE,
         built,
-        whatIf: { poll: WHAT_IF, figures: whatIf },
+        long,
       },
     };
   },

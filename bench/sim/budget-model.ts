@@ -55,4 +55,10 @@ export class BudgetModel {
     this.perDay.set(dayStart, dayUsed + 1);
     return { granted: true };
   }
+
+  /** Tokens left in the day window holding `now`, as `RateBudget.usage().day.left` reads them. */
+  dayLeft(now: number): number {
+    const used = this.perDay.get(windowStart(now, this.#options.dayMs)) ?? 0;
+    return Math.max(0, this.#options.perDay - used);
+  }
 }

@@ -21,6 +21,8 @@ export interface DetectionRunInput {
   requestMs: number;
   /** Config `poll` keys over the defaults, for what-if runs. */
   poll?: Record<string, unknown>;
+  /** Time of day (ms after UTC midnight) of each day's refresh, for tests; seeded random times without. */
+  refreshTimesOfDay?: readonly number[];
 }
 
 /** What one poller did in a run. */
@@ -40,7 +42,18 @@ export interface DetectionRun {
   config: Config;
   /** Changed issuers over all refreshes. */
   changes: number;
-  shortwatch: PollerOutcome & { sweepsRefused: number; requestsBy: Record<string, number> };
+  /** Virtual time of each refresh. */
+  refreshedAt: number[];
+  shortwatch: PollerOutcome & {
+    sweepsRefused: number;
+    /** Polls that ran in a later UTC day than the sweep that enqueued them, in each measured day. */
+    spilledPerDay: number[];
+    /** Polls with a closed event not enriched because a whole sweep no longer fit in the day. */
+    enrichSkipped: number;
+    /** The day's tokens left (`day.left`) each time the enrichment guard let a poll try for a token. */
+    enrichDayLeft: number[];
+    requestsBy: ShortwatchPoller['requestsBy'];
+  };
   naive: PollerOutcome;
 }
 
@@ -85,10 +98,13 @@ export function runDetection(input: DetectionRunInput): DetectionRun {
     { perDay: config.budget.perDay - config.budget.reserve, dayMs, thresholds: config.poll.thresholds },
   );
   let changes = 0;
+  const refreshedAt: number[] = [];
   for (let day = 1; day <= input.days; day++) {
-    clock.at(START + day * dayMs + Math.floor(rng.next() * dayMs), () => {
+    const timeOfDay = input.refreshTimesOfDay?.[day - 1] ?? Math.floor(rng.next() * dayMs);
+    clock.at(START + day * dayMs + timeOfDay, () => {
       const changed = dataset.refresh(clock.now());
       changes += changed.length;
+      refreshedAt.push(clock.now());
       trackers.shortwatch.changed(changed, clock.now());
       trackers.naive.changed(changed, clock.now());
     });
@@ -107,9 +123,13 @@ export function runDetection(input: DetectionRunInput): DetectionRun {
     plan,
     config,
     changes,
+    refreshedAt,
     shortwatch: {
       ...outcome(trackers.shortwatch, shortwatch.budget.perDay),
       sweepsRefused: shortwatch.sweepsRefused,
+      spilledPerDay: measuredDays.map((day) => shortwatch.spilled.get(day) ?? 0),
+      enrichSkipped: shortwatch.enrichSkipped,
+      enrichDayLeft: shortwatch.enrichDayLeft,
       requestsBy: shortwatch.requestsBy,
     },
     naive: outcome(trackers.naive, naive.perDay),

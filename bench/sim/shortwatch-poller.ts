@@ -1,4 +1,5 @@
 import type { Plan } from '../../src/budget/index.js';
+import { windowStart } from '../../src/budget/windows.js';
 import type { Config } from '../../src/config/schema.js';
 import { pollJobId } from '../../src/jobs/queues.js';
 import { type PollJobData, pollReason } from '../../src/jobs/sweep.js';
@@ -9,8 +10,6 @@ import type { ChangeTracker } from './change-tracker.js';
 import type { SimDataset } from './dataset.js';
 import type { VirtualClock } from './event-queue.js';
 
-/** How long a completed poll job keeps its id (POLL_JOB_OPTIONS.removeOnComplete.age in sweep.ts). */
-const KEEP_COMPLETED_MS = 24 * 3600 * 1000;
 /** The shortest pause of the poll queue after a refused token (runPoll's `Math.max(250, …)`). */
 const MIN_PAUSE_MS = 250;
 
@@ -27,17 +26,26 @@ interface PollJob {
   id: string;
   issuer: Issuer;
   reason: PollJobData['reason'];
+  /** Start of the UTC day window of the sweep that enqueued the job. */
+  sweptDay: number;
 }
 
 /**
  * shortwatch's polling under a virtual clock: the real plan (planFor), the real per-issuer gate
- * decision (pollReason), poll job ids as the sweep builds them (pollJobId, deduplicated while a job
- * with that id is kept), the real diff, the budget's rules, the poll queue paused on a refused token
- * (as runPoll does) and `enrichClosed` spending a token when one is free.
+ * decision (pollReason), the sweep's deduplication ids (pollJobId; BullMQ `deduplication: {id}` holds
+ * only while the job is waiting, active or delayed, not once it finished), the real diff, the budget's
+ * rules, the poll queue paused on a refused token (as runPoll does) and `enrichClosed` spending a token
+ * only while a whole sweep of the watchlist still fits in the day (poll.ts's rule).
  */
 export class ShortwatchPoller {
   readonly budget: BudgetModel;
   sweepsRefused = 0;
+  /** Polls with a closed event that went without enrichment because a whole sweep no longer fit today. */
+  enrichSkipped = 0;
+  /** `day.left` when enrichClosed's guard let an enrichment try for a token. */
+  readonly enrichDayLeft: number[] = [];
+  /** Polls that ran in a later UTC day window than the sweep that enqueued them, by that later day. */
+  readonly spilled = new Map<number, number>();
   /** Granted requests by purpose: the gate check, each poll reason, and closed-event enrichment. */
   readonly requestsBy: Record<'gate' | PollJobData['reason'] | 'enrich', number> = {
     gate: 0,
@@ -51,8 +59,10 @@ export class ShortwatchPoller {
   readonly #config: Config;
   readonly #plan: Plan;
   readonly #snapshots = new Map<string, Snapshot>();
-  /** Job id → completion time (Infinity while waiting or active). */
-  readonly #jobs = new Map<string, number>();
+  /** Each snapshot's polledAt in epoch ms, parsed once. */
+  readonly #polledAtMs = new Map<string, number>();
+  /** Deduplication ids of jobs not finished yet: BullMQ deletes the key when the job completes. */
+  readonly #pending = new Set<string>();
   readonly #queue: PollJob[] = [];
   #active = 0;
   #pausedUntil = 0;
@@ -91,6 +101,7 @@ export class ShortwatchPoller {
     this.requestsBy.gate++;
     clock.at(clock.now() + requestMs, () => {
       const now = clock.now();
+      const sweptDay = windowStart(now, this.#config.budget.dayWindow);
       const lastUpdated = dataset.lastUpdated();
       const version =
         lastUpdated === null
@@ -102,19 +113,36 @@ export class ShortwatchPoller {
         intervalMs: this.#plan.sweepIntervalMs,
       };
       for (const issuer of dataset.issuers()) {
+        if (this.#freshAtVersion(issuer.svc_issuer_id, lastUpdated, now)) continue;
         const reason = pollReason(this.#snapshots.get(issuer.svc_issuer_id), lastUpdated, now, policy);
         if (!reason) continue;
         const id = pollJobId(
           issuer.svc_issuer_id,
           reason === 'changed' || reason === 'new' ? version : `${reason}-${version}`,
         );
-        const kept = this.#jobs.get(id);
-        if (kept !== undefined && now - kept < KEEP_COMPLETED_MS) continue;
-        this.#jobs.set(id, Number.POSITIVE_INFINITY);
-        this.#queue.push({ id, issuer, reason });
+        if (this.#pending.has(id)) continue;
+        this.#pending.add(id);
+        this.#queue.push({ id, issuer, reason, sweptDay });
       }
       this.#pump();
     });
+  }
+
+  /**
+   * A shortcut that gives pollReason's answer (nothing due) without its two Date.parse calls, for the
+   * common case only: the gate is on, the snapshot shows this very dataset version and is younger than
+   * maxStaleness. Every other issuer goes through the real pollReason. It makes long runs affordable.
+   */
+  #freshAtVersion(issuerId: string, lastUpdated: string | null, now: number): boolean {
+    const snapshot = this.#snapshots.get(issuerId);
+    const polledAt = this.#polledAtMs.get(issuerId);
+    return (
+      this.#plan.gate &&
+      lastUpdated !== null &&
+      snapshot?.lastUpdated === lastUpdated &&
+      polledAt !== undefined &&
+      now - polledAt < this.#plan.maxStalenessMs
+    );
   }
 
   #pump(): void {
@@ -141,6 +169,8 @@ export class ShortwatchPoller {
       }
       this.#active++;
       this.requestsBy[job.reason]++;
+      const day = windowStart(now, this.#config.budget.dayWindow);
+      if (day > job.sweptDay) this.spilled.set(day, (this.spilled.get(day) ?? 0) + 1);
       clock.at(now + requestMs, () => this.#poll(job));
     }
   }
@@ -153,6 +183,12 @@ export class ShortwatchPoller {
       this.#wakeAt = Number.POSITIVE_INFINITY;
       this.#pump();
     });
+  }
+
+  /** enrichClosed's guard: `day.left - reserve > watchlist.length`, read after the poll's own token. */
+  #sweepStillFits(now: number): boolean {
+    const { reserve } = this.#config.budget;
+    return this.budget.dayLeft(now) - reserve > this.#config.watchlist.length;
   }
 
   #poll(job: PollJob): void {
@@ -169,16 +205,18 @@ export class ShortwatchPoller {
       thresholds: this.#config.poll.thresholds,
       onFirstSeen: this.#config.poll.onFirstSeen,
     });
-    const enrich =
-      this.#config.poll.enrichClosed &&
-      events.some((e) => e.kind === 'closed') &&
-      this.budget.take(now).granted;
+    const closed = this.#config.poll.enrichClosed && events.some((e) => e.kind === 'closed');
+    const fits = closed && this.#sweepStillFits(now);
+    if (closed && !fits) this.enrichSkipped++;
+    if (fits) this.enrichDayLeft.push(this.budget.dayLeft(now));
+    const enrich = fits && this.budget.take(now).granted;
     if (enrich) this.requestsBy.enrich++;
     // Events are dispatched after the enrichment, then the snapshot is committed.
     clock.at(now + (enrich ? requestMs : 0), () => {
       tracker.polled(id, clock.now(), events.length);
       this.#snapshots.set(id, next);
-      this.#jobs.set(job.id, clock.now());
+      this.#polledAtMs.set(id, Date.parse(next.polledAt));
+      this.#pending.delete(job.id);
       this.#active--;
       this.#pump();
     });

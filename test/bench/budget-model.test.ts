@@ -82,6 +82,8 @@ describe('BudgetModel mirrors the real RateBudget', () => {
         if (!actual.granted && !expected.granted) {
           expect([actual.reason, actual.retryAt]).toEqual([expected.reason, expected.retryAt]);
         }
+        // enrichClosed reads usage().day.left; the simulation's guard reads dayLeft.
+        expect(model.dayLeft(now)).toBe((await real.usage()).day.left);
       }
     },
   );

@@ -46,4 +46,44 @@ describe('runDetection', () => {
     // The gate checks every 2 minutes and a sweep of 10 issuers takes well under a minute.
     expect(Math.max(...run.shortwatch.latenciesMs)).toBeLessThan(3 * 60_000);
   });
+
+  it('gives an issuer a staleness poll every maxStaleness, as deduplication holds only while a poll is pending', () => {
+    const run = runDetection({ watchlistSize: 10, seed: 3, days: 2, drainDays: 1, requestMs: 25 });
+    const simulatedDays = 2 + 1 + 1;
+    expect(run.plan.maxStalenessMs).toBe(6 * 3_600_000);
+    // Ids kept for 24 h after completion would allow at most one a day per issuer.
+    expect(run.shortwatch.requestsBy.stale).toBeGreaterThan(2 * 10 * simulatedDays);
+  });
+
+  it('enriches closed events only while a whole sweep still fits in the day', () => {
+    const run = runDetection({ watchlistSize: 500, seed: 3, days: 2, drainDays: 1, requestMs: 25 });
+    const { reserve } = run.config.budget;
+    expect(run.shortwatch.requestsBy.enrich).toBeGreaterThan(0);
+    expect(run.shortwatch.enrichSkipped).toBeGreaterThan(0);
+    for (const left of run.shortwatch.enrichDayLeft) expect(left - reserve).toBeGreaterThan(500);
+    // Overlapping gate checks during a sweep enqueue each issuer's poll once.
+    expect(run.shortwatch.requestsBy.changed + run.shortwatch.requestsBy.new).toBeLessThanOrEqual(500 * 3);
+  });
+
+  it.each([
+    ['every refresh at noon: no late polls', [12, 12, 12, 12], [0, 0, 0, 0]],
+    [
+      "a refresh after the day's last gate check: the next days run in debt",
+      [23.7, 12, 12, 12],
+      [0, 0, 1, 1],
+    ],
+  ])('W=900, %s', (_, hours, inDebt) => {
+    const run = runDetection({
+      watchlistSize: 900,
+      seed: 1,
+      days: 4,
+      drainDays: 1,
+      requestMs: 25,
+      refreshTimesOfDay: hours.map((h) => h * 3_600_000),
+    });
+    // The last gate check of a day is at 23:31:12 (every 28m 48s from midnight): the 23:42 refresh is
+    // swept on day 2's tokens, day 2's own sweep runs short, and its rest runs at the next midnight.
+    expect(run.shortwatch.spilledPerDay.map((late) => (late > 800 ? 1 : late))).toEqual(inDebt);
+    expect(Math.max(...run.shortwatch.requestsPerDay)).toBeLessThanOrEqual(950);
+  });
 });
