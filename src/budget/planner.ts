@@ -38,15 +38,8 @@ export interface Plan {
   summary: string[];
 }
 
-interface Core {
-  gate: boolean;
-  gateIntervalMs: number;
-  sweepIntervalMs: number;
-  maxStalenessMs: number;
-  refreshesPerDay: number;
-  gateChecksPerDay: number;
-  requestsPerDay: number;
-}
+/** The part of a plan that the gated and ungated planners decide. */
+type Core = Omit<Plan, 'minSweepMs' | 'adjusted' | 'summary'>;
 
 /**
  * Turns the watchlist size into intervals that fit the daily budget. Counts are worst cases per fixed
