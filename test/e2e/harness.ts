@@ -390,3 +390,13 @@ export async function sweepOutcomes(app: App): Promise<string[]> {
   const jobs = await app.queues.sweep.getJobs(['completed'], 0, -1);
   return jobs.map((job) => sweepReturn.safeParse(job.returnvalue).data?.outcome ?? 'unreadable');
 }
+
+/**
+ * Sleeps into a fresh window of `lengthMs` (UTC-aligned, like the budget's) when less than `marginMs` of
+ * the current one is left. Near a window's end the budget holds requests until the next window starts, so
+ * several can leave together; a fault injected away from it meets one request alone.
+ */
+export async function awayFromWindowEnd(lengthMs: number, marginMs: number): Promise<void> {
+  const end = Math.floor(Date.now() / lengthMs) * lengthMs + lengthMs;
+  if (end - Date.now() < marginMs) await sleep(end - Date.now() + 50);
+}

@@ -74,7 +74,7 @@ describe('polling: the shared budget across processes', () => {
     // Several dataset refreshes while the budget is still spent on the baseline and the last refresh.
     for (let step = 0; step < 3; step++) {
       sandbox.scenario.step();
-      await sleep(6_000);
+      await sleep(4_000);
     }
     // The latest refresh is followed within the day windows that follow it.
     const latest = sandbox.scenario.lastUpdated();
@@ -88,11 +88,7 @@ describe('polling: the shared budget across processes', () => {
     daemons = [];
 
     const stats = sandbox.stats;
-    const bad = stats.requests.findIndex((r) => r.status === 429);
-    if (bad >= 0) {
-      console.log('DIAG', JSON.stringify(stats.requests.slice(Math.max(0, bad - 25), bad + 3).map((r) => [r.at % 100000, Math.floor(r.at / MINUTE_MS) % 1000, r.operation, r.status])));
-    }
-    expect(stats.count({ status: 429 })).toBe(0);
+    expect(stats.requests.filter((r) => r.status === 429)).toEqual([]);
     expect(stats.maxInWindow(MINUTE_MS)).toBeLessThanOrEqual(PER_MINUTE);
     expect(stats.maxInWindow(DAY_MS)).toBeLessThanOrEqual(PER_DAY);
     // Polling never spent the reserve.

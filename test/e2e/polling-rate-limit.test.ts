@@ -1,9 +1,9 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { holderKey } from '../../src/positions/index.js';
 import type { LimitWindow, RequestRecord, ScenarioChange } from '../../src/sandbox/index.js';
 import {
+  awayFromWindowEnd,
   type DaemonProcess,
   runShortwatch,
   type Stack,
@@ -24,12 +24,6 @@ async function loggedKeys(app: App): Promise<string[]> {
 
 async function blockedSweeps(app: App): Promise<number> {
   return (await sweepOutcomes(app)).filter((o) => o === 'blocked').length;
-}
-
-/** Sleeps into a fresh window of `lengthMs` when less than `marginMs` of the current one is left. */
-async function awayFromWindowEnd(lengthMs: number, marginMs: number): Promise<void> {
-  const end = Math.floor(Date.now() / lengthMs) * lengthMs + lengthMs;
-  if (end - Date.now() < marginMs) await sleep(end - Date.now() + 50);
 }
 
 describe('polling: an upstream 429 holds every process until the stated reset', () => {
@@ -62,8 +56,8 @@ describe('polling: an upstream 429 holds every process until the stated reset', 
   }
 
   /**
-   * Injects a 429 for `window`, moves the dataset, and returns the 429's record once polling has resumed
-   * after `resetAt(limited)`, with every request the sandbox saw since the injection.
+   * Injects a 429 for `window` and moves the dataset; once polling has resumed after `resetAt(limited)`,
+   * checks that no process sent anything in between, and returns the 429's record and the step's changes.
    */
   async function limitOnce(
     world: { stack: Stack; app: App },
@@ -102,6 +96,7 @@ describe('polling: an upstream 429 holds every process until the stated reset', 
     const world = await startWorld({ issuers: 5, seed: 21, config: { poll: { gateInterval: '300ms' } } });
     const expected: ScenarioChange[] = [];
 
+    await awayFromWindowEnd(60_000, 3_000);
     const day = await limitOnce(
       world,
       'day',
@@ -122,6 +117,7 @@ describe('polling: an upstream 429 holds every process until the stated reset', 
     );
     expect(await loggedKeys(world.app)).toEqual(eventKeys(expected));
 
+    await awayFromWindowEnd(60_000, 3_000);
     const minute = await limitOnce(world, 'minute', 3, (limited) => limited.at + 3_000);
     expected.push(...minute.changes);
     await waitFor(
@@ -132,10 +128,10 @@ describe('polling: an upstream 429 holds every process until the stated reset', 
     expect(world.stack.sandbox.stats.count({ status: 429 })).toBe(2);
   });
 
-  it('day then minute 429 without Retry-After: held until the end of the named window (minute = 2 s, day = 8 s)', {
+  it('day then minute 429 without Retry-After: held until the end of the named window (minute = 4 s, day = 12 s)', {
     timeout: 80_000,
   }, async () => {
-    const windows = { minute: 2_000, day: 8_000 };
+    const windows = { minute: 4_000, day: 12_000 };
     const world = await startWorld({
       issuers: 5,
       seed: 22,
@@ -158,7 +154,8 @@ describe('polling: an upstream 429 holds every process until the stated reset', 
     const windowEnd = (length: number) => (limited: RequestRecord) =>
       Math.floor(limited.at / length) * length + length;
     for (const window of ['day', 'minute'] as const) {
-      await awayFromWindowEnd(windows[window], windows[window] / 2);
+      await awayFromWindowEnd(windows[window], windows[window] * 0.6);
+      await awayFromWindowEnd(windows.minute, windows.minute * 0.6);
       const run = await limitOnce(world, window, undefined, windowEnd(windows[window]));
       expected.push(...run.changes);
       await waitFor(
