@@ -179,7 +179,7 @@ describe('planPolling records what it raised', () => {
       'staleness raised for 100 issuers',
       { watchlistSize: 100 },
       [
-        'poll.maxStaleness raised from 6h to 1d: 4 forced sweeps a day would leave no budget for the dataset\'s own refreshes (the budget pays for 2 sweeps a day)',
+        "poll.maxStaleness raised from 6h to 1d: 4 forced sweeps a day would leave no budget for the dataset's own refreshes (the budget pays for 2 sweeps a day)",
       ],
     ],
     [
