@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { positionEventSchema } from '../positions/schemas.js';
 import type { PositionEvent } from '../positions/types.js';
 import { stateKeys } from './keys.js';
-import { digestBatchId } from './queues.js';
+import { digestBatchId, KEEP_COMPLETED } from './queues.js';
 
 const batchMetaSchema = z.object({ batchId: z.string(), from: z.string(), to: z.string() });
 
@@ -29,6 +29,23 @@ redis.call('SET', KEYS[3], encoded)
 return encoded
 `;
 
+// Stages each event id once per channel for as long as delivery job ids are kept: a poll replayed after
+// a crash (its events staged, its snapshot not yet committed) must not put them into a later period
+// once an earlier digest already sent them. KEYS: staged, meta, seen; ARGV: now ISO, now ms, keep ms,
+// then id and JSON of each event.
+const STAGE = `
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', tonumber(ARGV[2]) - tonumber(ARGV[3]))
+local added = 0
+for i = 4, #ARGV, 2 do
+  if redis.call('ZADD', KEYS[3], 'NX', ARGV[2], ARGV[i]) == 1 then
+    redis.call('HSETNX', KEYS[1], ARGV[i], ARGV[i + 1])
+    added = added + 1
+  end
+end
+if added > 0 then redis.call('HSETNX', KEYS[2], 'firstStagedAt', ARGV[1]) end
+return added
+`;
+
 /** Events staged for digest channels, and the crash-safe hand-over of one period to the sender. */
 export class DigestStore {
   readonly #redis: Redis;
@@ -39,14 +56,21 @@ export class DigestStore {
     this.#keys = stateKeys(prefix);
   }
 
-  /** Adds events to a digest channel's current period; an event staged twice is kept once. */
+  /** Adds events to a digest channel's current period; an event staged before, in any period, is not added again. */
   async stage(channel: string, events: readonly PositionEvent[], now: Date): Promise<void> {
     if (events.length === 0) return;
-    const multi = this.#redis.multi();
-    multi.hsetnx(this.#keys.digestMeta(channel), 'firstStagedAt', now.toISOString());
-    for (const event of events)
-      multi.hsetnx(this.#keys.digestStaged(channel), event.id, JSON.stringify(event));
-    await multi.exec();
+    const keys = this.#keys;
+    await this.#redis.eval(
+      STAGE,
+      3,
+      keys.digestStaged(channel),
+      keys.digestMeta(channel),
+      keys.digestSeen(channel),
+      now.toISOString(),
+      now.getTime(),
+      KEEP_COMPLETED.age * 1000,
+      ...events.flatMap((event) => [event.id, JSON.stringify(event)]),
+    );
   }
 
   /** Number of events waiting in each channel's current period. */

@@ -9,6 +9,7 @@ export function stateKeys(prefix: string) {
     digestStaged: (channel: string) => `${prefix}:digest:${channel}:staged`,
     digestBatch: (channel: string) => `${prefix}:digest:${channel}:batch`,
     digestMeta: (channel: string) => `${prefix}:digest:${channel}:meta`,
+    digestSeen: (channel: string) => `${prefix}:digest:${channel}:seen`,
     digestSent: (batchId: string) => `${prefix}:digest-sent:${batchId}`,
     workers: `${prefix}:workers`,
     configFingerprint: `${prefix}:config-fingerprint`,

@@ -1,12 +1,19 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { stateKeys } from '../../src/jobs/keys.js';
-import { pollJobId } from '../../src/jobs/queues.js';
 import { type FaultContext, type Hazard, runFault } from './faults.js';
-import { describeVerdict, expectedUnits, judge, type StepRecord, type Verdict } from './oracle.js';
+import {
+  countBy,
+  describeCounts,
+  explainLag,
+  reportLeftovers,
+  sentCounts,
+  settle,
+  waitCaughtUp,
+} from './observe.js';
+import { describeVerdict, type StepRecord, type Verdict } from './oracle.js';
 import { type ChaosProfile, describePlan, type PlannedFault, planFaults } from './plan.js';
-import { digestReceived, emailReceived, slackReceived, webhookReceived } from './received.js';
 import { Story } from './story.js';
-import { ALERTS_TO, buildWorld, CHANNELS, type ChaosWorld, DIGEST_TO } from './world.js';
+import { diagnoseDuplicates, judgeChannels } from './verdicts.js';
+import { buildWorld, type ChaosWorld } from './world.js';
 
 /** One chaos run: a seed, a profile, and how long to wait for the daemon before calling it stuck. */
 export interface ChaosOptions {
@@ -20,6 +27,8 @@ export interface ChaosOptions {
   replay: string;
   /** Prints each story line as it happens (the long run). */
   echo?: (line: string) => void;
+  /** Keeps each process's log (info level) in this directory. */
+  logDir?: string;
 }
 
 /** The outcome of a run, with the story that explains it. */
@@ -45,7 +54,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   for (const line of describePlan(plan)) story.add('plan', line);
   const problems: string[] = [];
   const hazards: Hazard[] = [];
-  const world = await buildWorld({ seed, issuers: profile.issuers, workers: profile.workers });
+  const world = await buildWorld({
+    seed,
+    issuers: profile.issuers,
+    workers: profile.workers,
+    logDir: options.logDir,
+  });
   let verdicts: Verdict[] = [];
   try {
     await world.fleet.startAll();
@@ -62,6 +76,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     if (problems.length === 0) await settle(world, story, problems, options.drainTimeoutMs);
     verdicts = judgeChannels(world, steps, hazards);
     await reportLeftovers(world, story);
+    for (const [index, channel] of ['desk', 'alerts'].entries()) {
+      const verdict = verdicts[index + 1];
+      if (!verdict) continue;
+      for (const line of await diagnoseDuplicates(world, verdict, channel, started)) story.add('saw', line);
+    }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     problems.push(message);
@@ -70,50 +89,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     await world.close().catch(() => undefined);
   }
   for (const verdict of verdicts)
-    for (const line of describeVerdict(verdict)) story.add(verdict.ok ? 'check' : 'fail', line);
+    for (const line of describeVerdict(verdict, started)) story.add(verdict.ok ? 'check' : 'fail', line);
   const ok = problems.length === 0 && verdicts.length > 0 && verdicts.every((v) => v.ok);
   story.add(
     ok ? 'check' : 'fail',
     `${ok ? 'PASS' : 'FAIL'} seed ${seed} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
   return { seed, ok, durationMs: Date.now() - started, verdicts, problems, story: story.toString() };
-}
-
-/** Issuers whose snapshot has not yet seen the dataset as of `target` (epoch ms of `last_updated`). */
-async function lagging(world: ChaosWorld, target: number): Promise<string[]> {
-  const snapshots = await world.snapshots.getMany(world.issuerIds);
-  return world.issuerIds.filter((id) => {
-    const seen = snapshots.get(id)?.lastUpdated;
-    return !(seen && Date.parse(seen) >= target);
-  });
-}
-
-async function waitCaughtUp(world: ChaosWorld, target: number, timeoutMs: number): Promise<string[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const behind = await lagging(world, target);
-    if (behind.length === 0 || Date.now() > deadline) return behind;
-    await sleep(200);
-  }
-}
-
-/** Why some issuers are behind: their pending poll job for the current dataset, or their failed ones. */
-async function explainLag(world: ChaosWorld, behind: readonly string[], target: number): Promise<string> {
-  const access = await world.access.get();
-  const blocked = await world.redis.hgetall(`${world.prefix}:budget:blocked`).catch(() => ({}));
-  const failed = await world.queues.poll.getFailed(0, 200);
-  const parts = await Promise.all(
-    behind.slice(0, 6).map(async (id) => {
-      const pendingId = await world.queues.poll.getDeduplicationJobId(pollJobId(id, `v${target}`));
-      const job = pendingId ? await world.queues.poll.getJob(pendingId) : undefined;
-      const fails = failed.filter((j) => j.data?.issuerId === id).map((j) => j.failedReason.slice(0, 80));
-      const pending = job
-        ? `poll job ${job.id} ${await job.getState()} after ${job.attemptsMade} attempt(s)`
-        : 'no pending poll job for this dataset';
-      return `${id}: ${pending}${fails.length > 0 ? `; failed polls: ${fails.join(' | ')}` : ''}`;
-    }),
-  );
-  return `${parts.join('; ')}; access ${access.state}; budget block ${JSON.stringify(blocked)}`;
 }
 
 async function baseline(
@@ -203,7 +185,7 @@ async function runStep(world: ChaosWorld, step: StepContext, options: ChaosOptio
     story.add('saw', `${unused} upstream fault(s) not reached by any request; cleared`);
   }
   story.add('saw', `received so far: ${describeCounts(sentCounts(world))}`);
-  return { step: step.step, changes };
+  return { step: step.step, startedAt, changes };
 }
 
 /** Each fault starts at its own offset; slow ones (a restart, a 401 episode) do not hold up the next. */
@@ -224,125 +206,5 @@ async function injectAll(
         ctx.story.add('fail', message);
       }
     }),
-  );
-}
-
-/** After the last step: every delivery queue empty, the digest flushed, then a quiet spell for late repeats. */
-async function settle(world: ChaosWorld, story: Story, problems: string[], timeoutMs: number): Promise<void> {
-  const keys = stateKeys(world.prefix);
-  const startedAt = Date.now();
-  const busy = async (): Promise<string[]> => {
-    const counts = await Promise.all(
-      CHANNELS.map(async (c) => {
-        const n = await world.queues.deliver(c).getJobCounts('waiting', 'active', 'delayed', 'prioritized');
-        const total = Object.values(n).reduce((a, b) => a + b, 0);
-        return total > 0 ? [`${c} ${total}`] : [];
-      }),
-    );
-    const staged = await world.redis.hlen(keys.digestStaged('morning'));
-    const batch = await world.redis.exists(keys.digestBatch('morning'));
-    return [...counts.flat(), ...(staged + batch > 0 ? [`digest ${staged} staged`] : [])];
-  };
-  let pending = await busy();
-  while (pending.length > 0 && Date.now() - startedAt < timeoutMs) {
-    await sleep(250);
-    pending = await busy();
-  }
-  if (pending.length > 0) {
-    problems.push(`deliveries did not settle: ${pending.join(', ')}`);
-    story.add('fail', `deliveries still pending after ${timeoutMs} ms: ${pending.join(', ')}`);
-    return;
-  }
-  await sleep(3_000);
-  story.add(
-    'saw',
-    `deliveries settled in ${((Date.now() - startedAt) / 1000).toFixed(1)} s (+3 s quiet); received ${describeCounts(sentCounts(world))}`,
-  );
-}
-
-/** Dead letters and failed polls, for the story. */
-async function reportLeftovers(world: ChaosWorld, story: Story): Promise<void> {
-  for (const queue of [world.queues.poll, ...CHANNELS.map((c) => world.queues.deliver(c))]) {
-    const failed = await queue.getFailed(0, 5);
-    const count = await queue.getFailedCount();
-    if (count === 0) continue;
-    const reasons = failed.map((j) => `${j.id}: ${(j.failedReason ?? '').slice(0, 100)}`).join('; ');
-    story.add('saw', `${queue.name}: ${count} failed job(s): ${reasons}`);
-  }
-  const repeats = world.receiver.repeats();
-  if (repeats.length > 0) {
-    story.add(
-      'saw',
-      `webhook receiver dropped ${repeats.length} repeated delivery id(s) (at-least-once resends): ${repeats.map((r) => r.deliveryId).join(', ')}`,
-    );
-  }
-}
-
-function judgeChannels(
-  world: ChaosWorld,
-  steps: readonly StepRecord[],
-  hazards: readonly Hazard[],
-): Verdict[] {
-  const { scenario } = world.stack.sandbox;
-  const expected = expectedUnits(steps, (id) => scenario.issuer(id)?.name ?? id);
-  const { slack, smtp } = world.stack;
-  return [
-    judge({
-      channel: 'hook (webhook)',
-      unitName: 'event',
-      expected: expected.events,
-      received: webhookReceived(world.receiver),
-      hazards,
-      exactlyOnce: true,
-    }),
-    judge({
-      channel: 'desk (Slack)',
-      unitName: 'message',
-      expected: expected.messages,
-      received: slackReceived(slack.posts),
-      hazards,
-      exactlyOnce: false,
-    }),
-    judge({
-      channel: 'alerts (email)',
-      unitName: 'message',
-      expected: expected.messages,
-      received: emailReceived(smtp.mails, ALERTS_TO),
-      hazards,
-      exactlyOnce: false,
-    }),
-    judge({
-      channel: 'morning (digest)',
-      unitName: 'digest line',
-      expected: expected.digest,
-      received: digestReceived(smtp.mails, DIGEST_TO),
-      hazards,
-      exactlyOnce: false,
-    }),
-  ];
-}
-
-function sentCounts(world: ChaosWorld): Record<string, number> {
-  const mails = world.stack.smtp.mails;
-  const to = (who: string) => mails.filter((m) => JSON.stringify(m.parsed.to ?? '').includes(who)).length;
-  return {
-    hook: world.receiver.accepted().length,
-    slack: world.stack.slack.delivered().length,
-    email: to(ALERTS_TO),
-    digest: to(DIGEST_TO),
-  };
-}
-
-function countBy(items: readonly string[]): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const item of items) counts[item] = (counts[item] ?? 0) + 1;
-  return counts;
-}
-
-function describeCounts(counts: Record<string, number>): string {
-  return (
-    Object.entries(counts)
-      .map(([k, n]) => `${k} ${n}`)
-      .join(', ') || 'none'
   );
 }

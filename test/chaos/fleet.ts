@@ -1,4 +1,6 @@
+import { createWriteStream } from 'node:fs';
 import { hostname } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { stateKeys } from '../../src/jobs/keys.js';
@@ -27,9 +29,17 @@ export class Fleet {
   readonly #configPath: string;
   readonly #redis: Redis;
   readonly #prefix: string;
+  readonly #logDir: string | undefined;
 
-  constructor(options: { configPath: string; redis: Redis; prefix: string; workers: number }) {
+  constructor(options: {
+    configPath: string;
+    redis: Redis;
+    prefix: string;
+    workers: number;
+    logDir?: string;
+  }) {
     this.#configPath = options.configPath;
+    this.#logDir = options.logDir;
     this.#redis = options.redis;
     this.#prefix = options.prefix;
     const worker = (i: number): Member => ({
@@ -58,6 +68,11 @@ export class Fleet {
     member.starts++;
     collectErrors(child, member);
     const pid = child.child.pid;
+    if (this.#logDir) {
+      const log = createWriteStream(join(this.#logDir, `${member.name}.log`), { flags: 'a' });
+      log.write(`=== ${member.name} start #${member.starts}, pid ${pid}, ${new Date().toISOString()}\n`);
+      child.child.stderr?.pipe(log);
+    }
     if (pid === undefined) throw new Error(`${member.name} did not start`);
     const field = `${hostname()}-${pid}`;
     await waitFor(

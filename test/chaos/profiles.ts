@@ -11,9 +11,7 @@ export const BOUNDED: ChaosProfile = {
   faultsPerStep: [0, 1],
   mustInclude: LOCAL_FAULTS,
   pool: LOCAL_FAULTS,
-  // A kill in the middle of polls costs BullMQ's stalled-job recovery (30 s lock, then a 30 s check)
-  // before the step completes; the bounded run kills around polls (sweeps, deliveries, digests) only.
-  killMoments: ['sweep', 'deliver', 'digest'],
+  killMoments: KILL_MOMENTS,
 };
 
 /** `npm run chaos`: more issuers, many steps, every fault several times, Redis pauses included. */

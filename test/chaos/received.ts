@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formatPercent } from '../../src/channels/format.js';
 import { messageSchema } from '../../src/channels/message-schema.js';
 import { KIND_EMOJI } from '../../src/channels/slack/lines.js';
 import type { CapturedSlackPost } from '../../src/demo/slack-capture.js';
@@ -13,6 +14,10 @@ export interface Unit {
   at: number;
   /** The event id, where the channel carries it (webhook). */
   eventId?: string;
+  /** The message it came in when that matters (a digest's period). */
+  group?: string;
+  /** What it said (its event lines): a resend says the same, another message with the same key does not. */
+  content?: string;
 }
 
 /** What one channel received, and what could not be read. */
@@ -34,14 +39,24 @@ export function eventKey(e: {
   return `${e.issuerId}|${e.holderKey}|${e.kind}|${value(e.from)}|${value(e.to)}`;
 }
 
-/** The key of one message of one issuer's events: issuer and the sorted kinds. */
-export function messageKey(issuerId: string, kinds: readonly EventKind[]): string {
-  return `${issuerId}|${[...kinds].sort().join('+')}`;
+/**
+ * One change as a message shows it: the kind and the old and new values as printed (a closed
+ * position's last value depends on the history lookup, so only the kind).
+ */
+export function changeTag(kind: EventKind, from: number | null, to: number | null): string {
+  if (kind === 'closed') return 'closed';
+  if (kind === 'opened') return `opened ${formatPercent(to ?? 0)}`;
+  return `${kind} ${formatPercent(from ?? 0)}>${formatPercent(to ?? 0)}`;
 }
 
-/** The key of one digest line: issuer name and kind (digests group by name). */
-export function digestKey(issuerName: string, kind: EventKind): string {
-  return `${issuerName}|${kind}`;
+/** The key of one message of one issuer's events: issuer and its sorted change tags. */
+export function messageKey(issuerId: string, tags: readonly string[]): string {
+  return `${issuerId}|${[...tags].sort().join(' + ')}`;
+}
+
+/** The key of one digest line: issuer name (digests group by name) and the change tag. */
+export function digestKey(issuerName: string, tag: string): string {
+  return `${issuerName}|${tag}`;
 }
 
 function keyOfEvent(event: PositionEvent): string {
@@ -103,25 +118,45 @@ export function slackReceived(posts: readonly CapturedSlackPost[]): Received {
       b.type === 'section' ? (b.text?.text ?? '').split('\n') : [],
     );
     const issuerId = lines.map((l) => SLACK_INTRO.exec(l)?.[1]).find((id) => id !== undefined);
-    const kinds = lines.flatMap((l) => {
-      const kind = EMOJI_KIND.get(l.split(' ')[0] ?? '');
-      return kind ? [kind] : [];
-    });
-    if (issuerId === undefined || kinds.length === 0) {
-      unreadable.push(`Slack post without events: ${parsed.data.text.slice(0, 80)}`);
+    const eventLines = lines.filter((l) => EMOJI_KIND.has(l.split(' ')[0] ?? ''));
+    const tags = eventLines.map(slackLineTag);
+    if (issuerId === undefined || tags.length === 0 || tags.includes(undefined)) {
+      unreadable.push(`Slack post not read as events: ${parsed.data.text.slice(0, 120)}`);
       continue;
     }
-    units.push({ key: messageKey(issuerId, kinds), at: post.receivedAt.getTime() });
+    const content = eventLines.join('\n');
+    units.push({ key: messageKey(issuerId, tags.filter(defined)), at: post.receivedAt.getTime(), content });
   }
   return { units, unreadable };
 }
 
-/** The kind of one `* …` line of an email's plain text. */
-function emailLineKind(line: string): EventKind | undefined {
+const defined = <T>(value: T | undefined): value is T => value !== undefined;
+
+const PCT = String.raw`(\d+\.\d+)%`;
+const SLACK_OPENED = new RegExp(` opened \\*${PCT}\\* `);
+const SLACK_MOVED = new RegExp(` ${PCT} → \\*${PCT}\\* `);
+
+/** The change tag of one Slack event line (emoji, *holder*, what happened), or undefined. */
+function slackLineTag(line: string): string | undefined {
+  const kind = EMOJI_KIND.get(line.split(' ')[0] ?? '');
+  if (kind === 'closed') return 'closed';
+  const values = (kind === 'opened' ? SLACK_OPENED : SLACK_MOVED).exec(line);
+  if (!kind || !values) return undefined;
+  return kind === 'opened' ? `opened ${values[1]}%` : `${kind} ${values[1]}%>${values[2]}%`;
+}
+
+// describeEvent's sentences, anchored at the end: holder and issuer names may hold anything.
+const EMAIL_OPENED = new RegExp(` opened a short in .*: ${PCT} \\([^()]*\\)$`);
+const EMAIL_MOVED = new RegExp(` (raised|cut) its short in .* to ${PCT} \\([^()]*, from ${PCT}; [^()]*\\)$`);
+
+/** The change tag of one `* …` line of an email's plain text, or undefined for any other line. */
+function emailLineTag(line: string): string | undefined {
+  if (!line.startsWith('* ')) return undefined;
   if (line.includes(' fell below the 0.5% public disclosure threshold')) return 'closed';
-  if (line.includes(' opened a short in ')) return 'opened';
-  if (line.includes(' raised its short in ')) return 'increased';
-  if (line.includes(' cut its short in ')) return 'decreased';
+  const opened = EMAIL_OPENED.exec(line);
+  if (opened) return `opened ${opened[1]}%`;
+  const moved = EMAIL_MOVED.exec(line);
+  if (moved) return `${moved[1] === 'raised' ? 'increased' : 'decreased'} ${moved[3]}%>${moved[2]}%`;
   return undefined;
 }
 
@@ -138,15 +173,14 @@ export function emailReceived(mails: readonly CapturedMail[], to: string): Recei
     if (!mailTo(mail).includes(to)) continue;
     const text = mail.parsed.text ?? '';
     const issuerId = /shortwatch · issuer (\S+)/.exec(text)?.[1];
-    const kinds = text.split('\n').flatMap((line) => {
-      const kind = line.startsWith('* ') ? emailLineKind(line) : undefined;
-      return kind ? [kind] : [];
-    });
-    if (issuerId === undefined || kinds.length === 0) {
-      unreadable.push(`email without events: ${mail.parsed.subject ?? ''}`);
+    const eventLines = text.split('\n').filter((line) => line.startsWith('* '));
+    const tags = eventLines.map(emailLineTag);
+    if (issuerId === undefined || tags.length === 0 || tags.includes(undefined)) {
+      unreadable.push(`email not read as events: ${mail.parsed.subject ?? ''}`);
       continue;
     }
-    units.push({ key: messageKey(issuerId, kinds), at: mail.receivedAt.getTime() });
+    const content = eventLines.join('\n');
+    units.push({ key: messageKey(issuerId, tags.filter(defined)), at: mail.receivedAt.getTime(), content });
   }
   return { units, unreadable };
 }
@@ -158,6 +192,7 @@ export function digestReceived(mails: readonly CapturedMail[], to: string): Rece
   for (const mail of mails) {
     if (!mailTo(mail).includes(to)) continue;
     const lines = (mail.parsed.text ?? '').split('\n');
+    const group = lines.find((line) => line.startsWith('Period: ')) ?? mail.parsed.subject ?? '';
     let issuer: string | undefined;
     let inMovers = false;
     for (const line of lines) {
@@ -165,10 +200,11 @@ export function digestReceived(mails: readonly CapturedMail[], to: string): Rece
       else if (line === '') inMovers = false;
       const heading = /^(.+): total disclosed short /.exec(line)?.[1];
       if (heading !== undefined) issuer = heading;
-      const kind = line.startsWith('* ') && !inMovers ? emailLineKind(line) : undefined;
-      if (kind && issuer !== undefined)
-        units.push({ key: digestKey(issuer, kind), at: mail.receivedAt.getTime() });
-      else if (kind) unreadable.push(`digest line outside an issuer: ${line.slice(0, 80)}`);
+      if (!line.startsWith('* ') || inMovers) continue;
+      const tag = emailLineTag(line);
+      if (tag && issuer !== undefined) {
+        units.push({ key: digestKey(issuer, tag), at: mail.receivedAt.getTime(), group, content: line });
+      } else unreadable.push(`digest line not read: ${line.slice(0, 120)}`);
     }
   }
   return { units, unreadable };

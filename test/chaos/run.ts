@@ -3,7 +3,7 @@ import { runChaos } from './engine.js';
 import { LONG, seedFrom } from './profiles.js';
 
 /**
- * `npm run chaos [-- --seed N --steps N --issuers N --workers N --no-redis-pause]`: the long chaos run,
+ * `npm run chaos [-- --seed N --steps N --issuers N --workers N --no-redis-pause --logs DIR]`: the long chaos run,
  * printed as it happens. Redis pauses stop every user of that Redis: point REDIS_URL at a Redis of its
  * own, or pass --no-redis-pause.
  */
@@ -15,6 +15,7 @@ async function main(): Promise<number> {
       issuers: { type: 'string' },
       workers: { type: 'string' },
       'no-redis-pause': { type: 'boolean', default: false },
+      logs: { type: 'string' },
     },
   });
   const seed = seedFrom(values.seed ?? process.env.CHAOS_SEED);
@@ -47,6 +48,7 @@ async function main(): Promise<number> {
     drainTimeoutMs: 180_000,
     replay: `npm run chaos -- ${flags.join(' ')}`,
     echo: (line) => console.log(line),
+    logDir: values.logs,
   });
   console.log(
     report.ok

@@ -17,6 +17,9 @@ export const WINDOWS = { minuteMs: 3_000, dayMs: 12_000 } as const;
 /** Upstream request timeout of the daemon: an injected delay past it is a timeout. */
 export const UPSTREAM_TIMEOUT_MS = 1_500;
 
+/** The poll job lock: short, so a kill in the middle of polls costs seconds rather than a minute. */
+export const POLL_LOCK_MS = 5_000;
+
 /** Slack stand-in delays stay under this, so a slow Slack is slow and never a timeout. */
 export const SLACK_TIMEOUT_MS = 6_000;
 
@@ -44,7 +47,12 @@ export interface ChaosWorld {
 }
 
 /** The shortwatch config of a chaos run: four channels with no filters, fast sweeps, short windows. */
-function chaosConfig(stack: Stack, receiver: WebhookReceiver, proxy: DroppingProxy): Record<string, unknown> {
+function chaosConfig(
+  stack: Stack,
+  receiver: WebhookReceiver,
+  proxy: DroppingProxy,
+  logLevel: 'info' | 'warn',
+): Record<string, unknown> {
   const retrying = { backoff: '200ms', attempts: 12 };
   const smtp = { host: '127.0.0.1', port: proxy.port, secure: false, from: 'shortwatch@example.test' };
   return {
@@ -56,7 +64,8 @@ function chaosConfig(stack: Stack, receiver: WebhookReceiver, proxy: DroppingPro
       retries: 1,
       retryDelay: '50ms',
     },
-    poll: { gateInterval: '1s', concurrency: 4 },
+    // A killed process's polls run again within about two of these (BullMQ's stalled-job check).
+    poll: { gateInterval: '1s', concurrency: 4, lockDuration: `${POLL_LOCK_MS}ms` },
     budget: {
       perMinute: 50_000,
       perDay: 5_000_000,
@@ -86,7 +95,7 @@ function chaosConfig(stack: Stack, receiver: WebhookReceiver, proxy: DroppingPro
         ...retrying,
       },
     ],
-    log: { level: 'warn', format: 'json' },
+    log: { level: logLevel, format: 'json' },
   };
 }
 
@@ -95,6 +104,8 @@ export async function buildWorld(options: {
   seed: number;
   issuers: number;
   workers: number;
+  /** Where each process's log goes (at info level); none by default. */
+  logDir?: string;
 }): Promise<ChaosWorld> {
   const stack = await startStack({
     seed: options.seed,
@@ -103,7 +114,7 @@ export async function buildWorld(options: {
   });
   const receiver = await startWebhookReceiver();
   const smtpProxy = await startDroppingProxy(stack.smtp.port);
-  stack.writeConfig(chaosConfig(stack, receiver, smtpProxy));
+  stack.writeConfig(chaosConfig(stack, receiver, smtpProxy, options.logDir ? 'info' : 'warn'));
   const redis = stack.redis.connect();
   const admin = stack.redis.connect();
   const fleet = new Fleet({
@@ -111,6 +122,7 @@ export async function buildWorld(options: {
     redis,
     prefix: stack.prefix,
     workers: options.workers,
+    logDir: options.logDir,
   });
   const queues = new QueueSet(stack.redis.connect(), stack.prefix);
   return {
