@@ -60,6 +60,9 @@ export async function startSmtpCapture(
       });
     },
   });
+  // A client that resets its connection (ECONNRESET) is the client's problem; unheard, the 'error'
+  // event would end the whole process.
+  server.on('error', () => undefined);
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   return {

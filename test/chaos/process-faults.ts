@@ -23,16 +23,8 @@ export async function activeWork(world: ChaosWorld): Promise<string> {
   return busy.join(', ') || 'nothing active';
 }
 
-/**
- * Waits (up to `timeoutMs`) until the chosen kind of job is in flight somewhere in the fleet. With
- * `sparePolls`, also until no poll is in flight (and after the timeout, until polls are done).
- */
-async function awaitMoment(
-  world: ChaosWorld,
-  moment: KillMoment,
-  timeoutMs: number,
-  sparePolls: boolean,
-): Promise<void> {
+/** Waits (up to `timeoutMs`) until the chosen kind of job is in flight somewhere in the fleet. */
+async function awaitMoment(world: ChaosWorld, moment: KillMoment, timeoutMs: number): Promise<void> {
   const queues =
     moment === 'poll'
       ? [world.queues.poll]
@@ -43,15 +35,12 @@ async function awaitMoment(
           : moment === 'deliver'
             ? CHANNELS.map((c) => world.queues.deliver(c))
             : [];
-  const pollsIdle = async () => !sparePolls || (await world.queues.poll.getActiveCount()) === 0;
   const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+  while (queues.length > 0 && Date.now() < deadline) {
     const counts = await Promise.all(queues.map((q) => q.getActiveCount()));
-    if ((queues.length === 0 || counts.some((n) => n > 0)) && (await pollsIdle())) return;
+    if (counts.some((n) => n > 0)) return;
     await sleep(15);
   }
-  const idleBy = Date.now() + 15_000;
-  while (!(await pollsIdle()) && Date.now() < idleBy) await sleep(15);
 }
 
 /** SIGKILLs one member at the moment the rng picks, then starts it again. */
@@ -70,7 +59,7 @@ export async function killAndRestart(ctx: FaultContext, rng: Random, member: Mem
 
 async function killWhile(ctx: FaultContext, rng: Random, member: Member): Promise<void> {
   const moment = rng.pick(ctx.killMoments) ?? 'any';
-  await awaitMoment(ctx.world, moment, 4_000, !ctx.killMoments.includes('poll'));
+  await awaitMoment(ctx.world, moment, 4_000);
   const doing = await activeWork(ctx.world);
   const at = Date.now();
   const pid = await ctx.world.fleet.kill(member);
