@@ -10,7 +10,8 @@
 # bin/shortwatch.js runs dist/main.js when it exists, so tsx is never used inside the image.
 # See docs/operations.md.
 
-ARG NODE_IMAGE=node:22-bookworm-slim
+# A specific version, so that a rebuild gives the same image; raise it deliberately.
+ARG NODE_IMAGE=node:22.12.0-bookworm-slim
 
 # ---- build: dev dependencies, tsc -p tsconfig.build.json -> dist/ --------------------------------
 FROM ${NODE_IMAGE} AS build
@@ -41,7 +42,8 @@ COPY config ./config
 RUN mkdir -p /app/demo-out && chown node:node /app/demo-out
 USER node
 
-# /healthz, /readyz and /metrics, when the config sets http.port: 9464 (see docs/operations.md).
+# /healthz, /readyz and /metrics: config/example.yaml sets http.port: ${SHORTWATCH_HTTP_PORT:-9464}
+# (see docs/operations.md).
 EXPOSE 9464
 # Liveness only: /readyz also fails while upstream access is revoked, which a restart cannot fix.
 # Slim images have no curl; Node's own fetch does the request.

@@ -1,5 +1,6 @@
 /**
- * Generates docs/configuration.md from the zod config schema, so the reference cannot drift from the code.
+ * Generates docs/configuration.md from the zod config schema (src/config/schema/): each key's `.describe()`
+ * string is the one source of its text, so the reference cannot drift from the code.
  * Usage: `npx tsx scripts/config-docs.ts` writes the file; `--check` exits 1 when it is out of date.
  */
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the docs quote ${VAR} config placeholders
@@ -310,7 +311,7 @@ function intro(keys: KeyDoc[]): string[] {
   return [
     '# Configuration',
     '',
-    '<!-- Generated from src/config/schema.ts by scripts/config-docs.ts (`npm run docs:config`). Do not edit by hand. -->',
+    '<!-- Generated from the .describe() strings in src/config/schema/ by scripts/config-docs.ts (`npm run docs:config`). Do not edit by hand. -->',
     '',
     'shortwatch reads one YAML file. [`config/example.yaml`](../config/example.yaml) is a complete, commented example:',
     'copy it, set the environment variables it names, and run `shortwatch check`.',

@@ -1,30 +1,49 @@
 import { hostname } from 'node:os';
 import type { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
-import { AccessState, isPlanError, type Plan, planPolling, RateBudget } from './budget/index.js';
+import { ACCESS_REVOKED_NOTICE } from './budget/access-state.js';
+import { AccessState, RateBudget } from './budget/index.js';
 import { channelRegistry, createSender } from './channels/registry.js';
 import type { ChannelSender } from './channels/types.js';
 import { ConfigError } from './config/config-error.js';
-import type { Config } from './config/schema.js';
+import type { ChannelConfig, Config } from './config/schema.js';
+import { DeliverySet } from './delivery/delivery-set.js';
+import { retireChannel } from './delivery/retire-channel.js';
 import type { JobContext, Settings } from './jobs/context.js';
-import { DigestStore } from './jobs/digest-store.js';
-import { IssuerDirectory } from './jobs/directory.js';
-import { enqueueDelivery } from './jobs/dispatch.js';
-import { stateKeys } from './jobs/keys.js';
 import { QueueSet } from './jobs/queue-set.js';
-import { noticeJobId } from './jobs/queues.js';
 import { syncSchedulers } from './jobs/schedulers.js';
-import { resolveWatchlist } from './jobs/watchlist.js';
+import { reportStateLost } from './jobs/state-kept.js';
+import { resolveWatchlist, type WatchedIssuer } from './jobs/watchlist.js';
 import { WorkerSet } from './jobs/workers.js';
 import type { Logger } from './ops/logger.js';
 import { createMetrics, type Metrics } from './ops/metrics.js';
-import { Notices } from './ops/notices.js';
-import { EventLog, SnapshotStore } from './positions/index.js';
-import { MuteStore } from './routing/index.js';
-import type { UpstreamClient } from './upstream/index.js';
+import { redisErrorFields } from './ops/redis-error-fields.js';
+import { checkEvictionPolicy, reportEvictionPolicy } from './ops/redis-eviction.js';
+import { RedisHealth } from './ops/redis-health.js';
+import { planFor } from './plan-for.js';
+import { configIssues, watchlistIssues } from './preflight/preflight.js';
+import { ChannelRegistry } from './state/channel-registry.js';
+import { IssuerDirectory } from './state/directory.js';
+import { StateEpoch } from './state/epoch.js';
+import { EventLog } from './state/event-log.js';
+import { keyRoot, stateKeys } from './state/keys.js';
+import { MuteStore } from './state/mute-store.js';
+import { Notices } from './state/notices.js';
+import { Outbox } from './state/outbox.js';
+import { PollHealth } from './state/poll-health.js';
+import { SnapshotStore } from './state/snapshot-store.js';
+import { unavailableClient, unavailableSender, unlessSecretUnread } from './unread-secret-parts.js';
+import type { IssuerList, UpstreamClient } from './upstream/index.js';
 import { buildUpstreamClients, type ClientRole, fingerprintOf } from './upstream-clients.js';
 
+export { planFor } from './plan-for.js';
 export type { ClientRole } from './upstream-clients.js';
+
+/**
+ * The fingerprint of a config whose API key could not be read (a command that sends nothing was loaded
+ * without it): no client can send without the key, and no daemon starts without it (see startDaemon).
+ */
+const UNREAD_KEY_FINGERPRINT = 'unread-key';
 
 /** How an App is built; everything from outside is passed in. */
 export interface AppOptions {
@@ -32,27 +51,8 @@ export interface AppOptions {
   now?: () => Date;
   /** Where console channels write; stdout by default. */
   consoleOut?: Writable;
-}
-
-/** Turns the config's watchlist size and caps into the polling plan; a watchlist that cannot fit is a config error. */
-export function planFor(config: Config): Plan {
-  try {
-    return planPolling({
-      watchlistSize: config.watchlist.length,
-      perMinute: config.budget.perMinute,
-      perDay: config.budget.perDay,
-      reserve: config.budget.reserve,
-      gate: config.poll.gate,
-      gateIntervalMs: config.poll.gateInterval,
-      intervalMs: config.poll.interval,
-      maxStalenessMs: config.poll.maxStaleness,
-      dayMs: config.budget.dayWindow,
-      minuteMs: config.budget.minuteWindow,
-    });
-  } catch (error) {
-    if (isPlanError(error)) throw new ConfigError('plan', [{ path: 'watchlist', message: error.message }]);
-    throw error;
-  }
+  /** The config file, named by the config errors a refused start reports. */
+  configFile?: string;
 }
 
 /**
@@ -61,56 +61,56 @@ export function planFor(config: Config): Plan {
  */
 export class App {
   readonly ctx: JobContext;
-  readonly queues: QueueSet;
   readonly metrics: Metrics;
   readonly redis: Redis;
   readonly #workerRedis: Redis;
+  readonly #health: RedisHealth;
   readonly #options: AppOptions;
   #settings: Settings;
   #clients: Record<ClientRole, UpstreamClient>;
   #workers: WorkerSet | undefined;
+  #deliveries: DeliverySet | undefined;
   #beat: NodeJS.Timeout | undefined;
+  #queues: QueueSet | undefined;
   readonly #processId = `${hostname()}-${process.pid}`;
 
-  private constructor(config: Config, options: AppOptions, redis: Redis, workerRedis: Redis) {
+  private constructor(
+    config: Config,
+    options: AppOptions,
+    redis: Redis,
+    workerRedis: Redis,
+    health: RedisHealth,
+  ) {
     const now = options.now ?? (() => new Date());
-    const prefix = config.redis.prefix;
+    const prefix = keyRoot(config.redis.prefix);
     this.#options = options;
     this.redis = redis;
     this.#workerRedis = workerRedis;
+    this.#health = health;
     this.metrics = createMetrics();
-    this.queues = new QueueSet(redis, prefix);
     const nowMs = () => now().getTime();
-    const budget = new RateBudget(
-      redis,
-      {
-        prefix,
-        perMinute: config.budget.perMinute,
-        perDay: config.budget.perDay,
-        reserve: config.budget.reserve,
-        minuteMs: config.budget.minuteWindow,
-        dayMs: config.budget.dayWindow,
-      },
-      nowMs,
-    );
+    const budget = new RateBudget(redis, { prefix, ...budgetCaps(config) }, nowMs);
     const access = new AccessState(redis, prefix, nowMs);
     this.#settings = {
       config,
       plan: planFor(config),
       watched: [],
       senders: new Map(),
-      fingerprint: fingerprintOf(config),
+      fingerprint: unlessSecretUnread(
+        () => fingerprintOf(config),
+        () => UNREAD_KEY_FINGERPRINT,
+      ),
     };
-    const notices = new Notices(
-      redis,
-      prefix,
-      options.logger,
-      (notice, occurrence) => this.#sendNotice(notice, occurrence),
+    const notices = new Notices(redis, prefix, {
+      logger: options.logger,
       now,
-    );
+      opsChannel: () => this.#settings.config.ops.channel,
+    });
+    const queues = () => this.queues;
     this.ctx = {
       settings: () => this.#settings,
       prefix,
+      processId: this.#processId,
       redis,
       now,
       logger: options.logger,
@@ -120,15 +120,39 @@ export class App {
       budget,
       access,
       snapshots: new SnapshotStore(redis, prefix),
-      eventLog: new EventLog(redis, prefix, config.poll.eventsKept),
+      pollHealth: new PollHealth(redis, prefix),
+      epoch: new StateEpoch(redis, prefix),
+      eventLog: new EventLog(redis, prefix),
       directory: new IssuerDirectory(redis, prefix),
       mutes: new MuteStore(redis, prefix, nowMs),
       notices,
-      digests: new DigestStore(redis, prefix),
-      queues: this.queues,
+      outbox: new Outbox(redis, prefix),
+      channels: new ChannelRegistry(redis, prefix),
+      get queues() {
+        return queues();
+      },
     };
-    this.#clients = this.#buildClients(config);
+    this.#clients = unlessSecretUnread(
+      () => this.#buildClients(config),
+      (error) => ({
+        polling: unavailableClient(error),
+        probe: unavailableClient(error),
+        interactive: unavailableClient(error),
+      }),
+    );
     this.#settings = { ...this.#settings, senders: this.#buildSenders(config) };
+  }
+
+  /**
+   * The BullMQ queues, opened on first use: a queue writes its meta key as it opens, and a start refused
+   * by its checks must leave Redis as it found it.
+   */
+  get queues(): QueueSet {
+    if (this.#queues === undefined) {
+      this.#queues = new QueueSet(this.redis, this.ctx.prefix);
+      for (const queue of this.#queues.all()) this.#health.watchBull(`queue:${queue.name}`, queue);
+    }
+    return this.#queues;
   }
 
   /** Connects to Redis and builds every part; fails fast when Redis does not answer. */
@@ -148,12 +172,10 @@ export class App {
       connectTimeout: 5_000,
       connectionName: `${name}:jobs`,
     });
-    // Without these listeners ioredis prints reconnect errors itself, possibly with the URL.
-    for (const client of [redis, workerRedis]) {
-      client.on('error', (error: Error) =>
-        options.logger.debug({ err: error.message }, 'redis connection error'),
-      );
-    }
+    // Without a listener ioredis prints reconnect errors itself, possibly with the URL. A Redis that does
+    // not answer at start is the caller's error to report (RedisUnavailableError), not an outage to log.
+    const quiet = (error: Error) => options.logger.debug({ error: redisErrorFields(error) }, 'redis connect');
+    for (const client of [redis, workerRedis]) client.on('error', quiet);
     try {
       await Promise.all([redis.connect(), workerRedis.connect()]);
     } catch (error) {
@@ -161,7 +183,17 @@ export class App {
       workerRedis.disconnect();
       throw new RedisUnavailableError(error instanceof Error ? error.message : String(error));
     }
-    return new App(config, options, redis, workerRedis);
+    for (const client of [redis, workerRedis]) client.off('error', quiet);
+    const health = new RedisHealth(options.logger);
+    health.watchClient('app', redis);
+    health.watchClient('jobs', workerRedis);
+    try {
+      return new App(config, options, redis, workerRedis, health);
+    } catch (error) {
+      redis.disconnect();
+      workerRedis.disconnect();
+      throw error;
+    }
   }
 
   /** The current settings (config, plan, watchlist, senders). */
@@ -175,20 +207,33 @@ export class App {
   }
 
   /**
-   * Runs the daemon in this process: workers always; schedulers too unless `workerOnly`. Watchlist
-   * names that cannot be resolved at start are a config error.
+   * Runs the daemon in this process: workers always; schedulers too unless `workerOnly`. First the checks
+   * `shortwatch check` makes too (preflight/preflight.ts): a problem is a {@link ConfigError} naming its
+   * key, thrown before anything is registered.
    */
   async startDaemon(options: { workerOnly: boolean }): Promise<void> {
+    const { watched, fetched } = await this.#preflight();
+    // Checked: from here on the daemon registers itself.
+    if (fetched) await this.ctx.directory.save(fetched.data, fetched.last_updated, this.ctx.now());
+    this.#settings = { ...this.#settings, watched };
+    // Evictions would silently drop snapshots and outbox items: say so at every start.
+    await reportEvictionPolicy(await checkEvictionPolicy(this.redis), this.ctx);
     await this.#reconcileAccess();
-    await this.#resolveAtStart();
     if (!options.workerOnly) await syncSchedulers(this.queues, this.#settings.config, this.#settings.plan);
     this.#workers = new WorkerSet(this.ctx, this.#workerRedis);
     this.#workers.start();
-    await this.#beatOnce(options.workerOnly ? 'worker' : 'start');
-    this.#beat = setInterval(
-      () => void this.#beatOnce(options.workerOnly ? 'worker' : 'start'),
-      10_000,
-    ).unref();
+    for (const worker of this.#workers.all()) this.#health.watchBull(`worker:${worker.name}`, worker);
+    const wake = this.redis.duplicate({
+      connectionName: `${this.redis.options.connectionName ?? 'shortwatch'}:wake`,
+    });
+    this.#health.watchClient('wake', wake);
+    this.#deliveries = new DeliverySet(this.ctx, wake);
+    await this.#deliveries.start();
+    await this.#accountForChannels();
+    // The epoch this process runs on: a later beat or sweep that finds another one reports the loss.
+    await this.ctx.epoch.check();
+    await this.#beatOnce(options.workerOnly);
+    this.#beat = setInterval(() => void this.#beatOnce(options.workerOnly), 10_000).unref();
   }
 
   /** Swaps in a new config without a restart: watchlist, channels, plan, schedulers. */
@@ -196,64 +241,114 @@ export class App {
     if (config.redis.prefix !== this.#settings.config.redis.prefix) {
       throw new ConfigError('reload', [{ path: 'redis.prefix', message: 'cannot change without a restart' }]);
     }
+    // Whole or not at all: everything that can fail is built before anything running changes.
     const plan = planFor(config);
+    const directory = (await this.ctx.directory.load())?.issuers ?? null;
+    const clients = this.#buildClients(config);
+    let senders: Map<string, ChannelSender>;
+    try {
+      senders = this.#buildSenders(config);
+    } catch (error) {
+      await Promise.all(Object.values(clients).map((c) => c.close().catch(() => undefined)));
+      throw error;
+    }
     const oldSenders = this.#settings.senders;
     const oldClients = this.#clients;
-    this.#clients = this.#buildClients(config);
-    const directory = (await this.ctx.directory.load())?.issuers ?? null;
+    this.#clients = clients;
     this.#settings = {
       config,
       plan,
       // Names that do not resolve now raise a notice at the next sweep rather than stop a running daemon.
       watched: resolveWatchlist(config.watchlist, directory).watched,
-      senders: this.#buildSenders(config),
+      senders,
       fingerprint: fingerprintOf(config),
     };
+    this.ctx.budget.configure(budgetCaps(config));
     await this.#reconcileAccess();
     if (!options.workerOnly) await syncSchedulers(this.queues, config, plan);
-    this.#workers?.syncChannels(config.channels);
+    this.#deliveries?.sync(config.channels);
+    await this.#accountForChannels();
     await Promise.all([...oldSenders.values()].map((s) => s.close().catch(() => undefined)));
     await Promise.all(Object.values(oldClients).map((c) => c.close().catch(() => undefined)));
+  }
+
+  /**
+   * Registers the configured channels, and parks the queued work of every channel that left the config
+   * (see delivery/retire-channel.ts), telling the operator once; a removed channel with nothing left is
+   * forgotten. Runs at start, at each reload and at each beat (a process still on the old config may hold
+   * a removed channel's lease for a while).
+   */
+  async #accountForChannels(): Promise<void> {
+    const { channels: configured } = this.#settings.config;
+    await this.ctx.channels.register(configured);
+    const wanted = new Set(configured.map((c) => c.name));
+    // One read of the active notices, not one per channel at every beat.
+    const active = new Set((await this.ctx.notices.list()).map((n) => n.key));
+    for (const name of await this.ctx.channels.names()) {
+      if (wanted.has(name)) {
+        if (active.has(`channel-removed-${name}`))
+          await this.ctx.notices.clear(`channel-removed-${name}`, `Channel ${name} is configured again.`);
+        continue;
+      }
+      const retired = await retireChannel(this.ctx, name);
+      if (retired === 'busy') continue;
+      const parked = (await this.ctx.outbox.parked(name)).length;
+      if (parked === 0 && retired.staged === 0) {
+        await this.ctx.notices.clear(`channel-removed-${name}`, `Nothing is left queued for ${name}.`);
+        await this.ctx.channels.forget(name);
+        continue;
+      }
+      await this.ctx.notices.raise(
+        `channel-removed-${name}`,
+        'warning',
+        `Channel ${name} was removed with messages still queued`,
+        `${parked} messages for ${name} are parked (\`shortwatch deliveries --failed\`) and ${retired.staged} digest events stay staged. Add the channel back and run \`shortwatch deliveries retry --all --channel ${name}\` to send them.`,
+      );
+    }
   }
 
   /** Stops workers (finishing jobs in flight up to `timeoutMs`), then closes queues, senders and Redis. */
   async stop(timeoutMs = 10_000): Promise<void> {
     if (this.#beat) clearInterval(this.#beat);
-    await this.#workers?.close(timeoutMs);
+    await Promise.all([this.#workers?.close(timeoutMs), this.#deliveries?.close(timeoutMs)]);
     await this.redis.hdel(stateKeys(this.ctx.prefix).workers, this.#processId).catch(() => undefined);
-    await this.queues.close();
+    await this.#queues?.close();
     await Promise.all([...this.#settings.senders.values()].map((s) => s.close().catch(() => undefined)));
     await Promise.all(Object.values(this.#clients).map((c) => c.close().catch(() => undefined)));
     await Promise.all([this.redis.quit(), this.#workerRedis.quit()].map((p) => p.catch(() => undefined)));
   }
 
-  async #resolveAtStart(): Promise<void> {
+  /**
+   * The checks a start shares with `shortwatch check`, writing nothing: the config's own problems, then the
+   * watchlist names against the issuer directory. The directory in Redis is used when it knows every name;
+   * otherwise (none yet, or a name it lacks, maybe an issuer listed since) one `GET /issuers` decides, and
+   * the list is returned for saving once the start is accepted. When it cannot be fetched, names resolve
+   * at the first sweep (a notice if they do not).
+   */
+  async #preflight(): Promise<{ watched: WatchedIssuer[]; fetched?: IssuerList }> {
     const { config } = this.#settings;
+    const source = this.#options.configFile ?? 'config';
+    const problems = configIssues(config);
+    if (problems.length > 0) throw new ConfigError(source, problems);
+    const cached = (await this.ctx.directory.load())?.issuers ?? null;
+    const known = cached === null ? undefined : watchlistIssues(config.watchlist, cached);
     const byName = config.watchlist.some((entry) => 'name' in entry);
-    let directory = (await this.ctx.directory.load())?.issuers ?? null;
-    if (byName && directory === null) {
-      try {
-        const list = await this.client('polling').listIssuers();
-        await this.ctx.directory.save(list.data, list.last_updated, this.ctx.now());
-        directory = list.data;
-      } catch (error) {
-        this.ctx.logger.warn(
-          { err: error },
-          'could not fetch the issuer directory; names resolve at the first sweep',
-        );
-      }
+    if (!byName || known?.issues.length === 0) {
+      return { watched: known?.watched ?? resolveWatchlist(config.watchlist, null).watched };
     }
-    const { watched, problems } = resolveWatchlist(config.watchlist, directory);
-    if (problems.length > 0) {
-      throw new ConfigError(
-        'watchlist',
-        problems.map((p) => ({
-          path: 'watchlist',
-          message: `"${p.entry}" ${p.problem === 'unknown' ? 'matches no issuer' : 'is ambiguous'}; closest: ${p.candidates.join(', ')}`,
-        })),
+    let fetched: IssuerList | undefined;
+    try {
+      fetched = await this.client('polling').listIssuers();
+    } catch (error) {
+      this.ctx.logger.warn(
+        { err: error },
+        'could not fetch the issuer directory to check the watchlist names',
       );
     }
-    this.#settings = { ...this.#settings, watched };
+    const checked = fetched ? watchlistIssues(config.watchlist, fetched.data) : known;
+    if (checked === undefined) return { watched: resolveWatchlist(config.watchlist, null).watched };
+    if (checked.issues.length > 0) throw new ConfigError(source, checked.issues);
+    return { watched: checked.watched, fetched };
   }
 
   async #reconcileAccess(): Promise<void> {
@@ -262,24 +357,73 @@ export class App {
     }
   }
 
-  async #beatOnce(role: string): Promise<void> {
+  async #beatOnce(workerOnly: boolean): Promise<void> {
+    const role = workerOnly ? 'worker' : 'start';
     const record = { role, pid: process.pid, host: hostname(), seenAt: this.ctx.now().toISOString() };
     await this.redis
       .hset(stateKeys(this.ctx.prefix).workers, this.#processId, JSON.stringify(record))
       .catch(() => undefined);
+    await this.#confirmRefusal().catch((error: unknown) =>
+      this.ctx.logger.warn({ err: error }, 'could not check a refusal an interactive command saw'),
+    );
+    await this.#clearAccessNoticeIfBack().catch((error: unknown) =>
+      this.ctx.logger.warn({ err: error }, 'could not compare the access notice with the access state'),
+    );
+    await this.#watchEpoch(workerOnly).catch((error: unknown) =>
+      this.ctx.logger.warn({ err: error }, 'could not check the Redis state epoch'),
+    );
+    await this.#accountForChannels().catch((error: unknown) =>
+      this.ctx.logger.warn({ err: error }, 'could not account for removed channels'),
+    );
   }
 
-  async #sendNotice(notice: Parameters<typeof enqueueDelivery>[2], occurrence: string): Promise<void> {
-    const { config } = this.#settings;
-    const channel = config.channels.find((c) => c.name === config.ops.channel);
-    if (!channel || notice.type !== 'notice') return;
-    await enqueueDelivery(this.ctx, channel, notice, noticeJobId(channel.name, notice.key, occurrence));
+  /**
+   * An interactive command with this daemon's key was refused (a 401/403): one request of the daemon's own
+   * probe client decides. Refused again, the guard stops polling everywhere and raises the notice; answered,
+   * nothing changes (the command's key or moment was wrong, not the daemon's).
+   */
+  async #confirmRefusal(): Promise<void> {
+    if (!(await this.ctx.access.takeConfirmation(this.#settings.fingerprint))) return;
+    try {
+      await this.client('probe').listIssuers();
+      this.ctx.logger.info(
+        'an interactive command was refused with this key; the upstream accepts it: polling goes on',
+      );
+    } catch (error) {
+      this.ctx.logger.warn({ err: error }, 'checked the key an interactive command saw refused');
+    }
+  }
+
+  /**
+   * The access notice clears when access is back, whichever way it came back (a probe, a new key, a
+   * record cleared by a process of an older version): the notice is read first, so one raised after the
+   * access read cannot be cleared by mistake.
+   */
+  async #clearAccessNoticeIfBack(): Promise<void> {
+    const active = await this.ctx.notices.list();
+    if (!active.some((notice) => notice.key === ACCESS_REVOKED_NOTICE)) return;
+    if ((await this.ctx.access.get()).state !== 'ok') return;
+    await this.ctx.notices.clear(ACCESS_REVOKED_NOTICE, 'Upstream access is back; polling resumes.');
+  }
+
+  /**
+   * A flush takes the job schedulers with everything else, so no sweep would ever run again to notice:
+   * the beat of every process checks the epoch, and a scheduling process puts the schedulers back.
+   */
+  async #watchEpoch(workerOnly: boolean): Promise<void> {
+    const epoch = await this.ctx.epoch.check();
+    if (!epoch.lost) return;
+    const { config, plan, watched } = this.#settings;
+    await reportStateLost(this.ctx, epoch.previous, watched.length);
+    if (!workerOnly) await syncSchedulers(this.queues, config, plan);
   }
 
   #buildSenders(config: Config): Map<string, ChannelSender> {
     const registry = channelRegistry(this.#options.consoleOut);
     const deps = { now: this.ctx.now };
-    return new Map(config.channels.map((channel) => [channel.name, createSender(channel, deps, registry)]));
+    const build = (channel: ChannelConfig) =>
+      unlessSecretUnread(() => createSender(channel, deps, registry), unavailableSender);
+    return new Map(config.channels.map((channel) => [channel.name, build(channel)]));
   }
 
   #buildClients(config: Config): Record<ClientRole, UpstreamClient> {
@@ -295,6 +439,17 @@ export class App {
       close: async () => undefined,
     };
   }
+}
+
+/** The budget's caps and window lengths in a config. */
+function budgetCaps(config: Config) {
+  return {
+    perMinute: config.budget.perMinute,
+    perDay: config.budget.perDay,
+    reserve: config.budget.reserve,
+    minuteMs: config.budget.minuteWindow,
+    dayMs: config.budget.dayWindow,
+  };
 }
 
 /** Redis did not answer; the CLI explains how to get one. */

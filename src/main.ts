@@ -2,15 +2,8 @@
 import { Command, CommanderError, Option } from 'commander';
 import { checkCommand } from './cli/commands/check.js';
 import { runDaemon } from './cli/commands/daemon.js';
-import {
-  deliveriesCommand,
-  muteCommand,
-  mutesCommand,
-  retryCommand,
-  routeCommand,
-  testNotifyCommand,
-  unmuteCommand,
-} from './cli/commands/delivery.js';
+import { deliveriesCommand, retryCommand, routeCommand, testNotifyCommand } from './cli/commands/delivery.js';
+import { muteCommand, mutesCommand, unmuteCommand } from './cli/commands/mutes.js';
 import { sandboxCommand } from './cli/commands/sandbox.js';
 import { eventsCommand, planCommand, resumeCommand, statusCommand } from './cli/commands/state.js';
 import { issuersCommand, positionsCommand } from './cli/commands/upstream.js';
@@ -51,7 +44,9 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .action((opts: { search?: string }) => run((ctx) => issuersCommand(ctx, opts).then(() => EXIT.ok))());
   program
     .command('positions <issuer>')
-    .description("print one issuer's disclosed short positions (id or exact name)")
+    .description(
+      "print one issuer's disclosed short positions (an id, a name or part of one, or a watchlist label)",
+    )
     .option('--all', 'the full history instead of the active positions')
     .action((issuer: string, opts: { all?: boolean }) =>
       run((ctx) => positionsCommand(ctx, issuer, opts).then(() => EXIT.ok))(),
@@ -76,13 +71,15 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--json', 'machine-readable output')
     .action((opts: { json?: boolean }) => run((ctx) => statusCommand(ctx, opts).then(() => EXIT.ok))());
   program
-    .command('resume')
-    .description('resume polling after a 401/403 once the key or plan is fixed')
-    .action(() => run((ctx) => resumeCommand(ctx).then(() => EXIT.ok))());
+    .command('resume [issuer]')
+    .description(
+      'resume polling: after a 401/403 once the key or plan is fixed; with ISSUER, ask an issuer that answered 404 (or whose snapshot is unreadable) again at the next sweep',
+    )
+    .action((issuer: string | undefined) => run((ctx) => resumeCommand(ctx, issuer).then(() => EXIT.ok))());
   program
     .command('events [issuer]')
     .description('the latest detected events, newest first')
-    .option('--limit <n>', 'how many', '20')
+    .option('--limit <n>', 'how many (a whole number, at least 1)', '20')
     .option('--json', 'machine-readable output')
     .action((issuer: string | undefined, opts: { limit: string; json?: boolean }) =>
       run((ctx) => eventsCommand(ctx, issuer, opts).then(() => EXIT.ok))(),
@@ -90,11 +87,11 @@ export function buildProgram(setExit: (code: number) => void): Command {
   program
     .command('route')
     .description('which channels an event would reach, and why the others would not')
-    .requiredOption('--issuer <issuer>', 'issuer id or name')
+    .requiredOption('--issuer <issuer>', 'issuer id, name or watchlist label')
     .requiredOption('--holder <holder>', 'holder name')
     .requiredOption('--kind <kind>', 'opened, increased, decreased or closed')
-    .requiredOption('--value <percent>', 'the value after the change')
-    .option('--previous <percent>', 'the value before the change')
+    .requiredOption('--value <percent>', 'the value after the change, 0 to 100')
+    .option('--previous <percent>', 'the value before the change, 0 to 100')
     .action((opts: { issuer: string; holder: string; kind: string; value: string; previous?: string }) =>
       run((ctx) => routeCommand(ctx, opts).then(() => EXIT.ok))(),
     );
@@ -157,7 +154,11 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .description('sandbox + daemon + local Slack and SMTP capture; alerts within seconds')
     .option('--out <dir>', 'where captured messages are written', 'demo-out')
     .option('--duration <duration>', 'stop by itself after this long (default: run until Ctrl-C)')
-    .action(async (opts: { out: string; duration?: string }) => {
+    .option(
+      '--chaos',
+      'the sandbox misbehaves in turn (null, lagging or backwards last_updated, wrong issuer, …)',
+    )
+    .action(async (opts: { out: string; duration?: string; chaos?: boolean }) => {
       const { runDemo } = await import('./demo/run.js');
       setExit(await runDemo(opts));
     });

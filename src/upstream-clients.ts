@@ -1,9 +1,15 @@
 import { type AccessState, accessFingerprint, createBudgetGuard, type RateBudget } from './budget/index.js';
+import { formatDuration } from './config/duration.js';
 import type { Config } from './config/schema.js';
 import type { Logger } from './ops/logger.js';
 import type { Metrics } from './ops/metrics.js';
-import type { Notices } from './ops/notices.js';
-import { createUpstreamClient, isRateLimitedError, type UpstreamClient } from './upstream/index.js';
+import type { Notices } from './state/notices.js';
+import {
+  createUpstreamClient,
+  isRateLimitedError,
+  isSchemaError,
+  type UpstreamClient,
+} from './upstream/index.js';
 
 /** Which budget rules an upstream client follows. */
 export type ClientRole = 'polling' | 'probe' | 'interactive';
@@ -35,7 +41,7 @@ export function buildUpstreamClients(config: Config, deps: ClientDeps): Record<C
       fingerprint: fingerprintOf(config),
       interactive: role === 'interactive',
       probe: role === 'probe',
-      now: () => deps.now().getTime(),
+      rateLimitProbeMs: config.budget.probeInterval,
       onRevoked: async (status) => {
         const what =
           status.state === 'unauthorized' ? 'rejected the API key (401)' : 'refused API access (403)';
@@ -49,16 +55,29 @@ export function buildUpstreamClients(config: Config, deps: ClientDeps): Record<C
       onRestored: async () => {
         await deps.notices.clear('access-revoked', 'Upstream access is back; polling resumes.');
       },
-      onBlocked: async (untilMs, window) => {
+      onBlocked: async (untilMs, window, block) => {
         deps.logger.warn(
-          { until: new Date(untilMs).toISOString(), window },
+          { until: new Date(untilMs).toISOString(), window, probing: block.probing },
           'upstream rate limit (429): holding every request',
         );
+        // Probing may last hours: say so once (the notice is deduplicated across processes).
+        if (block.probing) {
+          await deps.notices.raise(
+            'upstream-rate-limited',
+            'warning',
+            'Upstream rate limit without Retry-After: polling paused',
+            `The upstream answered 429 for the ${window ?? 'unnamed'} window without saying when to retry, and its window alignment is unknown. One request every ${formatDuration(config.budget.probeInterval)} (from any process) checks whether it answers again; the next at ${new Date(untilMs).toISOString()}. Something else may be spending the same API key.`,
+          );
+        }
+      },
+      onRateLimitLifted: async () => {
+        await deps.notices.clear('upstream-rate-limited', 'The upstream answers again; polling resumes.');
       },
     });
     return createUpstreamClient({
       baseUrl: config.upstream.baseUrl,
       apiKey: config.upstream.apiKey,
+      allowInsecureHttp: config.upstream.allowInsecureHttp,
       timeoutMs: config.upstream.timeout,
       maxBodyBytes: config.upstream.maxBodyBytes,
       retries: config.upstream.retries,
@@ -68,6 +87,8 @@ export function buildUpstreamClients(config: Config, deps: ClientDeps): Record<C
         deps.metrics.upstreamRequests.inc({ operation: info.operation, status: String(info.status) });
         if (isRateLimitedError(info.error))
           deps.metrics.upstreamRateLimited.inc({ window: info.error.window ?? 'unknown' });
+        // A 200 whose body breaks the schema is a 200 to the transport, and counted apart.
+        if (isSchemaError(info.error)) deps.metrics.upstreamInvalidBodies.inc({ operation: info.operation });
         await guard.afterResponse(info);
       },
     });

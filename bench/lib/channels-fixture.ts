@@ -6,7 +6,7 @@ import { type ChannelConfig, configSchema } from '../../src/config/schema.js';
  */
 export function benchChannels(): ChannelConfig[] {
   const config = configSchema.parse({
-    upstream: { baseUrl: 'http://sandbox.invalid', apiKey: 'bench' },
+    upstream: { baseUrl: 'https://sandbox.invalid', apiKey: 'bench' },
     channels: [
       {
         name: 'desk',

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
-import { stateKeys } from '../../src/jobs/keys.js';
-import { snapshotSchema } from '../../src/positions/index.js';
 import type { Scenario } from '../../src/sandbox/index.js';
+import { keyRoot, stateKeys } from '../../src/state/keys.js';
+import { SnapshotStore } from '../../src/state/snapshot-store.js';
 import { type DaemonProcess, spawnShortwatch, waitFor } from '../../test/e2e/harness.js';
 
 /** `count` shortwatch processes on one config: one `start` (schedulers and workers) and `count - 1` `worker`s. */
@@ -17,7 +17,7 @@ export async function startDaemons(
     // Each process records itself in the workers hash once its workers run.
     await waitFor(
       `${count} shortwatch processes`,
-      async () => (await redis.hlen(stateKeys(prefix).workers)) >= count,
+      async () => (await redis.hlen(stateKeys(keyRoot(prefix)).workers)) >= count,
       60_000,
       200,
     );
@@ -48,11 +48,7 @@ export async function snapshotsAtCurrent(
   scenario: Scenario,
   issuerIds: readonly string[],
 ): Promise<number> {
-  const raw = await redis.mget(...issuerIds.map((id) => `${prefix}:snapshot:${id}`));
+  const snapshots = await new SnapshotStore(redis, keyRoot(prefix)).getMany(issuerIds);
   const current = scenario.lastUpdated();
-  return raw.filter((text) => {
-    if (text === null) return false;
-    const parsed = snapshotSchema.safeParse(JSON.parse(text));
-    return parsed.success && parsed.data.lastUpdated === current;
-  }).length;
+  return [...snapshots.values()].filter((snapshot) => snapshot.lastUpdated === current).length;
 }

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { keyRoot } from '../../src/state/keys.js';
 
 /** The groups a deployment's keys are counted under. */
 export type KeyGroup =
@@ -29,23 +30,23 @@ const zeroes = (): Record<KeyGroup, number> => ({
 });
 
 function groupOf(prefix: string, key: string): KeyGroup {
-  const rest = key.slice(prefix.length + 1);
+  const rest = key.slice(keyRoot(prefix).length + 1);
   if (rest.startsWith('snapshot:')) return 'snapshots';
   if (rest === 'events' || rest.startsWith('events:')) return 'eventStreams';
   if (rest.startsWith('event-seen:')) return 'eventSeen';
   if (rest.startsWith('q:poll:')) return 'pollQueue';
-  if (rest.startsWith('q:deliver-')) return 'deliveryQueues';
+  if (rest.startsWith('outbox:')) return 'deliveryQueues';
   if (rest.startsWith('q:')) return 'otherQueues';
   return 'otherState';
 }
 
-/** Scans `<prefix>:*` (never KEYS) and sums MEMORY USAGE (SAMPLES 0) per group. */
+/** Scans `{<prefix>}:*` (never KEYS) and sums MEMORY USAGE (SAMPLES 0) per group. */
 export async function redisFootprint(redis: Redis, prefix: string): Promise<RedisFootprint> {
   const bytes = zeroes();
   const counts = zeroes();
   let cursor = '0';
   do {
-    const [next, batch] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    const [next, batch] = await redis.scan(cursor, 'MATCH', `${keyRoot(prefix)}:*`, 'COUNT', 1000);
     cursor = next;
     if (batch.length === 0) continue;
     const pipeline = redis.pipeline();

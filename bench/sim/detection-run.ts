@@ -66,7 +66,7 @@ const START = Date.UTC(2026, 0, 5);
 /** The daemon's config for W issuers: every default, so the real caps (100/minute, 1,000/day). */
 export function benchConfig(issuerIds: readonly string[], poll: Record<string, unknown> = {}): Config {
   return configSchema.parse({
-    upstream: { baseUrl: 'http://sandbox.invalid', apiKey: 'bench' },
+    upstream: { baseUrl: 'https://sandbox.invalid', apiKey: 'bench' },
     watchlist: issuerIds.map((id) => ({ id })),
     poll,
   });

@@ -2,18 +2,31 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { Secret } from '../config/secret.js';
+import { stateKeys } from '../state/keys.js';
+import { LUA_REDIS_NOW } from './redis-clock.js';
 
 /** Whether the upstream accepts our key: `ok`, or revoked after a 401 (`unauthorized`) or 403 (`no-api-access`). */
 export type AccessStatus =
   | { state: 'ok' }
   | {
       state: RevokedState;
+      /** Epoch ms (Redis' clock) when access was lost. */
       since: number;
       message: string;
       /** {@link accessFingerprint} of the config that was refused. */
       fingerprint: string;
+      /** Epoch ms (Redis' clock) of the last access probe. */
       lastProbeAt: number | null;
     };
+
+/** The notice key of a revocation (src/state/notices.ts). */
+export const ACCESS_REVOKED_NOTICE = 'access-revoked';
+
+/**
+ * How long a refusal an interactive command saw waits for a daemon with the same key to check it (the
+ * daemon looks at every beat, every 10 s); with no such daemon it lapses and changes nothing.
+ */
+const CONFIRM_WITHIN_MS = 60_000;
 
 /** The two ways access is lost. */
 export type RevokedState = 'unauthorized' | 'no-api-access';
@@ -28,10 +41,10 @@ const revokedRecord = z.object({
 });
 
 // Creates the record only when none exists, so of many processes that see a 401 at once exactly one
-// wins and raises the operator notice.
-const REVOKE_SCRIPT = `
+// wins and raises the operator notice. `since` is Redis' time, like every instant this module stores.
+const REVOKE_SCRIPT = `${LUA_REDIS_NOW}
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'state', ARGV[1], 'since', ARGV[2], 'message', ARGV[3], 'fingerprint', ARGV[4])
+redis.call('HSET', KEYS[1], 'state', ARGV[1], 'since', now, 'message', ARGV[2], 'fingerprint', ARGV[3])
 return 1
 `;
 
@@ -42,15 +55,14 @@ redis.call('DEL', KEYS[1])
 return 1
 `;
 
-// The claim holds the time of the last probe, compared with the caller's clock; the key also expires by
-// itself after the interval.
-const CLAIM_PROBE_SCRIPT = `
-local now = tonumber(ARGV[1])
-local interval = tonumber(ARGV[2])
+// The claim holds Redis' time of the last probe, so every host measures the hour on one clock; the key
+// also expires by itself after the interval.
+const CLAIM_PROBE_SCRIPT = `${LUA_REDIS_NOW}
+local interval = tonumber(ARGV[1])
 local last = tonumber(redis.call('GET', KEYS[1]) or '')
 if last and now - last < interval then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', interval)
-if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('HSET', KEYS[2], 'lastProbeAt', ARGV[1]) end
+redis.call('SET', KEYS[1], now, 'PX', interval)
+if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('HSET', KEYS[2], 'lastProbeAt', now) end
 return 1
 `;
 
@@ -62,16 +74,21 @@ export class AccessState {
   readonly #redis: Redis;
   readonly #key: string;
   readonly #probeKey: string;
+  readonly #confirmKey: string;
   readonly #now: () => number;
 
   constructor(redis: Redis, prefix: string, now: () => number = Date.now) {
     this.#redis = redis;
-    this.#key = `${prefix}:access`;
-    this.#probeKey = `${prefix}:access:probe`;
+    this.#key = stateKeys(prefix).access;
+    this.#probeKey = stateKeys(prefix).accessProbe;
+    this.#confirmKey = stateKeys(prefix).accessConfirm;
     this.#now = now;
   }
 
-  /** The current status; an unreadable record counts as revoked, so a damaged key never unleashes polling. */
+  /**
+   * The current status, its instants on Redis' clock (the same from any process); an unreadable record
+   * counts as revoked, so a damaged key never unleashes polling.
+   */
   async get(): Promise<AccessStatus> {
     const raw = await this.#redis.hgetall(this.#key);
     if (Object.keys(raw).length === 0) return { state: 'ok' };
@@ -90,15 +107,7 @@ export class AccessState {
 
   /** Marks access lost; true only for the one call that changed it from ok, so one notice is raised. */
   async revoke(state: RevokedState, message: string, fingerprint: string): Promise<boolean> {
-    const changed = await this.#redis.eval(
-      REVOKE_SCRIPT,
-      1,
-      this.#key,
-      state,
-      this.#now(),
-      message,
-      fingerprint,
-    );
+    const changed = await this.#redis.eval(REVOKE_SCRIPT, 1, this.#key, state, message, fingerprint);
     return changed === 1;
   }
 
@@ -112,10 +121,27 @@ export class AccessState {
     return (await this.#redis.eval(RECONCILE_SCRIPT, 1, this.#key, fingerprint)) === 1;
   }
 
-  /** Claims the right to send the access probe; at most one claim per `intervalMs` across all processes. */
+  /**
+   * An interactive command (a colleague's `check`, `issuers`) was refused with the key of `fingerprint`.
+   * Its word alone changes nothing: a daemon configured with that key checks with a request of its own
+   * ({@link takeConfirmation}), and only that request's 401/403 stops polling. A key no daemon uses lapses.
+   */
+  async requestConfirmation(fingerprint: string): Promise<void> {
+    await this.#redis
+      .multi()
+      .sadd(this.#confirmKey, fingerprint)
+      .pexpire(this.#confirmKey, CONFIRM_WITHIN_MS)
+      .exec();
+  }
+
+  /** Takes the request to check the key of `fingerprint`: true for the one process that should check. */
+  async takeConfirmation(fingerprint: string): Promise<boolean> {
+    return (await this.#redis.srem(this.#confirmKey, fingerprint)) === 1;
+  }
+
+  /** Claims the right to send the access probe; at most one claim per `intervalMs` (by Redis' clock) across all processes. */
   async claimProbe(intervalMs = 3_600_000): Promise<boolean> {
-    const now = this.#now();
-    const claimed = await this.#redis.eval(CLAIM_PROBE_SCRIPT, 2, this.#probeKey, this.#key, now, intervalMs);
+    const claimed = await this.#redis.eval(CLAIM_PROBE_SCRIPT, 2, this.#probeKey, this.#key, intervalMs);
     return claimed === 1;
   }
 }

@@ -3,7 +3,9 @@ import { NoApiAccessError, RateLimitedError, UnauthorizedError } from '../upstre
 import type { RequestInfo, ResponseInfo } from '../upstream/request-info.js';
 import type { AccessState, AccessStatus } from './access-state.js';
 import { AccessRevokedError, BudgetExhaustedError } from './budget-errors.js';
-import type { RateBudget } from './rate-budget.js';
+import { ProbeClaims } from './probe-claims.js';
+import type { BlockResult, RateBudget } from './rate-budget.js';
+import { recordRateLimit } from './record-rate-limit.js';
 
 /** What the guard ties together for one upstream client. */
 export interface GuardOptions {
@@ -11,19 +13,28 @@ export interface GuardOptions {
   access: AccessState;
   /** {@link accessFingerprint} of the configured base URL and key, stored with a revocation. */
   fingerprint: string;
-  /** CLI commands are interactive and may spend the reserve; polling is not. */
+  /**
+   * CLI commands are interactive and may spend the reserve; polling is not. An interactive client never
+   * changes the shared access state itself: its 401/403 asks the daemon with the same key to check.
+   */
   interactive: boolean;
   /** This client sends the hourly access probe: allowed while access is revoked. */
   probe?: boolean;
-  now?: () => number;
-  /** Waits out the end of a budget window (see {@link RateBudget.sendableFrom}); default a timer. */
+  /** After a 429 without Retry-After for the day window or none: one request this often (`budget.probeInterval`). */
+  rateLimitProbeMs: number;
+  /** Waits out the end of a budget window (see {@link RateBudget.take}'s hold); default a timer. */
   sleep?: (ms: number) => Promise<void>;
   /** Called once per revocation, by the one process whose response revoked access. */
   onRevoked?: (status: AccessStatus) => void | Promise<void>;
-  /** Called after a 429 with the epoch ms until which nothing is sent. */
-  onBlocked?: (untilMs: number, window: string | undefined) => void | Promise<void>;
-  /** Called when a successful probe restored access. */
+  /**
+   * Called after a 429 with the epoch ms (Redis' clock) until which nothing is sent (while probing: the
+   * next probe), the window the 429 named, and what the block became.
+   */
+  onBlocked?: (untilMs: number, window: string | undefined, block: BlockResult) => void | Promise<void>;
+  /** Called when access was restored: a successful probe, or a daemon configured with another key. */
   onRestored?: () => void | Promise<void>;
+  /** Called when the answer to a rate-limit probe ended probing: requests flow again. */
+  onRateLimitLifted?: () => void | Promise<void>;
 }
 
 /** The two hooks of the upstream client. */
@@ -34,36 +45,45 @@ export interface BudgetGuard {
 
 /** Hooks that make every upstream attempt take a budget token and feed 429, 401 and 403 back into Redis. */
 export function createBudgetGuard(options: GuardOptions): BudgetGuard {
-  const now = options.now ?? Date.now;
   const sleep = options.sleep ?? ((ms: number) => delay(ms));
+  // The tokens this guard handed out as the rate-limit probe, by request, until their answer comes.
+  const claims = new ProbeClaims();
   return {
-    async beforeRequest() {
-      // Never take a token in the last moment of a window: the request could be counted upstream in the next one.
-      const sendable = options.budget.sendableFrom(now());
-      if (sendable > now()) await sleep(sendable - now());
-      const status = await options.access.get();
-      // A revocation binds the key that was refused; a client configured with another key clears it.
-      if (status.state !== 'ok' && status.fingerprint !== options.fingerprint) {
-        await options.access.reconcile(options.fingerprint);
-      } else if (status.state !== 'ok' && !options.probe) {
-        throw new AccessRevokedError(status.state, status.since);
+    async beforeRequest(info) {
+      for (;;) {
+        await checkAccess(options);
+        // Never take a token in the last moment of a window: the request could be counted upstream in
+        // the next one. The script says how long to wait, by Redis' clock.
+        const decision = await options.budget.take({
+          interactive: options.interactive,
+          holdNearWindowEnd: true,
+        });
+        if (decision.granted) {
+          if (decision.probeClaim !== null) claims.add(info, decision.probeClaim);
+          return;
+        }
+        if (decision.reason !== 'window-end')
+          throw new BudgetExhaustedError(decision.reason, decision.retryAt);
+        await sleep(decision.retryInMs);
       }
-      const decision = await options.budget.take({ interactive: options.interactive });
-      if (!decision.granted) throw new BudgetExhaustedError(decision.reason, decision.retryAt);
     },
     async afterResponse(info) {
       const { error } = info;
+      const probeClaim = claims.take(info);
       if (error instanceof RateLimitedError) {
-        await recordRateLimit(options, error, info, now());
-      } else if (error instanceof UnauthorizedError || error instanceof NoApiAccessError) {
-        const state = error instanceof UnauthorizedError ? 'unauthorized' : 'no-api-access';
-        if (await options.access.revoke(state, error.message, options.fingerprint)) {
-          const status = await options.access.get();
-          // The refused request was this hour's look at the key: the first probe comes an hour later,
-          // not at the next sweep.
-          await options.access.claimProbe();
-          await options.onRevoked?.(status);
-        }
+        const block = await recordRateLimit(options, error, info);
+        await options.onBlocked?.(block.until, error.window, block);
+        return;
+      }
+      // Any answer but a 429 or a 5xx shows the limit is off; only the probe's answer counts, as others
+      // may have been sent before the 429 that began probing.
+      if (probeClaim !== undefined && typeof info.status === 'number' && info.status < 500) {
+        if (await options.budget.endProbe(probeClaim)) await options.onRateLimitLifted?.();
+      }
+      if (error instanceof UnauthorizedError || error instanceof NoApiAccessError) {
+        // A colleague's `check` with a wrong key must not stop the daemon: only the daemon's own request counts.
+        if (options.interactive) await options.access.requestConfirmation(options.fingerprint);
+        else await recordRevocation(options, error);
       } else if (
         options.probe &&
         typeof info.status === 'number' &&
@@ -77,21 +97,30 @@ export function createBudgetGuard(options: GuardOptions): BudgetGuard {
   };
 }
 
-async function recordRateLimit(
+async function checkAccess(options: GuardOptions): Promise<void> {
+  const status = await options.access.get();
+  if (status.state === 'ok') return;
+  if (status.fingerprint !== options.fingerprint) {
+    // A revocation binds the key that was refused. A daemon configured with another key clears it (and
+    // its notice); an interactive command with another key (a colleague's) goes ahead and clears nothing.
+    if (!options.interactive && (await options.access.reconcile(options.fingerprint))) {
+      await options.onRestored?.();
+    }
+  } else if (!options.probe) {
+    throw new AccessRevokedError(status.state, status.since);
+  }
+}
+
+async function recordRevocation(
   options: GuardOptions,
-  error: RateLimitedError,
-  info: ResponseInfo,
-  at: number,
+  error: UnauthorizedError | NoApiAccessError,
 ): Promise<void> {
-  // Retry-After is the service's own word; without it, wait for the window it named to end.
-  const until =
-    error.retryAfterMs !== undefined
-      ? at + error.retryAfterMs
-      : options.budget.windowEnd(error.window === 'day' ? 'day' : 'minute', at);
-  const window = error.window ?? 'unknown';
-  await options.budget.block(
-    until,
-    `upstream answered 429 to ${info.method} ${info.path} (${window} window)`,
-  );
-  await options.onBlocked?.(until, error.window);
+  const state = error instanceof UnauthorizedError ? 'unauthorized' : 'no-api-access';
+  if (await options.access.revoke(state, error.message, options.fingerprint)) {
+    const status = await options.access.get();
+    // The refused request was this hour's look at the key: the first probe comes an hour later,
+    // not at the next sweep.
+    await options.access.claimProbe();
+    await options.onRevoked?.(status);
+  }
 }

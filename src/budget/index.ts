@@ -8,11 +8,13 @@ export {
 export { type BudgetGuard, createBudgetGuard, type GuardOptions } from './guard.js';
 export { isPlanError, type Plan, PlanError, type PlanInput, planPolling } from './planner.js';
 export {
+  type BlockResult,
   type BudgetDecision,
   type BudgetOptions,
   type BudgetUsage,
   type DenyReason,
   RateBudget,
+  type RateLimitProbing,
   type WindowUsage,
 } from './rate-budget.js';
 export { type BudgetWindow, nextWindowStart, windowStart } from './windows.js';

@@ -30,7 +30,11 @@ export interface Plan {
   gateChecksPerDay: number;
   /** Worst case planned within one day window; never more than perDay - reserve. */
   requestsPerDay: number;
-  /** Physical floor of one full sweep: ceil(W / perMinute) minute windows. */
+  /**
+   * The shortest interval at which full sweeps can repeat under the per-minute cap: ceil(W / perMinute)
+   * minute windows. Not how long one sweep takes: a sweep that fits one window runs as fast as the
+   * upstream answers.
+   */
   minSweepMs: number;
   /** Which configured values the planner raised and why, one sentence each. */
   adjusted: string[];
@@ -118,7 +122,7 @@ function planUngated(input: PlanInput, available: number, minSweepMs: number, ad
       adjusted.push(
         floor === budgetFloor
           ? `poll.interval raised from ${formatDuration(intervalMs)} to ${formatDuration(floor)}: a sweep costs ${size} requests and ${available} a day are available to polling, so the budget pays for ${plural(sweepsPerDay, 'sweep')} a day`
-          : `poll.interval raised from ${formatDuration(intervalMs)} to ${formatDuration(floor)}: a sweep of ${issuers(size)} takes at least that long at ${plural(input.perMinute, 'request')} a minute`,
+          : `poll.interval raised from ${formatDuration(intervalMs)} to ${formatDuration(floor)}: ${sweepWindows(input)}`,
       );
     }
   }
@@ -158,15 +162,27 @@ function describePlan(input: PlanInput, plan: Omit<Plan, 'summary'>, available: 
       `Without the gate every sweep polls all ${issuers(size)}: one sweep every ${formatDuration(plan.sweepIntervalMs)} (${plural(plan.refreshesPerDay, 'sweep')} a day).`,
     );
   }
-  if (size > 0) {
-    lines.push(
-      `A full sweep of ${issuers(size)} takes at least ${formatDuration(plan.minSweepMs)} at ${plural(input.perMinute, 'request')} a minute.`,
-    );
-  }
+  if (size > 0) lines.push(`${capitalise(sweepWindows(input))}.`);
   lines.push(
     `The plan spends at most ${plural(plan.requestsPerDay, 'request')} a day of the ${available} available to polling (perDay ${input.perDay} - reserve ${input.reserve}); the reserve is kept for interactive commands.`,
   );
   return lines;
+}
+
+/**
+ * What the per-minute cap does to a full sweep. It caps requests per minute window, not how fast they
+ * go: a sweep within one window's cap is not slowed by it, a larger one is spread over several windows.
+ */
+function sweepWindows({ watchlistSize: size, perMinute, minuteMs }: PlanInput): string {
+  const windows = Math.ceil(size / perMinute);
+  const cap = `the per-minute cap (${plural(perMinute, 'request')} a minute)`;
+  if (windows <= 1)
+    return `a full sweep of ${issuers(size)} fits within ${cap}, so it is not held back by it`;
+  return `${cap} spreads a full sweep of ${issuers(size)} over ${windows} minute windows, so full sweeps cannot repeat more often than every ${formatDuration(windows * minuteMs)}`;
+}
+
+function capitalise(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 }
 
 function issuers(count: number): string {

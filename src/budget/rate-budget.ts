@@ -1,7 +1,9 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { BLOCK_SCRIPT, TAKE_SCRIPT } from './budget-lua.js';
-import { type BudgetWindow, nextWindowStart, windowStart } from './windows.js';
+import { stateKeys } from '../state/keys.js';
+import { BLOCK_SCRIPT, END_PROBE_SCRIPT, PROBE_SCRIPT, TAKE_SCRIPT, USAGE_SCRIPT } from './budget-lua.js';
+import { toCallerClock } from './redis-clock.js';
+import { type BudgetWindow, boundaryMargin, nextWindowStart } from './windows.js';
 
 /** Caps and window lengths of the shared budget (from `budget.*` in the config). */
 export interface BudgetOptions {
@@ -15,50 +17,107 @@ export interface BudgetOptions {
   dayMs: number;
 }
 
-/** Why a token was refused. */
-export type DenyReason = 'minute' | 'day' | 'reserve' | 'blocked';
+/** Why a token was refused; `window-end` only when the take asked to hold near a window's end. */
+export type DenyReason = 'minute' | 'day' | 'reserve' | 'blocked' | 'window-end';
 
-/** The answer to one `take()`: a token, or the reason and the epoch ms when one may be available. */
+/**
+ * The answer to one `take()`. It tells this caller when to come back, so `retryAt` is on the caller's
+ * clock (`now`), translated from Redis' time: `retryAt - now()` is the right wait on any host.
+ * `redisAt` is Redis' time of the decision.
+ */
 export type BudgetDecision =
-  | { granted: true; minuteLeft: number; dayLeft: number }
-  | { granted: false; reason: DenyReason; retryAt: number };
+  | {
+      granted: true;
+      minuteLeft: number;
+      dayLeft: number;
+      /** Set when this token is the rate-limit probe: pass it to {@link RateBudget.endProbe} once answered. */
+      probeClaim: number | null;
+      redisAt: number;
+    }
+  | { granted: false; reason: DenyReason; retryAt: number; retryInMs: number; redisAt: number };
 
 /** One window's count. */
 export interface WindowUsage {
   used: number;
   cap: number;
   left: number;
-  /** Epoch ms when the window ends and its count starts again at 0. */
+  /** Epoch ms (Redis' clock) when the window ends and its count starts again at 0. */
   resetAt: number;
 }
 
-/** Both windows, the reserve and any block, as `status` shows them. */
+/** Probing after a 429 without Retry-After: one request every `everyMs` asks whether the limit lifted. */
+export interface RateLimitProbing {
+  /** The window the 429 named: `day`, or `unknown` when it named none we know. */
+  window: string;
+  everyMs: number;
+  /** Epoch ms (Redis' clock) when probing began. */
+  since: number;
+}
+
+/**
+ * Both windows, the reserve and any block, as `status`, `/readyz` and metrics show them. Shared state is
+ * told on the shared clock: every instant is Redis' time, the same from any process; a wait is the
+ * instant minus `redisAt`.
+ */
 export interface BudgetUsage {
   minute: WindowUsage;
   day: WindowUsage;
   reserve: number;
+  /** Epoch ms (Redis' clock) before which no token is granted; while probing, the next probe. */
   blockedUntil: number | null;
+  /** Why, starting with a code: `rate-limited`, `rate-limited-minute`, `rate-limited-day-probing`, … */
   blockedReason: string | null;
+  probing: RateLimitProbing | null;
+  /** Redis' time the counts were read at. */
+  redisAt: number;
 }
 
-/** Longest time a request may take from its token to the upstream's count; shorter for windows under 4 s. */
-const BOUNDARY_MARGIN_MS = 1_000;
+/** What a 429 did to the block: the epoch ms (Redis' clock) it now lasts until, and whether it changed. */
+export interface BlockResult {
+  changed: boolean;
+  until: number;
+  probing: boolean;
+  /** Redis' time of the change. */
+  redisAt: number;
+}
 
 const takeReply = z.union([
-  z.tuple([z.literal(1), z.number(), z.number()]),
-  z.tuple([z.literal(0), z.enum(['minute', 'day', 'reserve', 'blocked']), z.number()]),
+  z.tuple([z.literal(1), z.number(), z.number(), z.number(), z.number()]),
+  z.tuple([
+    z.literal(0),
+    z.enum(['minute', 'day', 'reserve', 'blocked', 'window-end']),
+    z.number(),
+    z.number(),
+  ]),
 ]);
-const countReply = z.string().regex(/^\d+$/).transform(Number).nullable();
-const blockReply = z.object({ until: z.string().regex(/^\d+$/).transform(Number), reason: z.string() });
+const flag = z.union([z.literal(0), z.literal(1)]);
+const blockReply = z.tuple([flag, z.number(), z.number(), flag]);
+const optionalMs = z.union([
+  z.literal('').transform(() => null),
+  z.string().regex(/^\d+$/).transform(Number),
+]);
+const usageReply = z.tuple([
+  z.number(),
+  z.number(),
+  z.number(),
+  z.number(),
+  z.number(),
+  optionalMs,
+  z.string(),
+  z.string(),
+  z.string(),
+  optionalMs,
+  optionalMs,
+]);
 
 /**
- * The upstream rate budget shared by every process through Redis: two UTC-aligned fixed windows
- * (per minute, per day), a reserve for interactive commands and a block set after a 429.
- * The clock is the caller's (`now`), so processes should keep their clocks NTP-synced.
+ * The upstream rate budget shared by every process through Redis: two fixed windows (per minute, per
+ * day, aligned on multiples of their length by Redis' clock), a reserve for interactive commands, and a
+ * block set after a 429. `now` is the caller's clock, used only to tell a refused caller when to retry.
  */
 export class RateBudget {
   readonly #redis: Redis;
-  readonly #options: BudgetOptions;
+  #options: BudgetOptions;
   readonly #now: () => number;
 
   constructor(redis: Redis, options: BudgetOptions, now: () => number = Date.now) {
@@ -67,86 +126,141 @@ export class RateBudget {
     this.#now = now;
   }
 
-  /** Takes one token atomically; polling (non-interactive) never spends the day's last `reserve` tokens. */
-  async take(options: { interactive?: boolean } = {}): Promise<BudgetDecision> {
-    const now = this.#now();
-    const { perMinute, perDay, reserve } = this.#options;
+  /**
+   * New caps and window lengths from a reloaded config, used from the next take on. The counts already
+   * taken in the current windows stay: lowering a cap below them refuses tokens until the window ends.
+   */
+  configure(caps: Omit<BudgetOptions, 'prefix'>): void {
+    this.#options = { ...caps, prefix: this.#options.prefix };
+  }
+
+  /**
+   * Takes one token atomically; polling (non-interactive) never spends the day's last `reserve` tokens.
+   * With `holdNearWindowEnd`, a take too close to a window's end is refused as `window-end`.
+   */
+  async take(options: { interactive?: boolean; holdNearWindowEnd?: boolean } = {}): Promise<BudgetDecision> {
+    const { perMinute, perDay, reserve, minuteMs, dayMs } = this.#options;
     const reply = await this.#redis.eval(
       TAKE_SCRIPT,
       3,
-      this.#key('minute', now),
-      this.#key('day', now),
-      this.#blockKey(),
-      now,
+      this.#keys.budgetWindow('minute'),
+      this.#keys.budgetWindow('day'),
+      this.#keys.budgetBlocked,
       perMinute,
       perDay,
       reserve,
       options.interactive ? 1 : 0,
-      this.windowEnd('minute', now),
-      this.windowEnd('day', now),
+      minuteMs,
+      dayMs,
+      options.holdNearWindowEnd ? boundaryMargin(minuteMs) : 0,
     );
     const parsed = takeReply.parse(reply);
-    if (parsed[0] === 1) return { granted: true, minuteLeft: parsed[1], dayLeft: parsed[2] };
-    return { granted: false, reason: parsed[1], retryAt: parsed[2] };
-  }
-
-  /** Stops every process from taking tokens until `untilMs` (an earlier block is never shortened). */
-  async block(untilMs: number, reason: string): Promise<void> {
-    await this.#redis.eval(BLOCK_SCRIPT, 1, this.#blockKey(), Math.ceil(untilMs), reason, this.#now());
-  }
-
-  /** Counts of both windows and the block, for `status`, `/readyz` and metrics. */
-  async usage(): Promise<BudgetUsage> {
-    const now = this.#now();
-    const [minuteRaw, dayRaw, blockRaw] = await Promise.all([
-      this.#redis.get(this.#key('minute', now)),
-      this.#redis.get(this.#key('day', now)),
-      this.#redis.hgetall(this.#blockKey()),
-    ]);
-    const block = blockReply.safeParse(blockRaw);
-    const blocked = block.success && block.data.until > now ? block.data : null;
+    if (parsed[0] === 1) {
+      const [, minuteLeft, dayLeft, redisAt, probe] = parsed;
+      return { granted: true, minuteLeft, dayLeft, probeClaim: probe > 0 ? probe : null, redisAt };
+    }
+    const [, reason, retryAtRedis, redisAt] = parsed;
     return {
-      minute: this.#window(
-        countReply.parse(minuteRaw) ?? 0,
-        this.#options.perMinute,
-        this.windowEnd('minute', now),
-      ),
-      day: this.#window(countReply.parse(dayRaw) ?? 0, this.#options.perDay, this.windowEnd('day', now)),
-      reserve: this.#options.reserve,
-      blockedUntil: blocked?.until ?? null,
-      blockedReason: blocked?.reason ?? null,
+      granted: false,
+      reason,
+      retryAt: toCallerClock(retryAtRedis, redisAt, this.#now()),
+      retryInMs: retryAtRedis - redisAt,
+      redisAt,
+    };
+  }
+
+  /** Stops every process from taking tokens for `ms` from now by Redis' clock (a longer block stays). */
+  async blockFor(ms: number, reason: string): Promise<BlockResult> {
+    return this.#block('for', Math.ceil(ms), reason);
+  }
+
+  /** Stops every process until Redis' time leaves the current `window` (a longer block stays). */
+  async blockUntilWindowEnd(window: BudgetWindow, reason: string): Promise<BlockResult> {
+    return this.#block('window', this.#length(window), reason);
+  }
+
+  /**
+   * After a 429 without Retry-After for the day window or an unnamed one: refuses tokens until the first
+   * probe (the earlier of `everyMs` and the end of our own `firstProbeBy` window), then grants one probe
+   * token every `everyMs` until {@link endProbe}. `changed` is true for the call that began probing.
+   */
+  async probeAfterRateLimit(options: {
+    window: string;
+    everyMs: number;
+    firstProbeBy: BudgetWindow;
+    reason: string;
+  }): Promise<BlockResult> {
+    const reply = await this.#redis.eval(
+      PROBE_SCRIPT,
+      1,
+      this.#keys.budgetBlocked,
+      options.everyMs,
+      this.#length(options.firstProbeBy),
+      options.reason,
+      options.window,
+    );
+    return blockResult(blockReply.parse(reply));
+  }
+
+  /** Ends probing when the probe that claimed `probeClaim` got an answer; true when the block was lifted. */
+  async endProbe(probeClaim: number): Promise<boolean> {
+    return (await this.#redis.eval(END_PROBE_SCRIPT, 1, this.#keys.budgetBlocked, probeClaim)) === 1;
+  }
+
+  /** Counts of the current windows by Redis' clock, and the block, for `status`, `/readyz` and metrics. */
+  async usage(): Promise<BudgetUsage> {
+    const { minuteMs, dayMs, perMinute, perDay, reserve } = this.#options;
+    const reply = await this.#redis.eval(
+      USAGE_SCRIPT,
+      3,
+      this.#keys.budgetWindow('minute'),
+      this.#keys.budgetWindow('day'),
+      this.#keys.budgetBlocked,
+      minuteMs,
+      dayMs,
+    );
+    const [redisAt, minuteStart, minuteUsed, dayStart, dayUsed, until, reason, mode, window, every, since] =
+      usageReply.parse(reply);
+    const probing =
+      mode === 'probe' && every !== null ? { window, everyMs: every, since: since ?? redisAt } : null;
+    const blocked = until !== null && until > redisAt;
+    return {
+      minute: windowUsage(minuteUsed, perMinute, minuteStart + minuteMs),
+      day: windowUsage(dayUsed, perDay, dayStart + dayMs),
+      reserve,
+      blockedUntil: blocked ? until : null,
+      blockedReason: (blocked || probing) && reason !== '' ? reason : null,
+      probing,
+      redisAt,
     };
   }
 
   /**
-   * Epoch ms from which a token may be taken so that its request reaches the upstream inside the windows
-   * that paid for it: `at` itself, or the next window's start when `at` is within a margin of a window's
-   * end (a request granted there could arrive in the next window, which the upstream counts but we do not).
+   * Epoch ms when the window holding `at` ends, by the given clock. For the current window by Redis'
+   * clock, read `usage().minute.resetAt` or `usage().day.resetAt`.
    */
-  sendableFrom(at: number = this.#now()): number {
-    const margin = Math.min(BOUNDARY_MARGIN_MS, this.#options.minuteMs / 4);
-    const ends = (['minute', 'day'] as const).map((window) => this.windowEnd(window, at));
-    return Math.max(at, ...ends.filter((end) => end - at < margin));
-  }
-
-  /** Epoch ms when the window holding `at` ends (the start of the next one). */
   windowEnd(window: BudgetWindow, at: number = this.#now()): number {
     return nextWindowStart(at, this.#length(window));
   }
 
-  #window(used: number, cap: number, resetAt: number): WindowUsage {
-    return { used, cap, left: Math.max(0, cap - used), resetAt };
+  async #block(how: 'for' | 'window', ms: number, reason: string): Promise<BlockResult> {
+    const reply = await this.#redis.eval(BLOCK_SCRIPT, 1, this.#keys.budgetBlocked, how, ms, reason);
+    return blockResult(blockReply.parse(reply));
   }
 
   #length(window: BudgetWindow): number {
     return window === 'minute' ? this.#options.minuteMs : this.#options.dayMs;
   }
 
-  #key(window: BudgetWindow, at: number): string {
-    return `${this.#options.prefix}:budget:${window}:${windowStart(at, this.#length(window))}`;
+  get #keys() {
+    return stateKeys(this.#options.prefix);
   }
+}
 
-  #blockKey(): string {
-    return `${this.#options.prefix}:budget:blocked`;
-  }
+function blockResult([changed, until, redisAt, probing]: z.infer<typeof blockReply>): BlockResult {
+  return { changed: changed === 1, until, probing: probing === 1, redisAt };
+}
+
+function windowUsage(used: number, cap: number, resetAt: number): WindowUsage {
+  return { used, cap, left: Math.max(0, cap - used), resetAt };
 }

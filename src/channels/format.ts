@@ -1,4 +1,92 @@
 import type { EventKind, PositionEvent } from '../positions/types.js';
+import type { IssuerRef, Message, NoticeMessage } from './types.js';
+
+// Characters that separate words on a line or start a new one: they become a space, so that
+// `Evil\nFake` stays two words on one line. Tab, LF, VT, FF, CR, NEL, LINE and PARAGRAPH SEPARATOR.
+const BREAKS = /[\t\n\v\f\r\u0085\u2028\u2029]/gu;
+// Every other C0 and C1 control (`\p{Cc}`: ESC starts terminal sequences, NUL truncates in C code) and
+// every bidi control: embeddings and overrides U+202A–U+202E, isolates U+2066–U+2069, marks LRM, RLM, ALM.
+// A name reversing the text after it could make "0.5%" read "%5.0" or swap who did what.
+const INVISIBLE = /[\p{Cc}\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/gu;
+// What JSON.stringify leaves raw of the two sets above (it escapes C0 controls itself).
+const JSON_RAW_INVISIBLE = new RegExp(`${BREAKS.source}|${INVISIBLE.source}`, 'gu');
+// With the `u` flag a surrogate pair is one code point outside this range, so only unpaired halves match.
+const LONE_SURROGATE = /[\uD800-\uDFFF]/gu;
+
+/**
+ * An outside string (a holder or issuer name) as it may be shown: one line, no control or bidi
+ * character, runs of whitespace as one space, trimmed; a lone surrogate becomes U+FFFD. Only for display:
+ * identity (`holderKey`) and stored snapshots keep the upstream's exact value.
+ */
+export function displayText(raw: string): string {
+  return raw
+    .replace(LONE_SURROGATE, '\uFFFD')
+    .replace(BREAKS, ' ')
+    .replace(INVISIBLE, '')
+    .replace(/\s+/gu, ' ')
+    .trim();
+}
+
+/** An event whose holder and issuer are made displayable ({@link displayText}). */
+export function displayEvent(event: PositionEvent): PositionEvent {
+  return { ...event, holder: displayText(event.holder), issuer: displayIssuer(event.issuer) };
+}
+
+function displayIssuer<T extends IssuerRef>(issuer: T): T {
+  return { ...issuer, id: displayText(issuer.id), name: displayText(issuer.name) };
+}
+
+/** A notice: its title on one line; its text keeps shortwatch's own line breaks, each line cleaned. */
+export function displayNotice(message: NoticeMessage): NoticeMessage {
+  const text = message.text.split('\n').map(displayText).join('\n');
+  return { ...message, title: displayText(message.title), text };
+}
+
+/**
+ * The message with every upstream string it shows made displayable: the one step every text renderer
+ * (Slack, e-mail) takes first, so no renderer can forget it. Notice texts are cleaned line by line.
+ */
+export function displayMessage(message: Message): Message {
+  switch (message.type) {
+    case 'events':
+      return { ...message, issuer: displayIssuer(message.issuer), events: message.events.map(displayEvent) };
+    case 'batch':
+      return {
+        ...message,
+        groups: message.groups.map((group) => ({
+          issuer: displayIssuer(group.issuer),
+          events: group.events.map(displayEvent),
+        })),
+      };
+    case 'digest':
+      return { ...message, events: message.events.map(displayEvent) };
+    case 'notice':
+      return displayNotice(message);
+    case 'test':
+      return message;
+  }
+}
+
+/**
+ * The message as the JSON channels (webhook, console) carry it: names are data there, so `holder` and
+ * `issuer` keep the upstream's exact value for receivers to match on; a notice's title and text are
+ * display text and are cleaned as in every channel.
+ */
+export function jsonChannelMessage(message: Message): Message {
+  return message.type === 'notice' ? displayNotice(message) : message;
+}
+
+/**
+ * JSON text in which every control and bidi character is written as a `\uXXXX` escape: the parsed value
+ * is unchanged, but no raw U+202E or C1 control reaches a terminal or log viewer showing the line.
+ * (JSON.stringify escapes C0 controls itself but writes U+007F–U+009F, U+2028 and bidi controls as is.)
+ */
+export function stringifyVisible(value: unknown): string {
+  return JSON.stringify(value).replace(
+    JSON_RAW_INVISIBLE,
+    (char) => `\\u${(char.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`,
+  );
+}
 
 /** Rounds a percentage to 4 decimals, the precision at which values are compared. */
 export function round4(value: number): number {
@@ -46,4 +134,20 @@ export function describeEvent(event: PositionEvent): string {
 export function closedDetail(event: PositionEvent): string {
   if (event.final) return `last disclosed ${formatPercent(event.final.value)} on ${event.final.date}`;
   return `last seen at ${formatPercent(event.previous?.value ?? 0)} on ${event.previous?.date ?? '?'}`;
+}
+
+/** Orders events newest first by detection time; ties keep their given order. */
+export function newestFirst(a: PositionEvent, b: PositionEvent): number {
+  return Date.parse(b.detectedAt) - Date.parse(a.detectedAt);
+}
+
+/** An issuer's aggregate disclosed short across events: before the oldest, after the newest. */
+export function issuerTotals(
+  events: readonly PositionEvent[],
+): { before: number; after: number } | undefined {
+  const byTime = [...events].sort(newestFirst);
+  const newest = byTime[0];
+  const oldest = byTime.at(-1);
+  if (!oldest || !newest) return undefined;
+  return { before: oldest.issuerTotal.before, after: newest.issuerTotal.after };
 }

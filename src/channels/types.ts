@@ -14,6 +14,18 @@ export interface EventsMessage {
   events: PositionEvent[];
 }
 
+/** One issuer's waiting events. */
+export interface IssuerEvents {
+  issuer: IssuerRef;
+  events: PositionEvent[];
+}
+
+/** Several issuers' events coalesced into one message while a channel has a backlog. */
+export interface BatchMessage {
+  type: 'batch';
+  groups: IssuerEvents[];
+}
+
 /** A digest: every event staged for a channel over a period, newest first once rendered. */
 export interface DigestMessage {
   type: 'digest';
@@ -40,7 +52,7 @@ export interface TestMessage {
 }
 
 /** Anything a channel can be asked to deliver. */
-export type Message = EventsMessage | DigestMessage | NoticeMessage | TestMessage;
+export type Message = EventsMessage | BatchMessage | DigestMessage | NoticeMessage | TestMessage;
 
 /**
  * Progress of a message that a channel sends in several parts (Slack splits long messages): a retry
@@ -51,14 +63,22 @@ export interface SendProgress {
   partsSent: number;
   /** Records how many parts have gone out, before the next is tried. */
   onPartSent?: (partsSent: number) => Promise<void>;
-  /** The same on every attempt of one delivery: channels that can pass it on let receivers drop repeats. */
-  deliveryId?: string;
+  /**
+   * The same on every attempt of one delivery (derived from the event ids in the message): channels that
+   * can pass it on (e-mail Message-ID, webhook header) let receivers drop repeats.
+   */
+  deliveryId: string;
 }
 
 /** One configured channel's I/O: render is pure and lives beside it; this is the thin send. */
 export interface ChannelSender {
   /** Delivers one message; throws a DeliveryError that says whether to retry, rate-limit or park. */
   send(message: Message, progress?: SendProgress): Promise<void>;
+  /**
+   * How many of the leading groups one message of this channel carries (at least 1, at most groups.length;
+   * 0 only for no groups). Pure: build the message with `messageForGroups(groups.slice(0, k))`.
+   */
+  coalesce(groups: readonly IssuerEvents[]): number;
   /** Checks the configuration without sending anything (SMTP connect + AUTH, webhook URL shape). */
   verify(): Promise<string>;
   /** Releases pooled connections. */

@@ -1,7 +1,8 @@
 import { App } from '../app.js';
-import { configPath, loadConfig } from '../config/load.js';
+import { loadConfigWithLazySecrets } from '../config/lazy-secrets.js';
+import { configPath } from '../config/load.js';
 import type { Config } from '../config/schema.js';
-import { collectSecrets } from '../config/secret.js';
+import { resolvedSecretValues } from '../config/unresolved-secret.js';
 import { createLogger, type Logger } from '../ops/logger.js';
 
 /** Options every command understands. */
@@ -15,20 +16,28 @@ export interface CommandContext {
   config: Config;
   configFile: string;
   logger: Logger;
+  /** The secret values the logger scrubs; a reload adds the new config's to it. */
+  secrets: Set<string>;
   /** Opens the app; the command closes it with `app.stop()`. */
   openApp(): Promise<App>;
   out(text: string): void;
   options: GlobalOptions;
 }
 
-/** Loads the config named by the options or environment and builds a command context. */
+/**
+ * Loads the config named by the options or environment and builds a command context. A secret that cannot
+ * be read does not stop a command that never uses it (`status` needs Redis, not the Slack webhook): it
+ * exits 2 naming the key where it is first needed, and `start`, `worker` and `check` require every one
+ * (preflight/preflight.ts).
+ */
 export function commandContext(options: GlobalOptions, env: NodeJS.ProcessEnv = process.env): CommandContext {
   const configFile = configPath(options.config, env);
-  const config = loadConfig(configFile, env);
+  const config = loadConfigWithLazySecrets(configFile, env);
+  const secrets = resolvedSecretValues(config);
   const logger = createLogger({
     level: config.log.level,
     format: config.log.format,
-    secrets: collectSecrets(config),
+    secrets,
     destination: process.stderr,
     isTTY: process.stderr.isTTY,
   });
@@ -36,7 +45,8 @@ export function commandContext(options: GlobalOptions, env: NodeJS.ProcessEnv = 
     config,
     configFile,
     logger,
-    openApp: () => App.open(config, { logger }),
+    secrets,
+    openApp: () => App.open(config, { logger, configFile }),
     out: (text) => process.stdout.write(`${text}\n`),
     options,
   };

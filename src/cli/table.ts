@@ -1,9 +1,15 @@
-/** Renders rows as an aligned plain-text table with a header line; numbers align right. */
+import { displayText } from '../channels/format.js';
+
+/**
+ * Renders rows as an aligned plain-text table with a header line; numbers align right. Cells hold
+ * outside text (holder and issuer names): each is shown through displayText, so a line break cannot
+ * add a row, nor a bidi override reverse the columns after it.
+ */
 export function renderTable(
   headers: readonly string[],
   rows: readonly (readonly (string | number)[])[],
 ): string {
-  const cells = rows.map((row) => row.map((cell) => String(cell)));
+  const cells = rows.map((row) => row.map((cell) => displayText(String(cell))));
   const widths = headers.map((header, i) =>
     Math.max(header.length, ...cells.map((row) => (row[i] ?? '').length)),
   );

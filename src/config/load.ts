@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseDocument } from 'yaml';
 import { ConfigError, type ConfigIssue, formatKeyPath } from './config-error.js';
-import { interpolate, type ReadText } from './interpolate.js';
+import { type Interpolated, interpolate, type ReadText } from './interpolate.js';
 import { type Config, configSchema } from './schema.js';
 
 /** Where the config comes from: `--config`, else `SHORTWATCH_CONFIG`, else `config/shortwatch.yaml`. */
@@ -9,12 +9,19 @@ export function configPath(flag: string | undefined, env: NodeJS.ProcessEnv): st
   return flag ?? env.SHORTWATCH_CONFIG ?? 'config/shortwatch.yaml';
 }
 
+/**
+ * A caller's say over interpolation problems before validation: config/lazy-secrets.ts sets aside secrets
+ * that cannot be read, for commands that do not need them. By default nothing is set aside.
+ */
+export type SetAside = (interpolated: Interpolated) => Interpolated;
+
 /** Parses and validates config text; throws {@link ConfigError} listing every problem with its key path. */
 export function parseConfig(
   text: string,
   source: string,
   env: NodeJS.ProcessEnv = process.env,
   readText: ReadText = (path) => readFileSync(path, 'utf8'),
+  setAside: SetAside = (interpolated) => interpolated,
 ): Config {
   const document = parseDocument(text, { prettyErrors: true });
   if (document.errors.length > 0) {
@@ -24,18 +31,19 @@ export function parseConfig(
     );
   }
   const raw = document.toJS() ?? {};
-  const { value, issues } = interpolate(raw, env, readText);
+  const { value, issues, unresolved } = setAside(interpolate(raw, env, readText));
   const result = configSchema.safeParse(value);
-  const schemaIssues: ConfigIssue[] = result.success ? [] : result.error.issues.flatMap(describeIssue);
-  // An unset variable already explains why the key is empty; its schema complaint would only repeat it.
-  const explained = new Set(issues.map((i) => i.path));
-  const all = [...issues, ...schemaIssues.filter((i) => !explained.has(i.path))];
+  const repeats = repeatsOf(unresolved);
+  const schemaIssues: ConfigIssue[] = result.success
+    ? []
+    : result.error.issues.filter((issue) => !repeats(issue)).flatMap(describeIssue);
+  const all = [...issues, ...schemaIssues];
   if (all.length > 0 || !result.success) throw new ConfigError(source, all);
   return result.data;
 }
 
 /** Reads, interpolates and validates the config file at `path`. */
-export function loadConfig(path: string, env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(path: string, env: NodeJS.ProcessEnv = process.env, setAside?: SetAside): Config {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -43,7 +51,7 @@ export function loadConfig(path: string, env: NodeJS.ProcessEnv = process.env): 
     const code = error instanceof Error && 'code' in error ? String(error.code) : 'unreadable';
     throw new ConfigError(path, [{ path: '', message: `cannot read the config file (${code})` }]);
   }
-  return parseConfig(text, path, env);
+  return parseConfig(text, path, env, undefined, setAside);
 }
 
 interface ZodIssueLike {
@@ -51,6 +59,20 @@ interface ZodIssueLike {
   path: PropertyKey[];
   message: string;
   keys?: string[];
+}
+
+/**
+ * Whether a schema issue only repeats the interpolation issue of a key left blank (an unset variable, an
+ * unreadable secret file): a complaint about the blank key itself ("must not be empty"), or a check of the
+ * object holding it that the blank failed (an email channel "needs smtpUrl or host"). One problem, one line.
+ */
+function repeatsOf(unresolved: readonly PropertyKey[][]): (issue: ZodIssueLike) => boolean {
+  const blanks = new Set(unresolved.map(formatKeyPath));
+  const holders = new Set(unresolved.map((path) => formatKeyPath(path.slice(0, -1))));
+  return (issue) => {
+    const path = formatKeyPath(issue.path);
+    return blanks.has(path) || (issue.code === 'custom' && holders.has(path));
+  };
 }
 
 function describeIssue(issue: ZodIssueLike): ConfigIssue[] {

@@ -41,7 +41,7 @@ export function slackAlertLines(payload: unknown): string[] {
 /** Which demo folder an email belongs in: digests apart from immediate alerts. */
 export type MailKind = 'email' | 'digest';
 
-/** The demo's printed line for one delivered message: time, channel kind, what it said. */
-export function alertLine(at: Date, kind: 'slack' | MailKind, text: string): string {
+/** The demo's printed line for one delivered message (time, channel kind, what it said), or a chaos phase. */
+export function alertLine(at: Date, kind: 'slack' | MailKind | 'chaos', text: string): string {
   return `${clockTime(at)} ${kind.padEnd(6)} ${text}`;
 }

@@ -17,6 +17,8 @@ export interface BannerInfo {
   channels: readonly ChannelConfig[];
   out: string;
   durationMs?: number;
+  /** Set by `--chaos`: the modes the sandbox cycles through, and when. */
+  chaos?: { modes: readonly string[]; startAfterMs: number; phaseMs: number };
 }
 
 const percentList = (values: readonly number[]) => values.map((v) => `${v}%`).join(', ');
@@ -47,6 +49,14 @@ export function describeChannel(channel: ChannelConfig): string {
 const count = new Intl.NumberFormat('en-US');
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10}s`;
 
+function chaosLines(chaos: BannerInfo['chaos']): string[] {
+  if (!chaos) return [];
+  return [
+    `  chaos     the sandbox misbehaves in turn, from ${seconds(chaos.startAfterMs)} on, ${seconds(chaos.phaseMs)} a phase; lines marked "chaos" say how:`,
+    `              ${chaos.modes.join(', ')}`,
+  ];
+}
+
 /** The lines printed before the first alert. */
 export function bannerLines(info: BannerInfo): string[] {
   const redis = info.redisStarted ? `${info.redis} (a redis-server started for the demo)` : info.redis;
@@ -62,6 +72,7 @@ export function bannerLines(info: BannerInfo): string[] {
     `  redis     ${redis}, keys under prefix ${info.prefix} (removed on exit)`,
     `  daemon    in this process, with ${info.configFile}; channels:`,
     ...info.channels.map((channel) => `              - ${describeChannel(channel)}`),
+    ...chaosLines(info.chaos),
     `Look in ${info.out}/: slack/*.json (payloads), email/*.eml + *.html (alerts), digest/*.eml + *.html (digests).`,
     `The first poll is a silent baseline; alerts follow the data's first change. ${stop}`,
     '',

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { ParsedMail } from 'mailparser';
 import { MESSAGE_TYPE_HEADER } from '../channels/email/send.js';
 import { type MailKind, plainFromMrkdwn } from './alert-lines.js';
+import type { EmailScreenshots } from './email-screenshots.js';
 import type { CapturedSlackPost } from './slack-capture.js';
 import type { CapturedMail } from './smtp-capture.js';
 
@@ -10,7 +11,7 @@ import type { CapturedMail } from './smtp-capture.js';
 export const CAPTURE_DIRS = ['slack', 'email', 'digest'] as const;
 
 /** Only files named like ours are ever removed, so a mistaken `--out` cannot lose anyone's files. */
-const OURS = /^\d{4}-[a-z0-9-]*\.(json|eml|html)$/;
+const OURS = /^\d{4}-[a-z0-9-]*\.(json|eml|html|png)$/;
 
 /** How many messages of each kind were written. */
 export type CaptureCounts = Record<(typeof CAPTURE_DIRS)[number], number>;
@@ -20,8 +21,13 @@ export interface CaptureFiles {
   counts: CaptureCounts;
   /** Writes one Slack payload; returns the file's path. */
   slack(post: CapturedSlackPost): string;
-  /** Writes one email (.eml, and .html when it has an HTML part); returns its kind and the .eml path. */
+  /**
+   * Writes one email (.eml, and .html when it has an HTML part, pictured as `-375.png` and `-900.png`
+   * when there are screenshots); returns its kind and the .eml path.
+   */
   mail(mail: CapturedMail): { kind: MailKind; path: string };
+  /** Waits for the pictures still being taken; says why none were, if so. */
+  close(): Promise<string | undefined>;
 }
 
 // Letters NFKD does not take apart.
@@ -58,8 +64,11 @@ export function prepareCaptureDirs(out: string): void {
   }
 }
 
-/** Writes captures under `out` (prepared with {@link prepareCaptureDirs}), numbered in arrival order. */
-export function createCaptureFiles(out: string): CaptureFiles {
+/**
+ * Writes captures under `out` (prepared with {@link prepareCaptureDirs}), numbered in arrival order;
+ * with `screenshots`, each e-mail's HTML is pictured too.
+ */
+export function createCaptureFiles(out: string, screenshots?: EmailScreenshots): CaptureFiles {
   const counts: CaptureCounts = { slack: 0, email: 0, digest: 0 };
   const name = (dir: keyof CaptureCounts, title: string) => {
     counts[dir] += 1;
@@ -76,8 +85,12 @@ export function createCaptureFiles(out: string): CaptureFiles {
       const kind = mailKind(mail.parsed);
       const base = name(kind, mail.parsed.subject ?? 'email');
       writeFileSync(`${base}.eml`, mail.raw);
-      if (typeof mail.parsed.html === 'string') writeFileSync(`${base}.html`, mail.parsed.html);
+      if (typeof mail.parsed.html === 'string') {
+        writeFileSync(`${base}.html`, mail.parsed.html);
+        screenshots?.add(base, mail.parsed.html);
+      }
       return { kind, path: `${base}.eml` };
     },
+    close: async () => screenshots?.close(),
   };
 }

@@ -1,23 +1,24 @@
 import type { Redis } from 'ioredis';
+import { keyRoot } from '../state/keys.js';
 
-/** Deletes every key of one deployment (`<prefix>:…`) with SCAN and UNLINK; never KEYS or FLUSHALL. */
+/** Deletes every key of one deployment (`{<prefix>}:…`) with SCAN and UNLINK; never KEYS or FLUSHALL. */
 export async function deleteKeysUnder(redis: Redis, prefix: string): Promise<number> {
   let cursor = '0';
   let deleted = 0;
   do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${keyRoot(prefix)}:*`, 'COUNT', 500);
     cursor = next;
     if (keys.length > 0) deleted += await redis.unlink(...keys);
   } while (cursor !== '0');
   return deleted;
 }
 
-/** Counts the keys of one deployment (`<prefix>:…`). */
+/** Counts the keys of one deployment (`{<prefix>}:…`). */
 export async function countKeysUnder(redis: Redis, prefix: string): Promise<number> {
   let cursor = '0';
   let count = 0;
   do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${keyRoot(prefix)}:*`, 'COUNT', 500);
     cursor = next;
     count += keys.length;
   } while (cursor !== '0');

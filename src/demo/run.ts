@@ -4,6 +4,8 @@ import { parseDuration } from '../config/duration.js';
 import { sweepEvery } from '../jobs/schedulers.js';
 import { acquireRedis, type DemoRedis } from './acquire-redis.js';
 import { bannerLines } from './banner.js';
+import { ChaosRun, DEMO_CHAOS_TIMING, startChaos } from './chaos-run.js';
+import { buildChaosSchedule, CHAOS_MODES } from './chaos-schedule.js';
 import { DEMO_CONFIG_FILE } from './demo-config.js';
 import { isRedisNotFoundError } from './redis-not-found-error.js';
 import { DEMO_STEP_MS, type DemoIo, type RunningDemo, startDemo } from './start-demo.js';
@@ -17,6 +19,8 @@ export interface DemoOptions {
   out: string;
   /** Stop by itself after this long (e.g. `75s`); unset, run until Ctrl-C. */
   duration?: string;
+  /** The sandbox cycles through the upstream's misbehaviours (issue 11) while the demo runs. */
+  chaos?: boolean;
 }
 
 /** What the demo runs against: the process by default. */
@@ -44,8 +48,14 @@ function durationOf(text: string | undefined): number | undefined {
   return ms;
 }
 
-function banner(demo: RunningDemo, redis: DemoRedis, out: string, durationMs: number | undefined): string[] {
+function banner(
+  demo: RunningDemo,
+  redis: DemoRedis,
+  options: DemoOptions,
+  durationMs: number | undefined,
+): string[] {
   const { config, app } = demo;
+  const { out } = options;
   return bannerLines({
     sandboxUrl: demo.sandboxUrl,
     issuers: demo.issuers,
@@ -61,7 +71,21 @@ function banner(demo: RunningDemo, redis: DemoRedis, out: string, durationMs: nu
     channels: config.channels,
     out,
     durationMs,
+    ...(options.chaos ? { chaos: { modes: CHAOS_MODES, ...DEMO_CHAOS_TIMING } } : {}),
   });
+}
+
+/** `--chaos`: the cycle over the demo's issuers, stopped first at teardown. */
+function startDemoChaos(demo: RunningDemo, teardown: Teardown, print: (line: string) => void): void {
+  const { scenario } = demo.sandbox;
+  const issuers = scenario.issuers().map((issuer) => ({
+    id: issuer.svc_issuer_id,
+    name: issuer.name,
+    holders: scenario.active(issuer.svc_issuer_id)?.length ?? 0,
+  }));
+  const run = new ChaosRun(demo.sandbox, buildChaosSchedule(issuers), print);
+  const chaos = startChaos(run, DEMO_CHAOS_TIMING);
+  teardown.add('chaos', async () => chaos.stop());
 }
 
 /**
@@ -101,8 +125,9 @@ async function runWithRedis(
   try {
     print(`Redis: ${redis.note}.`);
     demo = await startDemo(options.out, redis, deps, teardown);
-    for (const line of banner(demo, redis, options.out, durationMs)) print(line);
+    for (const line of banner(demo, redis, options, durationMs)) print(line);
     await demo.app.startDaemon({ workerOnly: false });
+    if (options.chaos) startDemoChaos(demo, teardown, print);
   } catch (error) {
     stop.dispose();
     await teardown.run();

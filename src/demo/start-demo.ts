@@ -4,12 +4,13 @@ import { App } from '../app.js';
 import type { Config } from '../config/schema.js';
 import { collectSecrets } from '../config/secret.js';
 import { createLogger } from '../ops/logger.js';
-import { createScenario, startSandbox } from '../sandbox/index.js';
+import { createScenario, type Sandbox, startSandbox } from '../sandbox/index.js';
 import type { DemoRedis } from './acquire-redis.js';
 import { alertLine, slackAlertLines } from './alert-lines.js';
 import { type CaptureFiles, createCaptureFiles, prepareCaptureDirs } from './capture-files.js';
 import { deleteKeysUnder } from './delete-prefix.js';
 import { loadDemoConfig } from './demo-config.js';
+import { createEmailScreenshots } from './email-screenshots.js';
 import { connectOnce } from './redis-probe.js';
 import { freePort } from './redis-server-child.js';
 import { startSlackCapture } from './slack-capture.js';
@@ -36,6 +37,8 @@ export interface RunningDemo {
   app: App;
   sandboxUrl: string;
   issuers: number;
+  /** The simulator itself: `--chaos` drives its faults. */
+  sandbox: Sandbox;
   slackUrl: string;
   smtp: string;
   files: CaptureFiles;
@@ -54,7 +57,12 @@ function record(io: DemoIo, work: () => string[]): void {
 
 async function startCaptures(out: string, io: DemoIo, teardown: Teardown) {
   prepareCaptureDirs(out);
-  const files = createCaptureFiles(out);
+  const files = createCaptureFiles(out, createEmailScreenshots());
+  // Runs after the SMTP server stops (steps run newest first): the last mails' pictures are queued.
+  teardown.add('e-mail pictures', async () => {
+    const problem = await files.close();
+    if (problem) io.stderr.write(`${problem}\n`);
+  });
   const slack = await startSlackCapture({
     onPost: (post) =>
       record(io, () => {
@@ -67,7 +75,9 @@ async function startCaptures(out: string, io: DemoIo, teardown: Teardown) {
     onMail: (mail) =>
       record(io, () => {
         const { kind } = files.mail(mail);
-        return [alertLine(mail.receivedAt, kind, mail.parsed.subject ?? '(no subject)')];
+        // An alert's subject is its issuer's thread of the day; its first line says what changed.
+        const headline = kind === 'email' ? mail.parsed.text?.split('\n')[0] : undefined;
+        return [alertLine(mail.receivedAt, kind, headline || mail.parsed.subject || '(no subject)')];
       }),
   });
   teardown.add('SMTP server', () => smtp.close());
@@ -133,6 +143,7 @@ export async function startDemo(
     app,
     sandboxUrl: sandbox.url,
     issuers: sandbox.scenario.issuers().length,
+    sandbox,
     slackUrl: slack.url,
     smtp: `${smtp.host}:${smtp.port}`,
     files,

@@ -5,12 +5,16 @@ import type { ChannelSender } from '../channels/types.js';
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../ops/logger.js';
 import type { Metrics } from '../ops/metrics.js';
-import type { Notices } from '../ops/notices.js';
-import type { EventLog, SnapshotStore } from '../positions/index.js';
-import type { MuteStore } from '../routing/index.js';
+import type { ChannelRegistry } from '../state/channel-registry.js';
+import type { IssuerDirectory } from '../state/directory.js';
+import type { StateEpoch } from '../state/epoch.js';
+import type { EventLog } from '../state/event-log.js';
+import type { MuteStore } from '../state/mute-store.js';
+import type { Notices } from '../state/notices.js';
+import type { Outbox } from '../state/outbox.js';
+import type { PollHealth } from '../state/poll-health.js';
+import type { SnapshotStore } from '../state/snapshot-store.js';
 import type { UpstreamClient } from '../upstream/index.js';
-import type { DigestStore } from './digest-store.js';
-import type { IssuerDirectory } from './directory.js';
 import type { WatchedIssuer } from './watchlist.js';
 
 /** What may change on a config reload: read afresh by every job. */
@@ -29,13 +33,15 @@ export interface Queues {
   sweep: Queue;
   poll: Queue;
   digest: Queue;
-  deliver(channel: string): Queue;
 }
 
 /** Everything a job processor needs, passed in (no singletons). */
 export interface JobContext {
   settings(): Settings;
+  /** The hash-tagged key root of the deployment (`{redis.prefix}`): see state/keys.ts. */
   prefix: string;
+  /** This process, as leases and the workers hash name it. */
+  processId: string;
   redis: Redis;
   now: () => Date;
   logger: Logger;
@@ -47,10 +53,16 @@ export interface JobContext {
   budget: RateBudget;
   access: AccessState;
   snapshots: SnapshotStore;
+  /** Per-issuer poll health: due since, failure streaks, 404 backoff. */
+  pollHealth: PollHealth;
+  /** The identity of the Redis state, to tell a loss from a new deployment. */
+  epoch: StateEpoch;
   eventLog: EventLog;
   directory: IssuerDirectory;
   mutes: MuteStore;
   notices: Notices;
-  digests: DigestStore;
+  outbox: Outbox;
+  /** Every channel the deployment ran with: a removed one still has an outbox to account for. */
+  channels: ChannelRegistry;
   queues: Queues;
 }

@@ -1,5 +1,5 @@
+import { digestBatchId } from '../state/delivery-ids.js';
 import type { JobContext } from './context.js';
-import { enqueueDelivery } from './dispatch.js';
 
 /** The data of a digest job, from its channel's job scheduler. */
 export interface DigestJobData {
@@ -7,23 +7,20 @@ export interface DigestJobData {
 }
 
 /**
- * Closes one digest period of one channel: the staged events become one delivery job whose id is the
- * batch id, so a run that crashed after queuing it queues nothing twice, and a crashed delivery is
- * retried like any other.
+ * Closes one digest period of one channel: one atomic step turns the staged events into a sealed batch in
+ * the channel's outbox, from which the deliverer sends it with retries and parking like any message. A
+ * failed send is retried as that batch; the next period starts empty. Returns the events sealed.
  */
 export async function runDigest(ctx: JobContext, data: DigestJobData, startedAt: Date): Promise<number> {
   const channel = ctx.settings().config.channels.find((c) => c.name === data.channel);
   if (channel?.mode !== 'digest') return 0;
-  const batch = await ctx.digests.claim(channel.name, ctx.now(), startedAt);
-  if (batch.events.length > 0 || channel.sendEmpty) {
-    const events = [...batch.events].sort((a, b) => b.detectedAt.localeCompare(a.detectedAt));
-    await enqueueDelivery(
-      ctx,
-      channel,
-      { type: 'digest', period: { from: batch.from, to: batch.to, timezone: channel.timezone }, events },
-      batch.batchId,
-    );
-  }
-  await ctx.digests.finish(channel.name, batch);
-  return batch.events.length;
+  const now = ctx.now();
+  const sealed = await ctx.outbox.sealDigest(channel.name, {
+    batchId: digestBatchId(channel.name, now.getTime()),
+    to: now.toISOString(),
+    timezone: channel.timezone,
+    sendEmpty: channel.sendEmpty,
+    firstFrom: startedAt.toISOString(),
+  });
+  return Math.max(0, sealed);
 }

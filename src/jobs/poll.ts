@@ -1,31 +1,32 @@
-import { DelayedError, type Job, Worker } from 'bullmq';
-import { isAccessRevokedError, isBudgetExhaustedError } from '../budget/index.js';
-import { diffPositions, holderKey, type PositionEvent } from '../positions/index.js';
-import { routeEvents } from '../routing/index.js';
+import { DelayedError, type Job, RateLimitError, UnrecoverableError } from 'bullmq';
+import type { Config } from '../config/schema.js';
 import {
-  isIssuerNotFoundError,
-  isNoApiAccessError,
-  isRateLimitedError,
-  isUnauthorizedError,
-  type PositionsResponse,
-} from '../upstream/index.js';
+  type DiffResult,
+  diffPositions,
+  holderKey,
+  type PositionEvent,
+  type Snapshot,
+} from '../positions/index.js';
+import { planDelivery } from '../routing/index.js';
+import { stateKeys } from '../state/keys.js';
+import { Lease } from '../state/lease.js';
+import { commitPoll } from '../state/poll-commit.js';
+import type { PositionsResponse } from '../upstream/index.js';
 import type { JobContext } from './context.js';
-import { dispatchGroups } from './dispatch.js';
-import { stateKeys } from './keys.js';
+import { withIssuerLabel } from './issuer-label.js';
+import { fetchChecked } from './poll-answer.js';
+import { failureCause, isDeterministic } from './poll-failure.js';
 import type { PollJobData } from './sweep.js';
 
 /** What one poll did. */
 export type PollResult =
   | { outcome: 'changed' | 'unchanged' | 'baseline'; events: number; committed: boolean }
-  | { outcome: 'missing' | 'revoked' | 'busy' };
-
-const MISSING_RETRY_MS = 24 * 3600 * 1000;
-const LOCK_MS = 120_000;
+  | { outcome: 'missing' | 'revoked' | 'busy' | 'current' };
 
 /**
- * Polls one issuer: token → GET positions (active) → diff against the snapshot → deliveries queued →
- * snapshot committed. That order, with deterministic ids, makes a crash at any point safe: the replay
- * yields the same event and job ids, which BullMQ ignores.
+ * Polls one issuer: lease → token → GET positions (active) → diff against the snapshot → one atomic
+ * commit of the snapshot with the events, their log entries and every channel's outbox items. A crash
+ * before the commit leaves nothing behind; a replay after it finds the snapshot advanced.
  */
 export async function runPoll(
   ctx: JobContext,
@@ -33,125 +34,190 @@ export async function runPoll(
   token: string | undefined,
 ): Promise<PollResult> {
   const { issuerId } = job.data;
-  const lockKey = `${ctx.prefix}:poll-lock:${issuerId}`;
-  const lockValue = `${job.id}-${token ?? ''}`;
-  if (!(await takeIssuerLock(ctx, lockKey, lockValue, `${job.id}-`))) {
+  // A retry of this job finds its own dead run's lease (same job id) and takes it over at once; any
+  // other holder that died stops renewing, and its lease lapses within one lease period.
+  const lease = new Lease(
+    ctx.redis,
+    stateKeys(ctx.prefix).pollLease(issuerId),
+    `${job.id}|${ctx.processId}|${token ?? ''}`,
+    pollLeaseMs(ctx.settings().config),
+  );
+  if (!(await lease.take(`${job.id}|`))) {
     // Another worker polls this issuer right now: come back after it rather than diff against a moving snapshot.
     await job.moveToDelayed(ctx.now().getTime() + 2_000, token);
     throw new DelayedError();
   }
+  lease.keepAlive();
   const started = performance.now();
   try {
-    const result = await pollLocked(ctx, job);
+    const result = await pollLeased(ctx, job);
     ctx.metrics.polls.inc({ outcome: result.outcome });
     return result;
+  } catch (error) {
+    if (error instanceof DelayedError || error instanceof RateLimitError) throw error;
+    throw await failed(ctx, job, error);
   } finally {
     ctx.metrics.pollDuration.observe((performance.now() - started) / 1000);
-    if ((await ctx.redis.get(lockKey)) === lockValue) await ctx.redis.del(lockKey);
+    await lease.release();
   }
 }
-
-// Takes over a lock whose value starts with ARGV[1]: one left by an earlier run of the same job.
-const TAKEOVER_SCRIPT = `
-local held = redis.call('GET', KEYS[1])
-if held and string.sub(held, 1, #ARGV[1]) == ARGV[1] then
-  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
-  return 1
-end
-return 0
-`;
 
 /**
- * Locks one issuer for one poll. A lock held under this job's own id was left by a run that died
- * (BullMQ hands a job to a second worker only after the first one's job lock expired), so it is taken
- * over at once instead of blocking the retry until the lock expires.
+ * The poll lease, renewed every third of itself while the poll runs: half a gate interval, so that a lease
+ * left by a dead process lapses before the next sweep plans its issuer again, at least 2 s (renewals must
+ * not race the clock) and at most a third of `poll.lockDuration`.
  */
-async function takeIssuerLock(
-  ctx: JobContext,
-  key: string,
-  value: string,
-  jobPrefix: string,
-): Promise<boolean> {
-  if ((await ctx.redis.set(key, value, 'PX', LOCK_MS, 'NX')) !== null) return true;
-  return (await ctx.redis.eval(TAKEOVER_SCRIPT, 1, key, jobPrefix, value, LOCK_MS)) === 1;
+export function pollLeaseMs(config: Config): number {
+  const half = Math.round(config.poll.gateInterval / 2);
+  return Math.max(2_000, Math.min(half, Math.round(config.poll.lockDuration / 3)));
 }
 
-async function pollLocked(ctx: JobContext, job: Job<PollJobData>): Promise<PollResult> {
+/** True when the stored snapshot already reflects what this job was planned for: nothing to spend. */
+function alreadyCurrent(snapshot: Snapshot | null, job: Job<PollJobData>): boolean {
+  if (!snapshot) return false;
+  const { datasetVersion, reason } = job.data;
+  if ((reason === 'changed' || reason === 'new') && datasetVersion) {
+    return snapshot.lastUpdated !== null && Date.parse(snapshot.lastUpdated) >= Date.parse(datasetVersion);
+  }
+  // A stale or interval poll is current once any poll committed after the job was planned.
+  return Date.parse(snapshot.polledAt) >= job.timestamp;
+}
+
+async function pollLeased(ctx: JobContext, job: Job<PollJobData>): Promise<PollResult> {
   const { issuerId, issuerName } = job.data;
-  const response = await fetchActive(ctx, issuerId, issuerName);
+  const issuer = { id: issuerId, name: issuerName };
+  const previous = await ctx.snapshots.get(issuerId);
+  // A duplicate of a poll that already committed (a replay, an overlapping sweep) costs no token.
+  if (alreadyCurrent(previous, job)) {
+    await recovered(ctx, issuer);
+    return { outcome: 'current' };
+  }
+  let response = await fetchChecked(ctx, issuer, previous);
   if ('outcome' in response) return response;
+  let diff = diffOf(ctx, job, previous, response);
+  if (await closesNeedConfirmation(ctx, job, previous, diff)) {
+    // One observation that closes every holder, or too much of the watchlist at once, is more often a
+    // glitch upstream than a market event: a second answer decides, and is the one committed.
+    const second = await fetchChecked(ctx, issuer, previous);
+    if ('outcome' in second) return second;
+    const confirmed = diffOf(ctx, job, previous, second);
+    const [before, after] = [closedCount(diff.events), closedCount(confirmed.events)];
+    ctx.metrics.closeConfirmations.inc({ result: after >= before ? 'confirmed' : 'refuted' });
+    if (after < before) {
+      await ctx.redis.decrby(closesKey(ctx, job), before - after);
+      ctx.logger.warn({ issuerId, closed: before, confirmed: after }, 'closes refuted by a second answer');
+    }
+    response = second;
+    diff = confirmed;
+  }
 
   const { config } = ctx.settings();
-  const previous = await ctx.snapshots.get(issuerId);
-  const { events, next, baseline } = diffPositions({
-    previous,
-    issuer: { id: issuerId, name: response.issuer.name || issuerName },
-    rows: response.data,
-    lastUpdated: response.last_updated,
-    now: ctx.now(),
-    thresholds: config.poll.thresholds,
-    onFirstSeen: config.poll.onFirstSeen,
-  });
+  const { events, next, baseline } = diff;
   const enriched = await enrichClosed(ctx, issuerId, events);
-  if (enriched.length > 0) {
-    const mutes = await ctx.mutes.list();
-    const { groups, suppressed } = routeEvents(enriched, config.channels, mutes, ctx.now());
-    await dispatchGroups(ctx, groups);
-    for (const s of suppressed) await ctx.mutes.countSuppressed(s.channel, 1);
-    await ctx.eventLog.append(enriched);
-    for (const event of enriched) ctx.metrics.events.inc({ kind: event.kind });
-  }
-  const committed = await ctx.snapshots.commit(next, previous?.polledAt ?? null);
-  await ctx.notices.clear('budget-exhausted', 'Polling has budget again.');
-  await ctx.notices.clear(`issuer-missing-${issuerId}`, `${issuerName} (${issuerId}) answers again.`);
+  const plan = withIssuerLabel(
+    planDelivery(enriched, config.channels, enriched.length > 0 ? await ctx.mutes.list() : [], ctx.now()),
+    job.data.label,
+  );
+  const committed = await commitPoll(ctx.redis, ctx.prefix, {
+    snapshot: { ...next, upstreamUpdated: response.last_updated },
+    expectedPolledAt: previous?.polledAt ?? null,
+    logged: plan.logged,
+    targets: plan.targets,
+    suppressed: plan.suppressed,
+    eventsKept: config.poll.eventsKept,
+  });
+  if (committed) for (const event of enriched) ctx.metrics.events.inc({ kind: event.kind });
+  await recovered(ctx, issuer);
   if (enriched.length > 0) {
     ctx.logger.info({ issuerId, events: enriched.length, committed }, 'poll found changes');
   }
   const outcome = baseline ? 'baseline' : enriched.length > 0 ? 'changed' : 'unchanged';
-  return { outcome, events: enriched.length, committed };
+  return { outcome, events: committed ? enriched.length : 0, committed };
 }
 
-async function fetchActive(
+function diffOf(
   ctx: JobContext,
-  issuerId: string,
-  issuerName: string,
-): Promise<PositionsResponse | { outcome: 'missing' | 'revoked' }> {
+  job: Job<PollJobData>,
+  previous: Snapshot | null,
+  response: PositionsResponse,
+): DiffResult {
+  const { config } = ctx.settings();
+  return diffPositions({
+    previous,
+    issuer: { id: job.data.issuerId, name: response.issuer.name || job.data.issuerName },
+    rows: response.data,
+    // The sweep's dataset version is what the snapshot records: a positions answer with a null or
+    // lagging `last_updated` must not make the gate poll this issuer again at every check.
+    lastUpdated: job.data.datasetVersion ?? response.last_updated,
+    now: ctx.now(),
+    thresholds: config.poll.thresholds,
+    onFirstSeen: config.poll.onFirstSeen,
+  });
+}
+
+const closedCount = (events: readonly PositionEvent[]) => events.filter((e) => e.kind === 'closed').length;
+
+function closesKey(ctx: JobContext, job: Job<PollJobData>): string {
+  return stateKeys(ctx.prefix).closesInRefresh(job.data.datasetVersion ?? 'unversioned');
+}
+
+/**
+ * True when this diff's closes must be confirmed by a second answer: it closes every holder the issuer
+ * had, or the closes of this dataset refresh across the watchlist pass `poll.confirmClosedShare` of the
+ * positions the last sweep counted.
+ */
+async function closesNeedConfirmation(
+  ctx: JobContext,
+  job: Job<PollJobData>,
+  previous: Snapshot | null,
+  diff: DiffResult,
+): Promise<boolean> {
+  const closed = closedCount(diff.events);
+  if (closed === 0 || previous === null) return false;
+  if (Object.keys(diff.next.positions).length === 0) return true;
+  const key = closesKey(ctx, job);
+  const replies =
+    (await ctx.redis
+      .multi()
+      .incrby(key, closed)
+      .expire(key, 24 * 3600)
+      .hget(stateKeys(ctx.prefix).sweep, 'positions')
+      .exec()) ?? [];
+  const total = Number(replies[0]?.[1]);
+  const positions = Number(replies[2]?.[1]);
+  return positions > 0 && total > ctx.settings().config.poll.confirmClosedShare * positions;
+}
+
+/** A poll succeeded: clear the issuer's failure streak, 404 backoff and the notices they raised. */
+async function recovered(ctx: JobContext, issuer: { id: string; name: string }): Promise<void> {
+  const { wasFailing, wasNotFound } = await ctx.pollHealth.succeeded(issuer.id);
+  await ctx.notices.clear('budget-exhausted', 'Polling has budget again.');
+  if (wasNotFound)
+    await ctx.notices.clear(`issuer-missing-${issuer.id}`, `${issuer.name} (${issuer.id}) answers again.`);
+  if (wasFailing)
+    await ctx.notices.clear(`poll-overdue-${issuer.id}`, `${issuer.name} (${issuer.id}) is polled again.`);
+}
+
+/**
+ * A poll that failed: counted by cause, recorded in the issuer's health (which the sweep turns into a
+ * notice when it lasts), logged. A cause a retry cannot fix ends the job now (the next sweep plans the
+ * issuer again) rather than spending a token on each of its attempts.
+ */
+async function failed(ctx: JobContext, job: Job<PollJobData>, error: unknown): Promise<unknown> {
+  const cause = failureCause(error);
+  ctx.metrics.polls.inc({ outcome: 'failed' });
+  ctx.metrics.pollFailures.inc({ cause });
+  const message = error instanceof Error ? error.message : String(error);
   try {
-    return await ctx.upstream.getPositions(issuerId, 'active');
-  } catch (error) {
-    if (isBudgetExhaustedError(error)) {
-      if (error.reason === 'day' || error.reason === 'reserve')
-        await raiseBudgetExhausted(ctx, error.retryAt);
-      // Pause the whole poll queue until the next token: every poll would be refused until then.
-      await ctx.queues.poll.rateLimit(Math.max(250, error.retryAt - ctx.now().getTime()));
-      throw Worker.RateLimitError();
-    }
-    if (isRateLimitedError(error)) {
-      const blocked = (await ctx.budget.usage()).blockedUntil ?? ctx.now().getTime() + 60_000;
-      await ctx.queues.poll.rateLimit(Math.max(250, blocked - ctx.now().getTime()));
-      throw Worker.RateLimitError();
-    }
-    if (isAccessRevokedError(error) || isUnauthorizedError(error) || isNoApiAccessError(error)) {
-      // The next sweep after access returns plans this issuer again: its snapshot is still old.
-      return { outcome: 'revoked' };
-    }
-    if (isIssuerNotFoundError(error)) {
-      await ctx.redis.set(
-        stateKeys(ctx.prefix).missing(issuerId),
-        ctx.now().toISOString(),
-        'PX',
-        MISSING_RETRY_MS,
-      );
-      await ctx.notices.raise(
-        `issuer-missing-${issuerId}`,
-        'warning',
-        'Watched issuer not found upstream',
-        `${issuerName} (${issuerId}) answered 404; it is retried once a day and no positions are marked closed.`,
-      );
-      return { outcome: 'missing' };
-    }
-    throw error;
+    const streak = await ctx.pollHealth.failed(job.data.issuerId, cause, message, ctx.now());
+    ctx.logger.warn(
+      { issuerId: job.data.issuerId, cause, failures: streak.count, since: streak.since, err: error },
+      'poll failed',
+    );
+  } catch {
+    // Redis itself failing is logged by the connection's error listener; the job's own error matters here.
   }
+  return isDeterministic(cause) ? new UnrecoverableError(`${cause}: ${message}`) : error;
 }
 
 /**
@@ -184,14 +250,4 @@ async function enrichClosed(
       .sort((a, b) => b.date.localeCompare(a.date) || a.value - b.value)[0];
     return last ? { ...event, final: { value: last.value, date: last.date } } : event;
   });
-}
-
-/** The day's polling budget is spent: one notice until polling gets tokens again. */
-export async function raiseBudgetExhausted(ctx: JobContext, retryAt: number): Promise<void> {
-  await ctx.notices.raise(
-    'budget-exhausted',
-    'warning',
-    "Today's polling budget is spent",
-    `Polling waits for the next budget window at ${new Date(retryAt).toISOString()}; changes published before then are detected after it. \`shortwatch plan\` shows what fits.`,
-  );
 }

@@ -49,20 +49,37 @@ export async function syncSchedulers(queues: Queues, config: Config, plan: Plan)
   }
 }
 
+/** One scheduler the daemon needs: whether `shortwatch start` registered it, its next run, and if it is late. */
+export interface SchedulerHealth {
+  id: string;
+  /** False until a `shortwatch start` process upserts it (a fresh deployment, or a removed one). */
+  registered: boolean;
+  next: number | null;
+  /**
+   * A registered scheduler whose next run is over 5 minutes past: nothing produces its jobs (no `start`
+   * process runs, or the known BullMQ failure mode). One not registered yet is not late: it has no due
+   * time to be late for; readiness counts it as missing.
+   */
+  late: boolean;
+}
+
+/** How long past its next run a scheduler may be (a busy worker, a start-up) before it counts as late. */
+const LATE_AFTER_MS = 5 * 60_000;
+
 /** The schedulers that must exist for the daemon to be ready, with their next run. */
 export async function schedulerHealth(
   queues: Queues,
   config: Config,
   now: number,
-): Promise<{ id: string; next: number | null; late: boolean }[]> {
+): Promise<SchedulerHealth[]> {
   const ids: Array<[string, 'sweep' | 'digest']> = [[SCHEDULER.sweep, 'sweep']];
   for (const c of config.channels) if (c.mode === 'digest') ids.push([SCHEDULER.digest(c.name), 'digest']);
   return Promise.all(
     ids.map(async ([id, queue]) => {
       const scheduler = await (queue === 'sweep' ? queues.sweep : queues.digest).getJobScheduler(id);
+      const registered = Boolean(scheduler);
       const next = scheduler?.next ?? null;
-      // A `next` far in the past means the scheduler stopped producing jobs (a known BullMQ failure mode).
-      return { id, next, late: next === null || next < now - 5 * 60_000 };
+      return { id, registered, next, late: registered && (next === null || next < now - LATE_AFTER_MS) };
     }),
   );
 }

@@ -1,5 +1,8 @@
 import { isAccessRevokedError, isBudgetExhaustedError } from '../budget/index.js';
+import { displayText } from '../channels/format.js';
 import type { Snapshot } from '../positions/index.js';
+import { stateKeys } from '../state/keys.js';
+import type { IssuerHealth, PollHealthView } from '../state/poll-health.js';
 import {
   isNoApiAccessError,
   isRateLimitedError,
@@ -8,9 +11,13 @@ import {
 } from '../upstream/index.js';
 import type { IssuerList } from '../upstream/schemas.js';
 import type { JobContext } from './context.js';
-import { stateKeys } from './keys.js';
+import { envelopeNoticeKey } from './poll-answer.js';
+import { CAUSE_TEXT, failureCause } from './poll-failure.js';
+import { overdueAfterMs, overdueIssuers, syncOverdueNotices } from './poll-health-report.js';
 import { pollJobId } from './queues.js';
-import { describeProblem, resolveWatchlist, type WatchedIssuer } from './watchlist.js';
+import { sweepEvery } from './schedulers.js';
+import { checkStateKept } from './state-kept.js';
+import { describeProblem, resolveWatchlist, unlistedIds, type WatchedIssuer } from './watchlist.js';
 
 /** What a sweep did, for logs, metrics and tests. */
 export type SweepResult =
@@ -30,8 +37,15 @@ const POLL_JOB_OPTIONS = {
 export interface PollJobData {
   issuerId: string;
   issuerName: string;
+  /**
+   * The watchlist entry's `label`: the issuer name this poll's events carry into every message. Routing
+   * still sees the upstream's name, and no id or holder key contains it.
+   */
+  label?: string;
   /** Why this poll was planned: the dataset moved, the snapshot is stale, or there is none yet. */
   reason: 'new' | 'changed' | 'stale' | 'interval';
+  /** The issuer list's `last_updated` this poll was planned for: what the snapshot records. */
+  datasetVersion?: string | null;
 }
 
 /**
@@ -43,11 +57,34 @@ export async function runSweep(ctx: JobContext): Promise<SweepResult> {
   try {
     const result = await sweepOnce(ctx);
     ctx.metrics.sweeps.inc({ outcome: result.outcome });
+    if (result.outcome === 'polled' || result.outcome === 'unchanged')
+      await ctx.notices.clear('sweep-failing', 'The issuer list answers again; polling goes on.');
     return result;
   } catch (error) {
     ctx.metrics.sweeps.inc({ outcome: 'failed' });
+    await reportSweepFailure(ctx, error).catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * Without a sweep nothing is planned, so no issuer ever becomes overdue: a sweep that keeps failing
+ * (the issuer list answering 5xx, or a body that breaks the schema) is told on its own, once it has
+ * lasted as long as an issuer may stay overdue.
+ */
+async function reportSweepFailure(ctx: JobContext, error: unknown): Promise<void> {
+  const { config, plan } = ctx.settings();
+  const lastSweepAt = await ctx.redis.hget(stateKeys(ctx.prefix).sweep, 'lastSweepAt');
+  const since = lastSweepAt ? Date.parse(lastSweepAt) : Number.NaN;
+  const nowMs = ctx.now().getTime();
+  if (!(nowMs - since > overdueAfterMs(config, plan))) return;
+  const cause = failureCause(error);
+  await ctx.notices.raise(
+    'sweep-failing',
+    'critical',
+    'The issuer list cannot be read: nothing is polled',
+    `Every sweep since ${lastSweepAt} failed: ${CAUSE_TEXT[cause]} (GET /issuers). No issuer is polled until it answers again.`,
+  );
 }
 
 async function sweepOnce(ctx: JobContext): Promise<SweepResult> {
@@ -57,12 +94,26 @@ async function sweepOnce(ctx: JobContext): Promise<SweepResult> {
   await ctx.directory.save(list.data, list.last_updated, now);
   const { config, plan } = ctx.settings();
   const { watched, problems } = resolveWatchlist(config.watchlist, list.data);
-  await reportWatchlistProblems(ctx, problems.map(describeProblem));
+  await reportWatchlistProblems(ctx, [
+    ...problems.map(describeProblem),
+    ...unlistedIds(watched, list.data).map(
+      (w) =>
+        `watchlist id "${displayText(w.id)}" is not in the upstream's issuer list (it left, or the id is wrong); it is asked once a day`,
+    ),
+  ]);
 
-  const snapshots = await ctx.snapshots.getMany(watched.map((w) => w.id));
-  const missing = await missingIssuers(ctx, watched);
+  const { snapshots, corrupt } = await ctx.snapshots.readMany(watched.map((w) => w.id));
+  // An unreadable snapshot is planned like a new issuer: its poll fails on it, and the failure is told.
+  const unreadable = new Set(corrupt.map((c) => c.issuerId));
+  await checkStateKept(
+    ctx,
+    watched.filter((w) => !unreadable.has(w.id)),
+    snapshots,
+  );
+  const health = await ctx.pollHealth.read();
+  const waiting = waitingOutNotFound(health.issuers, now.getTime(), sweepEvery(plan));
   const due = watched.flatMap((issuer) => {
-    if (missing.has(issuer.id)) return [];
+    if (waiting.has(issuer.id)) return [];
     const reason = pollReason(snapshots.get(issuer.id), list.last_updated, now.getTime(), {
       gate: plan.gate,
       maxStalenessMs: plan.maxStalenessMs,
@@ -71,29 +122,42 @@ async function sweepOnce(ctx: JobContext): Promise<SweepResult> {
     return reason ? [{ issuer, reason }] : [];
   });
   const version = datasetVersion(list.last_updated, now.getTime(), plan);
-  await ctx.queues.poll.addBulk(
-    due.map(({ issuer, reason }) => ({
-      name: 'poll',
-      data: { issuerId: issuer.id, issuerName: issuer.name, reason } satisfies PollJobData,
-      opts: {
-        // Deduplicated only while pending: a fixed job id would also block every later sweep once a
-        // poll of this version failed or met a revoked key, and the issuer would wait for the next dataset.
-        deduplication: {
-          id: pollJobId(
-            issuer.id,
-            reason === 'changed' || reason === 'new' ? version : `${reason}-${version}`,
-          ),
-        },
-        ...POLL_JOB_OPTIONS,
-      },
-    })),
-  );
   await ctx.redis.hset(stateKeys(ctx.prefix).sweep, {
     lastSweepAt: now.toISOString(),
     lastUpdated: list.last_updated ?? '',
     lastDue: String(due.length),
     watched: String(watched.length),
+    // What `poll.confirmClosedShare` is a share of: written before the polls exist, which read it.
+    positions: String([...snapshots.values()].reduce((n, s) => n + Object.keys(s.positions).length, 0)),
   });
+  await ctx.queues.poll.addBulk(
+    due.map(({ issuer, reason }) => ({
+      name: 'poll',
+      data: {
+        issuerId: issuer.id,
+        issuerName: issuer.name,
+        ...(issuer.label ? { label: issuer.label } : {}),
+        reason,
+        datasetVersion: list.last_updated,
+      } satisfies PollJobData,
+      opts: {
+        // Deduplicated for half a sweep interval only: a poll left active by a dead process must not keep
+        // the issuer from being planned again at the next sweep (a duplicate that finds the snapshot
+        // current spends no token), and a fixed job id would block every later sweep after a failure.
+        deduplication: {
+          id: pollJobId(
+            issuer.id,
+            reason === 'changed' || reason === 'new' ? version : `${reason}-${version}`,
+          ),
+          ttl: Math.max(1, Math.floor(sweepEvery(plan) / 2)),
+        },
+        ...POLL_JOB_OPTIONS,
+      },
+    })),
+  );
+  const dueIds = due.map((d) => d.issuer.id);
+  await ctx.pollHealth.markDue(dueIds, now);
+  await reportPollHealth(ctx, watched, withDue(health, dueIds, now));
   ctx.metrics.lastSweepAt.set(now.getTime() / 1000);
   if (due.length === 0) {
     ctx.metrics.sweepsSkippedByGate.inc();
@@ -156,11 +220,56 @@ async function fetchDirectory(
   }
 }
 
-async function missingIssuers(ctx: JobContext, watched: readonly WatchedIssuer[]): Promise<Set<string>> {
-  if (watched.length === 0) return new Set();
-  const keys = stateKeys(ctx.prefix);
-  const flags = await ctx.redis.mget(...watched.map((w) => keys.missing(w.id)));
-  return new Set(watched.filter((_, index) => flags[index] !== null).map((w) => w.id));
+/**
+ * Issuers waiting out a 404 backoff. An issuer is asked again at the first sweep within half a sweep
+ * interval of its retry time, so a backoff of one interval means the very next sweep.
+ */
+function waitingOutNotFound(
+  health: ReadonlyMap<string, IssuerHealth>,
+  nowMs: number,
+  intervalMs: number,
+): Set<string> {
+  const waiting = new Set<string>();
+  for (const [id, h] of health) {
+    if (h.notFound && h.notFound.retryAt - intervalMs / 2 > nowMs) waiting.add(id);
+  }
+  return waiting;
+}
+
+/** The health read at the start of the sweep with its due marks added as `markDue` wrote them (the first mark stays). */
+function withDue(health: PollHealthView, dueIds: readonly string[], at: Date): PollHealthView {
+  const issuers = new Map(health.issuers);
+  for (const id of dueIds) {
+    const h = issuers.get(id) ?? {};
+    issuers.set(id, { ...h, dueSince: h.dueSince ?? at.toISOString() });
+  }
+  return { ...health, issuers };
+}
+
+/** Overdue issuers to notices and the gauge; health of issuers no longer watched is forgotten. */
+async function reportPollHealth(
+  ctx: JobContext,
+  watched: readonly WatchedIssuer[],
+  health: PollHealthView,
+): Promise<void> {
+  const { config, plan } = ctx.settings();
+  const ids = new Set(watched.map((w) => w.id));
+  await ctx.pollHealth.forget([...health.issuers.keys()].filter((id) => !ids.has(id)));
+  const nowMs = ctx.now().getTime();
+  const overdue = overdueIssuers(watched, health.issuers, nowMs, overdueAfterMs(config, plan));
+  ctx.metrics.issuersOverdue.set(overdue.length);
+  const active = await ctx.notices.list();
+  await syncOverdueNotices(ctx, overdue, active);
+  // An envelope key no answer has carried for a whole staleness period (every issuer was polled since) is gone.
+  for (const seen of health.envelopes) {
+    if (nowMs - Date.parse(seen.lastSeen) > config.poll.maxStaleness) {
+      await ctx.notices.clear(
+        envelopeNoticeKey(seen.keys),
+        'Positions answers no longer carry unknown fields.',
+      );
+      await ctx.pollHealth.forgetEnvelope(seen.field);
+    }
+  }
 }
 
 async function reportWatchlistProblems(ctx: JobContext, problems: string[]): Promise<void> {

@@ -1,3 +1,4 @@
+import { displayText } from '../channels/format.js';
 import type { WatchEntry } from '../config/schema.js';
 import type { Issuer } from '../upstream/schemas.js';
 
@@ -63,14 +64,43 @@ export function resolveWatchlist(
   return { watched: [...watched.values()], problems };
 }
 
-/** The three directory names closest to `name` by edit distance, for "did you mean". */
+/**
+ * Up to three directory names a misspelt `name` may have meant, for "did you mean": the closest by edit
+ * distance, and none that is not close. A typo (`Borealis Minning plc`), a missing accent (`Cafe Muller`)
+ * or a name cut short (`Vantage Bank`) finds its issuer; an issuer the directory does not have finds none,
+ * rather than three unrelated names.
+ */
 export function closestNames(name: string, directory: readonly Issuer[], count = 3): string[] {
-  const target = normaliseName(name);
+  const target = looseName(name);
+  // A third of the name may be wrong; shorter names get two edits.
+  const allowed = Math.max(2, Math.floor(target.length / 3));
   return directory
-    .map((issuer) => ({ issuer, distance: editDistance(target, normaliseName(issuer.name)) }))
-    .sort((a, b) => a.distance - b.distance || a.issuer.name.localeCompare(b.issuer.name))
+    .map((issuer) => {
+      const candidate = looseName(issuer.name);
+      return { issuer, near: partDistance(target, candidate), whole: editDistance(target, candidate) };
+    })
+    .filter(({ near }) => near <= allowed)
+    .sort((a, b) => a.near - b.near || a.whole - b.whole || a.issuer.name.localeCompare(b.issuer.name))
     .slice(0, count)
     .map(({ issuer }) => `${issuer.name} (${issuer.svc_issuer_id})`);
+}
+
+/** {@link normaliseName} without accents, for suggestions only: `Café Müller` is near `cafe muller`. */
+function looseName(name: string): string {
+  return normaliseName(name).normalize('NFD').replace(/\p{M}/gu, '');
+}
+
+/**
+ * The edit distance from `target` to the whole of `candidate` or to its stretch of the same length starting
+ * at any word: `vantage bank` is 0 from `vantage bank plc`, `mining` 0 from `borealis mining plc`.
+ */
+function partDistance(target: string, candidate: string): number {
+  let best = editDistance(target, candidate);
+  for (let start = 0; start < candidate.length; start++) {
+    if (start > 0 && candidate[start - 1] !== ' ') continue;
+    best = Math.min(best, editDistance(target, candidate.slice(start, start + target.length)));
+  }
+  return best;
 }
 
 /** Levenshtein distance, two rows at a time. */
@@ -87,8 +117,22 @@ export function editDistance(a: string, b: string): number {
   return previous[b.length] ?? 0;
 }
 
+/**
+ * Watchlist ids the issuer list does not name (an issuer that left the directory, or a typo): still
+ * polled, since ids are taken as given, but reported as the watchlist problem they are.
+ */
+export function unlistedIds(
+  watched: readonly WatchedIssuer[],
+  directory: readonly Issuer[],
+): WatchedIssuer[] {
+  if (directory.length === 0) return [];
+  const listed = new Set(directory.map((issuer) => issuer.svc_issuer_id));
+  return watched.filter((issuer) => !listed.has(issuer.id));
+}
+
 /** A watchlist problem in one line, for errors and notices. */
 export function describeProblem(problem: WatchProblem): string {
   const what = problem.problem === 'unknown' ? 'matches no issuer' : 'matches several issuers';
-  return `watchlist entry "${problem.entry}" ${what}; closest: ${problem.candidates.join(', ') || 'none'}`;
+  const closest = problem.candidates.map(displayText).join(', ') || 'none';
+  return `watchlist entry "${problem.entry}" ${what}; closest: ${closest}`;
 }

@@ -1,29 +1,19 @@
-import { type Job, UnrecoverableError, Worker } from 'bullmq';
+import { type Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { ChannelConfig } from '../config/schema.js';
+import { heartbeatDeliveryId } from '../state/delivery-ids.js';
 import type { JobContext } from './context.js';
-import { runDelivery } from './deliver.js';
 import { runDigest } from './digest.js';
-import { enqueueDelivery } from './dispatch.js';
 import { runPoll } from './poll.js';
 import { bullPrefix } from './queue-set.js';
-import { deliverQueueName, QUEUE } from './queues.js';
+import { QUEUE } from './queues.js';
 import { runSweep } from './sweep.js';
 
-/** A BullMQ limiter for a rate in messages per second (below one: one message per 1/rate seconds). */
-export function limiterFor(ratePerSecond: number): { max: number; duration: number } {
-  return ratePerSecond >= 1
-    ? { max: Math.round(ratePerSecond), duration: 1_000 }
-    : { max: 1, duration: Math.round(1_000 / ratePerSecond) };
-}
-
-/** The workers of one process: sweep, poll, digest, and one per delivery channel. */
+/** The BullMQ workers of one process: sweep, poll, and digest (with the heartbeat). */
 export class WorkerSet {
   readonly #ctx: JobContext;
   readonly #connection: Redis;
   readonly #prefix: string;
   readonly #core: Worker[] = [];
-  readonly #deliver = new Map<string, Worker>();
 
   constructor(ctx: JobContext, connection: Redis) {
     this.#ctx = ctx;
@@ -31,7 +21,7 @@ export class WorkerSet {
     this.#prefix = bullPrefix(ctx.prefix);
   }
 
-  /** Starts the core workers and one delivery worker per configured channel. */
+  /** Starts the workers. */
   start(): void {
     const ctx = this.#ctx;
     const { config } = ctx.settings();
@@ -52,42 +42,16 @@ export class WorkerSet {
         { concurrency: 1 },
       ),
     );
-    this.syncChannels(config.channels);
   }
 
-  /** Opens workers for new channels and closes those of removed ones (config reload). */
-  syncChannels(channels: readonly ChannelConfig[]): void {
-    const wanted = new Set(channels.map((c) => c.name));
-    for (const [name, worker] of this.#deliver) {
-      if (!wanted.has(name)) {
-        void worker.close();
-        this.#deliver.delete(name);
-      }
-    }
-    for (const channel of channels) {
-      if (this.#deliver.has(channel.name)) continue;
-      const queue = this.#ctx.queues.deliver(channel.name);
-      const worker = this.#worker(
-        deliverQueueName(channel.name),
-        async (job) =>
-          runDelivery(this.#ctx, job, { channel: channel.name, pause: (ms) => queue.rateLimit(ms) }),
-        {
-          concurrency: 1,
-          limiter: limiterFor(channel.ratePerSecond),
-        },
-      );
-      worker.on('failed', (job, error) => {
-        // Parked at once (UnrecoverableError) was counted and reported where it was decided.
-        if (error instanceof UnrecoverableError) return;
-        if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) void this.#parked(channel.name, error);
-      });
-      this.#deliver.set(channel.name, worker);
-    }
+  /** Every worker started, for the App to watch their `error` events (src/ops/redis-health.ts). */
+  all(): readonly Worker[] {
+    return this.#core;
   }
 
   /** Stops taking jobs and waits for those in flight up to `timeoutMs`, then force-closes. */
   async close(timeoutMs: number): Promise<void> {
-    const workers = [...this.#core, ...this.#deliver.values()];
+    const workers = this.#core;
     const graceful = Promise.all(workers.map((w) => w.close())).then(() => true);
     const timer = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs).unref());
     if (!(await Promise.race([graceful, timer]))) {
@@ -112,7 +76,7 @@ export class WorkerSet {
       autorun: true,
       ...options,
     });
-    worker.on('error', (error) => this.#ctx.logger.error({ err: error, queue: name }, 'worker error'));
+    // `error` events are the App's RedisHealth's to log: once per Redis outage, not once per retry.
     worker.on('failed', (job, error) => {
       if (error.name === 'RateLimitError' || error.name === 'DelayedError') return;
       this.#ctx.logger.warn(
@@ -123,34 +87,19 @@ export class WorkerSet {
     return worker;
   }
 
-  async #parked(channel: string, error: Error): Promise<void> {
-    this.#ctx.metrics.deliveries.inc({ channel, outcome: 'parked' });
-    await this.#ctx.notices.raise(
-      `channel-parked-${channel}`,
-      'critical',
-      `Deliveries to ${channel} are parked`,
-      `${error.message}. Fix the channel, then run: shortwatch deliveries retry --all`,
-    );
-  }
-
   async #heartbeat(): Promise<void> {
     const { config } = this.#ctx.settings();
     if (!config.ops.channel) return;
     const channel = config.channels.find((c) => c.name === config.ops.channel);
     if (!channel) return;
     const at = this.#ctx.now().toISOString();
-    await enqueueDelivery(
-      this.#ctx,
-      channel,
-      {
-        type: 'notice',
-        key: 'heartbeat',
-        severity: 'info',
-        title: 'shortwatch heartbeat',
-        text: `Alive at ${at}.`,
-      },
-      `hb-${at.slice(0, 16).replace(/[^0-9]/g, '')}`,
-    );
+    await this.#ctx.outbox.enqueue(channel.name, heartbeatDeliveryId(channel.name, at), {
+      type: 'notice',
+      key: 'heartbeat',
+      severity: 'info',
+      title: 'shortwatch heartbeat',
+      text: `Alive at ${at}.`,
+    });
   }
 }
 

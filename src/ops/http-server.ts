@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { App } from '../app.js';
-import { stateKeys } from '../jobs/keys.js';
+import { stateKeys } from '../state/keys.js';
 import { readiness } from './status.js';
 
 /** Brings the gauges up to date from Redis just before a scrape, so they are never stale. */
@@ -15,7 +15,11 @@ export async function refreshGauges(app: App): Promise<void> {
     metrics.lastSweepAt.set(Date.parse(lastSweepAt) / 1000);
     metrics.lastSweepAge.set((ctx.now().getTime() - Date.parse(lastSweepAt)) / 1000);
   }
-  for (const channel of app.settings.config.channels) app.queues.deliver(channel.name);
+  for (const channel of app.settings.config.channels) {
+    const depth = await ctx.outbox.depth(channel.name, ctx.now().getTime());
+    for (const [state, count] of Object.entries(depth))
+      metrics.queueDepth.set({ queue: `outbox-${channel.name}`, state }, count);
+  }
   for (const queue of app.queues.all()) {
     const counts = await queue.getJobCounts('waiting', 'delayed', 'active', 'failed', 'completed');
     for (const [state, count] of Object.entries(counts))
@@ -39,8 +43,8 @@ export async function startHttpServer(
       if (request.method !== 'GET') return reply(405, 'text/plain', 'method not allowed\n');
       if (path === '/healthz') return reply(200, 'text/plain', 'ok\n');
       if (path === '/readyz') {
-        const { ready, reasons } = await readiness(app);
-        return reply(ready ? 200 : 503, 'application/json', `${JSON.stringify({ ready, reasons })}\n`);
+        const report = await readiness(app);
+        return reply(report.ready ? 200 : 503, 'application/json', `${JSON.stringify(report)}\n`);
       }
       if (path === '/metrics') {
         await refreshGauges(app);

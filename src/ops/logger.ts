@@ -9,7 +9,10 @@ export type { Logger } from 'pino';
 export interface LoggerOptions {
   level: string;
   format: 'auto' | 'json' | 'pretty';
-  /** Every secret value of the config: scrubbed from each line as a last line of defence. */
+  /**
+   * Every secret value of the config: scrubbed from each line as a last line of defence. Read at each
+   * line, so a live set (a reload adds the new config's secrets to it) is followed.
+   */
   secrets: Iterable<string>;
   /** Where lines go; stdout by default. */
   destination?: Writable;
@@ -21,7 +24,7 @@ export interface LoggerOptions {
 export function createLogger(options: LoggerOptions): Logger {
   // Lines are JSON by the time they are scrubbed: a secret holding `"`, `\` or a control character
   // appears there escaped, so its escaped form is scrubbed too.
-  const secrets = [...options.secrets].flatMap(jsonForms);
+  const secrets = () => [...options.secrets].flatMap(jsonForms);
   const pretty =
     options.format === 'pretty' || (options.format === 'auto' && (options.isTTY ?? process.stdout.isTTY));
   const base = options.destination ?? process.stdout;
@@ -33,7 +36,7 @@ export function createLogger(options: LoggerOptions): Logger {
       level: options.level,
       base: { pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
-      hooks: { streamWrite: (line: string) => redactText(line, secrets) },
+      hooks: { streamWrite: (line: string) => redactText(line, secrets()) },
       serializers: { err: pino.stdSerializers.err },
     },
     destination,

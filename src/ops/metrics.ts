@@ -5,10 +5,14 @@ export interface Metrics {
   registry: Registry;
   upstreamRequests: Counter<'operation' | 'status'>;
   upstreamRateLimited: Counter<'window'>;
+  upstreamInvalidBodies: Counter<'operation'>;
   budgetLeft: Gauge<'window'>;
   sweeps: Counter<'outcome'>;
   sweepsSkippedByGate: Counter;
   polls: Counter<'outcome'>;
+  pollFailures: Counter<'cause'>;
+  closeConfirmations: Counter<'result'>;
+  issuersOverdue: Gauge;
   pollDuration: Histogram;
   events: Counter<'kind'>;
   deliveries: Counter<'channel' | 'outcome'>;
@@ -35,6 +39,12 @@ export function createMetrics(): Metrics {
       labelNames: ['window'],
       registers,
     }),
+    upstreamInvalidBodies: new Counter({
+      name: 'shortwatch_upstream_invalid_bodies_total',
+      help: 'Upstream 2xx answers whose body was not JSON or broke the schema (also counted by status in shortwatch_upstream_requests_total).',
+      labelNames: ['operation'],
+      registers,
+    }),
     budgetLeft: new Gauge({
       name: 'shortwatch_budget_left',
       help: 'Requests left in the current budget window.',
@@ -54,8 +64,25 @@ export function createMetrics(): Metrics {
     }),
     polls: new Counter({
       name: 'shortwatch_polls_total',
-      help: 'Issuer polls by outcome.',
+      help: 'Issuer polls by outcome (changed, unchanged, baseline, current, missing, revoked, failed).',
       labelNames: ['outcome'],
+      registers,
+    }),
+    pollFailures: new Counter({
+      name: 'shortwatch_poll_failures_total',
+      help: 'Failed polls by cause: transport (server, timeout, network, bad-request, unexpected-status), body (schema, too-large) or plausibility (wrong-issuer, status-echo, backwards, partial), apart from the HTTP status.',
+      labelNames: ['cause'],
+      registers,
+    }),
+    closeConfirmations: new Counter({
+      name: 'shortwatch_close_confirmations_total',
+      help: 'Mass closes checked by a second request, by result (confirmed, refuted).',
+      labelNames: ['result'],
+      registers,
+    }),
+    issuersOverdue: new Gauge({
+      name: 'shortwatch_issuers_overdue',
+      help: 'Watched issuers due for a poll longer than poll.overdueAfter without a successful one.',
       registers,
     }),
     pollDuration: new Histogram({

@@ -1,10 +1,12 @@
 import type { App } from '../app.js';
 import { formatDuration } from '../config/duration.js';
-import { stateKeys } from '../jobs/keys.js';
+import { describeOverdue, overdueAfterMs, overdueIssuers } from '../jobs/poll-health-report.js';
 import { schedulerHealth, sweepEvery } from '../jobs/schedulers.js';
 import { resolveWatchlist } from '../jobs/watchlist.js';
 import { round4 } from '../positions/index.js';
-import type { ActiveNotice } from './notices.js';
+import { stateKeys } from '../state/keys.js';
+import type { ActiveNotice } from '../state/notices.js';
+import type { IssuerHealth } from '../state/poll-health.js';
 
 /** Everything `shortwatch status` shows, as plain data (`--json` prints it as is). */
 export interface StatusReport {
@@ -18,6 +20,10 @@ export interface StatusReport {
     minute: { used: number; left: number; cap: number; resetsAt: string };
     day: { used: number; left: number; cap: number; resetsAt: string };
     reserve: number;
+    /** Why requests are held after a 429 (a code first, e.g. `rate-limited-day-probing: …`), or null. */
+    blockedReason: string | null;
+    /** After a 429 without Retry-After for the day window or none: one probe request every `every`. */
+    probing: { window: string; every: string; since: string } | null;
   };
   plan: {
     gate: boolean;
@@ -29,7 +35,19 @@ export interface StatusReport {
     summary: string[];
   };
   sweep: { lastSweepAt: string | null; datasetLastUpdated: string | null; lastDue: number | null };
-  issuers: Array<{ id: string; name: string; lastPoll: string | null; holders: number; totalShort: number }>;
+  issuers: Array<{
+    id: string;
+    name: string;
+    lastPoll: string | null;
+    holders: number;
+    totalShort: number;
+    /** `ok`, `due` (waiting for its poll), `overdue`, `failing` (last poll failed) or `not-found` (404 backoff). */
+    health: 'ok' | 'due' | 'overdue' | 'failing' | 'not-found';
+    /** The latest failure's cause and how many in a row, or the 404 streak. */
+    problem: string | null;
+  }>;
+  /** Issuers due longer than `poll.overdueAfter` without a successful poll, one line each. */
+  overdue: string[];
   channels: Array<{
     name: string;
     kind: string;
@@ -40,7 +58,8 @@ export interface StatusReport {
     failed: number;
     staged: number;
   }>;
-  schedulers: Array<{ id: string; next: string | null; late: boolean }>;
+  /** `registered` is false until a `shortwatch start` process upserts the scheduler; `late` needs one. */
+  schedulers: Array<{ id: string; registered: boolean; next: string | null; late: boolean }>;
   processes: Array<{ id: string; role: string; seenAt: string }>;
   notices: ActiveNotice[];
 }
@@ -69,20 +88,22 @@ export async function collectStatus(app: App): Promise<StatusReport> {
   const ids = bound.map((w) => w.id);
   const snapshots = await ctx.snapshots.getMany(ids);
   const names = new Map(bound.map((w) => [w.id, w.name]));
+  const health = await ctx.pollHealth.all();
+  const overdue = overdueIssuers(bound, health, now.getTime(), overdueAfterMs(config, plan));
+  const overdueIds = new Set(overdue.map((o) => o.id));
   const channels = await Promise.all(
     config.channels.map(async (channel) => {
-      const counts = await app.queues
-        .deliver(channel.name)
-        .getJobCounts('waiting', 'delayed', 'active', 'failed');
+      const depth = await ctx.outbox.depth(channel.name, now.getTime());
       return {
         name: channel.name,
         kind: channel.kind,
         mode: channel.mode,
-        waiting: counts.waiting ?? 0,
-        delayed: counts.delayed ?? 0,
-        active: counts.active ?? 0,
-        failed: counts.failed ?? 0,
-        staged: channel.mode === 'digest' ? await ctx.digests.stagedCount(channel.name) : 0,
+        // Outbox items: ready to send now, held back (quiet hours), being sent, parked (dead letter).
+        waiting: depth.ready,
+        delayed: depth.waiting - depth.ready,
+        active: depth.inflight,
+        failed: depth.parked,
+        staged: channel.mode === 'digest' ? await ctx.outbox.stagedCount(channel.name) : 0,
       };
     }),
   );
@@ -92,15 +113,19 @@ export async function collectStatus(app: App): Promise<StatusReport> {
     upstream: {
       access: access.state,
       since: access.state === 'ok' ? null : new Date(access.since).toISOString(),
-      blockedUntil:
-        usage.blockedUntil && usage.blockedUntil > now.getTime()
-          ? new Date(usage.blockedUntil).toISOString()
-          : null,
+      // Redis' time, like every instant of the shared budget: the same whichever process reports it.
+      blockedUntil: usage.blockedUntil === null ? null : new Date(usage.blockedUntil).toISOString(),
     },
     budget: {
       minute: { ...pick(usage.minute), resetsAt: new Date(usage.minute.resetAt).toISOString() },
       day: { ...pick(usage.day), resetsAt: new Date(usage.day.resetAt).toISOString() },
       reserve: usage.reserve,
+      blockedReason: usage.blockedReason,
+      probing: usage.probing && {
+        window: usage.probing.window,
+        every: formatDuration(usage.probing.everyMs),
+        since: new Date(usage.probing.since).toISOString(),
+      },
     },
     plan: {
       gate: plan.gate,
@@ -125,11 +150,14 @@ export async function collectStatus(app: App): Promise<StatusReport> {
         lastPoll: snapshot?.polledAt ?? null,
         holders: positions.length,
         totalShort: round4(positions.reduce((sum, p) => sum + p.value, 0)),
+        ...issuerHealth(health.get(id), overdueIds.has(id)),
       };
     }),
+    overdue: overdue.map((o) => describeOverdue(o, now.getTime())),
     channels,
     schedulers: schedulers.map((s) => ({
       id: s.id,
+      registered: s.registered,
       next: s.next ? new Date(s.next).toISOString() : null,
       late: s.late,
     })),
@@ -140,6 +168,23 @@ export async function collectStatus(app: App): Promise<StatusReport> {
     }),
     notices,
   };
+}
+
+function issuerHealth(
+  h: IssuerHealth | undefined,
+  overdue: boolean,
+): { health: StatusReport['issuers'][number]['health']; problem: string | null } {
+  if (h?.notFound) {
+    const retry = new Date(h.notFound.retryAt).toISOString();
+    return {
+      health: 'not-found',
+      problem: `404 × ${h.notFound.count} since ${h.notFound.since}; next try ${retry}`,
+    };
+  }
+  const problem = h?.failing ? `${h.failing.cause} × ${h.failing.count} since ${h.failing.since}` : null;
+  if (overdue) return { health: 'overdue', problem };
+  if (h?.failing) return { health: 'failing', problem };
+  return { health: h?.dueSince ? 'due' : 'ok', problem };
 }
 
 function pick(window: { used: number; left: number; cap: number }) {
@@ -158,17 +203,40 @@ function parseProcess(raw: string): { role: string; seenAt: string } | null {
   return null;
 }
 
-/** Readiness: Redis answers, upstream access is not revoked, and the schedulers exist and are on time. */
-export async function readiness(app: App): Promise<{ ready: boolean; reasons: string[] }> {
+/**
+ * Readiness: Redis answers, upstream access is not revoked, no watched issuer is overdue for its poll,
+ * and the schedulers exist and are on time.
+ * `notices` lists the operator problems going on, so they reach a probe even when the ops channel cannot.
+ */
+export async function readiness(app: App): Promise<{ ready: boolean; reasons: string[]; notices: string[] }> {
   const reasons: string[] = [];
   try {
     await app.redis.ping();
   } catch {
-    return { ready: false, reasons: ['redis does not answer'] };
+    return { ready: false, reasons: ['redis does not answer'], notices: [] };
   }
   const access = await app.ctx.access.get();
   if (access.state !== 'ok') reasons.push(`upstream access revoked (${access.state})`);
+  const { config, plan, watched } = app.settings;
+  const overdue = overdueIssuers(
+    watched,
+    await app.ctx.pollHealth.all(),
+    app.ctx.now().getTime(),
+    overdueAfterMs(config, plan),
+  );
+  const lastSweepAt = await app.redis.hget(stateKeys(app.ctx.prefix).sweep, 'lastSweepAt');
+  const sinceSweep = app.ctx.now().getTime() - (lastSweepAt ? Date.parse(lastSweepAt) : Number.NaN);
+  if (sinceSweep > overdueAfterMs(config, plan) + sweepEvery(plan))
+    reasons.push(`polling degraded: no successful sweep since ${lastSweepAt}`);
+  if (overdue.length > 0) {
+    const ids = overdue.map((o) => o.id);
+    const shown =
+      ids.length > 5 ? `${ids.slice(0, 5).join(', ')} and ${ids.length - 5} more` : ids.join(', ');
+    reasons.push(`polling degraded: ${overdue.length} issuers overdue (${shown})`);
+  }
   const schedulers = await schedulerHealth(app.queues, app.settings.config, app.ctx.now().getTime());
-  for (const s of schedulers) if (s.late) reasons.push(`scheduler ${s.id} is missing or late`);
-  return { ready: reasons.length === 0, reasons };
+  for (const s of schedulers)
+    if (s.late || !s.registered) reasons.push(`scheduler ${s.id} is missing or late`);
+  const notices = (await app.ctx.notices.list()).map((n) => `${n.severity}: ${n.title}`);
+  return { ready: reasons.length === 0, reasons, notices };
 }

@@ -59,7 +59,7 @@ export function diffPositions(input: DiffInput): DiffResult {
   const context: DiffContext = {
     issuer: { id: input.issuer.id, name: input.issuer.name },
     thresholds: [...new Set(input.thresholds)].sort((a, b) => a - b),
-    issuerTotal: { before: total(previous), after: total(current) },
+    issuerTotal: { before: totalShort(previous), after: totalShort(current) },
     detectedAt,
   };
   const keys = [...new Set([...Object.keys(previous), ...Object.keys(current)])].sort(compareText);
@@ -120,8 +120,11 @@ function disclosure(position: HeldPosition): Disclosure {
   return { value: round4(position.value), date: position.date };
 }
 
-/** Sum of the rounded values, in key order so float addition never depends on row order. */
-function total(positions: Record<string, HeldPosition>): number {
+/**
+ * An issuer's aggregate disclosed short: the sum of the rounded values of one position per holder key,
+ * in key order so float addition never depends on row order. What events carry as `issuerTotal`.
+ */
+export function totalShort(positions: Record<string, HeldPosition>): number {
   let sum = 0;
   for (const key of Object.keys(positions).sort(compareText)) sum += round4(own(positions, key)?.value ?? 0);
   return round4(sum);

@@ -1,13 +1,16 @@
 export { applyEvents } from './apply.js';
-export { collapseRows, crossed, type DiffInput, type DiffResult, diffPositions } from './diff.js';
+export {
+  collapseRows,
+  crossed,
+  type DiffInput,
+  type DiffResult,
+  diffPositions,
+  totalShort,
+} from './diff.js';
 export { type EventIdParts, eventId } from './event-id.js';
-export { EventLog } from './event-log.js';
-export { EventLogCorruptError, isEventLogCorruptError } from './event-log-corrupt-error.js';
 export { holderKey } from './holder-key.js';
 export { round4 } from './round.js';
 export { positionEventSchema, snapshotSchema } from './schemas.js';
-export { isSnapshotCorruptError, SnapshotCorruptError } from './snapshot-corrupt-error.js';
-export { SnapshotStore } from './snapshot-store.js';
 export {
   type Disclosure,
   EVENT_KINDS,

@@ -19,6 +19,7 @@ export const snapshotSchema = z.object({
   issuerName: z.string(),
   positions: z.record(z.string(), heldPositionSchema),
   lastUpdated: z.string().nullable(),
+  upstreamUpdated: z.string().nullable().optional(),
   polledAt: canonicalInstant,
 }) satisfies z.ZodType<Snapshot>;
 

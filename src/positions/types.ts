@@ -21,7 +21,13 @@ export interface Snapshot {
   issuerId: string;
   issuerName: string;
   positions: Record<string, HeldPosition>;
+  /** The dataset version (the issuer list's `last_updated`) this snapshot was polled for. */
   lastUpdated: string | null;
+  /**
+   * The positions answer's own `last_updated`, kept to reject an answer older than this one (a stale
+   * cache node). Absent in snapshots written before it was recorded.
+   */
+  upstreamUpdated?: string | null;
   polledAt: string;
 }
 

@@ -1,7 +1,8 @@
 export { crosses, type FilterResult, matchFilter, peakValue } from './filter.js';
 export { holderMatches, issuerMatches, issuerNameKey } from './match-keys.js';
 export { InvalidMuteError, isInvalidMuteError } from './mute-error.js';
-export { isMuted, type Mute, type MuteRequest, type MuteScope, MuteStore, muteKey } from './mutes.js';
+export { isMuted, type Mute, type MuteRequest, type MuteScope, muteKey, muteSchema } from './mutes.js';
+export { type DeliveryPlan, planDelivery } from './plan-delivery.js';
 export { quietUntil } from './quiet-hours.js';
 export {
   type Disposition,

@@ -1,3 +1,4 @@
+import type { Issuer, IssuerPosition } from '../upstream/schemas.js';
 import {
   INVALID_STATUS,
   ISSUER_NOT_FOUND,
@@ -15,14 +16,41 @@ export interface Answer {
   headers?: Record<string, string>;
 }
 
-function positions(scenario: Scenario, issuerId: string, query: URLSearchParams): Answer {
+/** The `status` a positions request asks for. */
+export type PositionStatus = 'active' | 'all';
+
+/** A positions answer's body, as the service sends it. */
+export interface PositionsBody {
+  issuer: Issuer;
+  status: PositionStatus;
+  data: IssuerPosition[];
+  last_updated: string | null;
+}
+
+/** The `status` query parameter: `active` when absent; undefined when invalid or repeated. */
+export function requestedStatus(query: URLSearchParams): PositionStatus | undefined {
   const given = query.getAll('status');
   const status = given.length === 0 ? 'active' : given.length === 1 ? given[0] : undefined;
-  if (status !== 'active' && status !== 'all') return { status: 400, body: INVALID_STATUS };
+  return status === 'active' || status === 'all' ? status : undefined;
+}
+
+/** The body of a 200 positions answer for one issuer; undefined for an unknown issuer. */
+export function positionsBody(
+  scenario: Scenario,
+  issuerId: string,
+  status: PositionStatus,
+): PositionsBody | undefined {
   const issuer = scenario.issuer(issuerId);
   const data = status === 'active' ? scenario.active(issuerId) : scenario.all(issuerId);
-  if (!issuer || !data) return { status: 404, body: ISSUER_NOT_FOUND };
-  return { status: 200, body: { issuer, status, data, last_updated: scenario.lastUpdated() } };
+  if (!issuer || !data) return undefined;
+  return { issuer, status, data, last_updated: scenario.lastUpdated() };
+}
+
+function positions(scenario: Scenario, issuerId: string, query: URLSearchParams): Answer {
+  const status = requestedStatus(query);
+  if (!status) return { status: 400, body: INVALID_STATUS };
+  const body = positionsBody(scenario, issuerId, status);
+  return body ? { status: 200, body } : { status: 404, body: ISSUER_NOT_FOUND };
 }
 
 /** Answers an authenticated, unthrottled request from the scenario. */

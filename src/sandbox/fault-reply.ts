@@ -1,8 +1,9 @@
 import type { Answer } from './answers.js';
-import { errorBodyFor, rateLimitBody } from './error-bodies.js';
+import { errorBodyFor, ISSUER_NOT_FOUND, rateLimitBody } from './error-bodies.js';
 import type { ActiveFault } from './faults.js';
 import type { FixedWindowLimiter } from './rate-limiter.js';
 import { jsonReply, type Reply } from './reply.js';
+import { schemaBreaking } from './schema-breaking.js';
 
 /** What a fault's reply depends on besides the fault. */
 export interface FaultContext {
@@ -10,23 +11,6 @@ export interface FaultContext {
   limiter: FixedWindowLimiter;
   retryAfterHeader: boolean;
   now: number;
-}
-
-const BAD_ROWS = {
-  issuers: { svc_issuer_id: 4711, name: null },
-  positions: { date: '2026-01-05', value: '0.51', position_holder: 'Schema Breaker LLP' },
-};
-
-/** The normal body with its types broken: ids as numbers, values as strings; never a valid body. */
-function schemaBreaking(normal: Answer, operation: FaultContext['operation']): unknown {
-  if (normal.status !== 200) return { data: 'unavailable', last_updated: 0 };
-  const text = JSON.stringify(normal.body, (key, value: unknown) => {
-    if (key === 'data' && Array.isArray(value) && value.length === 0) return [BAD_ROWS[operation]];
-    if (key === 'value' && typeof value === 'number') return String(value);
-    if (key === 'svc_issuer_id' && typeof value === 'string' && operation === 'issuers') return value.length;
-    return value;
-  });
-  return JSON.parse(text);
 }
 
 /** A proper prefix of a JSON object text is never valid JSON. */
@@ -39,13 +23,21 @@ function rateLimited(fault: ActiveFault, context: FaultContext): Reply | undefin
   if (!fault.rateLimit) return undefined;
   const { window, retryAfterSeconds } = fault.rateLimit;
   const body = rateLimitBody(window, context.limiter.limit(window));
+  // null: this fault sends no Retry-After, whatever the sandbox's own 429s do.
   const retry =
-    retryAfterSeconds ??
-    (context.retryAfterHeader ? context.limiter.secondsToReset(window, context.now) : undefined);
+    retryAfterSeconds === null
+      ? undefined
+      : (retryAfterSeconds ??
+        (context.retryAfterHeader ? context.limiter.secondsToReset(window, context.now) : undefined));
   return jsonReply(429, body, {
     ...(retry === undefined ? {} : { 'retry-after': String(retry) }),
     ...fault.spec.headers,
   });
+}
+
+/** A 404 of the positions operation says the issuer is not found, as the service's own does. */
+function errorBody(status: number, operation: FaultContext['operation']) {
+  return status === 404 && operation === 'positions' ? ISSUER_NOT_FOUND : errorBodyFor(status);
 }
 
 /** The reply a fault turns the normal answer into. */
@@ -74,6 +66,6 @@ export function faultReply(fault: ActiveFault, normal: Answer, context: FaultCon
     return jsonReply(429, rateLimitBody('minute', context.limiter.limit('minute')), headers);
   }
   if (spec.status !== undefined && spec.status >= 400)
-    return jsonReply(spec.status, errorBodyFor(spec.status), headers);
+    return jsonReply(spec.status, errorBody(spec.status, context.operation), headers);
   return jsonReply(spec.status ?? normal.status, normal.body, { ...normal.headers, ...headers });
 }

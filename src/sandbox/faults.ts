@@ -1,3 +1,4 @@
+import type { Quirk } from './quirks.js';
 import type { LimitWindow } from './rate-limiter.js';
 import type { SandboxOperation } from './stats.js';
 
@@ -21,17 +22,30 @@ export interface FaultSpec {
   times?: number;
   /** Send a valid-looking JSON body of exactly this many bytes. */
   bytes?: number;
+  /**
+   * Reshape the normal 200 answer of a positions request (see {@link Quirk}); the fields above then
+   * apply as usual. A quirk matches positions requests only, and leaves a non-200 answer (404 for an
+   * unknown issuer, 400 for a bad `status`) unchanged, though that request still uses the fault once.
+   */
+  quirk?: Quirk;
+}
+
+/** Options of a rate-limit fault. */
+export interface RateLimitFaultOptions {
+  /**
+   * Retry-After in seconds; unset: the seconds to the window's reset (unless the sandbox was started
+   * with `retryAfterHeader: false`); null: no Retry-After header at all.
+   */
+  retryAfterSeconds?: number | null;
+  /** How many requests get the 429; default 1, Infinity allowed. */
+  times?: number;
 }
 
 /** Control over injected faults, as `sandbox.faults`. */
 export interface Faults {
   inject(spec: FaultSpec): void;
-  /**
-   * The next request(s) get the service's 429 for that window. Retry-After carries
-   * `retryAfterSeconds` when given, else the seconds to the window's reset (unless the sandbox
-   * was started with `retryAfterHeader: false`).
-   */
-  rateLimit(window: LimitWindow, options?: { retryAfterSeconds?: number; times?: number }): void;
+  /** The next request(s) get the service's 429 for that window; see {@link RateLimitFaultOptions}. */
+  rateLimit(window: LimitWindow, options?: RateLimitFaultOptions): void;
   clear(): void;
   /** Faults with uses left. */
   pending(): number;
@@ -40,7 +54,7 @@ export interface Faults {
 /** A fault taken for one request. */
 export interface ActiveFault {
   spec: FaultSpec;
-  rateLimit?: { window: LimitWindow; retryAfterSeconds: number | undefined };
+  rateLimit?: { window: LimitWindow; retryAfterSeconds: number | null | undefined };
 }
 
 interface Queued extends ActiveFault {
@@ -55,6 +69,8 @@ export interface FaultTarget {
 
 function applies(spec: FaultSpec, target: FaultTarget): boolean {
   if (target.operation === 'other') return false;
+  // A quirk means nothing to the issuer list: it must not spend its uses there.
+  if (spec.quirk !== undefined && target.operation !== 'positions') return false;
   if (spec.operation !== undefined && spec.operation !== target.operation) return false;
   return (
     spec.issuerId === undefined || (target.operation === 'positions' && spec.issuerId === target.issuerId)
@@ -70,7 +86,7 @@ export class FaultQueue implements Faults {
     this.queue.push({ spec: { ...spec }, left: spec.times ?? 1 });
   }
 
-  rateLimit(window: LimitWindow, options: { retryAfterSeconds?: number; times?: number } = {}): void {
+  rateLimit(window: LimitWindow, options: RateLimitFaultOptions = {}): void {
     if ((options.times ?? 1) <= 0) return;
     this.queue.push({
       spec: { status: 429 },

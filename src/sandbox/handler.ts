@@ -4,6 +4,7 @@ import type { Delays } from './delays.js';
 import { errorBodyFor, FORBIDDEN, rateLimitBody, UNAUTHORIZED } from './error-bodies.js';
 import { faultReply } from './fault-reply.js';
 import type { FaultQueue } from './faults.js';
+import { quirkAnswer } from './quirks.js';
 import type { FixedWindowLimiter } from './rate-limiter.js';
 import { jsonReply, type Reply, sendReply } from './reply.js';
 import { matchRoute } from './routes.js';
@@ -26,6 +27,12 @@ export interface HandlerDeps {
 export function bearerToken(header: string | undefined): string | null {
   const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? '');
   return match?.[1] ?? null;
+}
+
+/** The URL a client used, as a real service would build its `next` links: from the Host header. */
+function absoluteUrl(req: IncomingMessage, path: string): string {
+  const host = req.headers.host ?? `${req.socket.localAddress}:${req.socket.localPort}`;
+  return `http://${host}${path}`;
 }
 
 async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -69,13 +76,23 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
   const normal = answer(deps.scenario, route, method, query);
   if (!fault || route.operation === 'other')
     return reply(jsonReply(normal.status, normal.body, normal.headers));
+  const quirk = fault.spec.quirk;
+  const shaped =
+    quirk && route.operation === 'positions'
+      ? quirkAnswer(quirk, normal, {
+          scenario: deps.scenario,
+          issuerId: route.issuerId,
+          query,
+          url: absoluteUrl(req, path),
+        })
+      : normal;
   const context = {
     operation: route.operation,
     limiter: deps.limiter,
     retryAfterHeader: deps.retryAfterHeader,
     now: at,
   };
-  return reply(faultReply(fault, normal, context));
+  return reply(faultReply(fault, shaped, context));
 }
 
 /** The request listener of the sandbox server. */

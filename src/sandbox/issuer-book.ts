@@ -4,6 +4,14 @@ import { holderKeyOf, latestByKey } from './holder-diff.js';
 /** The threshold of public disclosure, in percent of issued capital. */
 export const DISCLOSURE_THRESHOLD = 0.5;
 
+/** How a register behaves from step to step. */
+export interface BookHabits {
+  /** How often each of its positions changes, relative to an ordinary issuer's (crowded names: more). */
+  activity: number;
+  /** The number of holders that opened positions bring it back to. */
+  usual: number;
+}
+
 /**
  * One issuer's register: every disclosure ever made (`history`) and the rows the service lists as
  * active. Like a real register it keys rows by the exact holder name, so an old spelling of one
@@ -12,6 +20,7 @@ export const DISCLOSURE_THRESHOLD = 0.5;
 export class IssuerBook {
   readonly history: IssuerPosition[];
   active: IssuerPosition[];
+  readonly habits: BookHabits;
 
   constructor(
     public issuer: Issuer,
@@ -19,9 +28,12 @@ export class IssuerBook {
     active: IssuerPosition[] = [],
     /** Opened positions stop here, so an issuer cannot grow without bound. */
     readonly cap: number = Number.POSITIVE_INFINITY,
+    /** By default an ordinary issuer that keeps the holders it lists today. */
+    habits: Partial<BookHabits> = {},
   ) {
     this.history = history;
     this.active = active;
+    this.habits = { activity: habits.activity ?? 1, usual: habits.usual ?? this.current().size };
   }
 
   /**
@@ -42,6 +54,11 @@ export class IssuerBook {
   /** Removes every active row of a holder key. */
   removeKey(key: string): void {
     this.active = this.active.filter((row) => holderKeyOf(row.position_holder) !== key);
+  }
+
+  /** Whether an opened position still fits under the cap. */
+  hasRoom(): boolean {
+    return this.current().size < this.cap;
   }
 
   /** The current row of each active holder key. */

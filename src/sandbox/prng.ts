@@ -30,6 +30,19 @@ export class Random {
     return items[Math.floor(this.next() * items.length)];
   }
 
+  /** One item, chosen in proportion to its weight; undefined when no item has a positive weight. */
+  weighted<T>(items: readonly T[], weight: (item: T) => number): T | undefined {
+    const weights = items.map((item) => Math.max(0, weight(item)));
+    let left = this.next() * weights.reduce((sum, w) => sum + w, 0);
+    for (const [i, item] of items.entries()) {
+      const w = weights[i] ?? 0;
+      if (w > 0 && left < w) return item;
+      left -= w;
+    }
+    // Float rounding can leave a sliver past the last item: it belongs to the last weighted one.
+    return items.findLast((_, i) => (weights[i] ?? 0) > 0);
+  }
+
   /** Shuffles in place (Fisher-Yates) and returns the same array. */
   shuffle<T>(items: T[]): T[] {
     for (let i = items.length - 1; i > 0; i--) {

@@ -3,6 +3,7 @@ import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { deriveActive, IssuerBook } from './issuer-book.js';
 import { Random } from './prng.js';
+import { DEFAULT_CHANGE_RATE } from './register-shape.js';
 import { Scenario } from './scenario.js';
 import { ScenarioFileError } from './scenario-file-error.js';
 import { type ScenarioFile, scenarioFileSchema } from './scenario-file-schema.js';
@@ -30,7 +31,7 @@ export function scenarioFromFile(file: ScenarioFile): Scenario {
     books,
     date: file.date ?? (latest || '2026-01-05'),
     stepIndex: 0,
-    changeRate: 0.03,
+    changeRate: DEFAULT_CHANGE_RATE,
     reopens: [],
     flapper: undefined,
     names: OPENING_NAMES,

@@ -4,10 +4,23 @@ import { round4 } from './holder-diff.js';
 import { IssuerBook } from './issuer-book.js';
 import { HOLDER_NAMES, ISSUER_NAMES, SHAW_SPELLINGS } from './names.js';
 import { Random } from './prng.js';
+import {
+  CROWDED_ACTIVITY,
+  CROWDED_MAX_HOLDERS,
+  crowdedCount,
+  crowdedHolders,
+  DEFAULT_CHANGE_RATE,
+  ORDINARY_MAX_HOLDERS,
+  ordinaryHolders,
+  positionValue,
+} from './register-shape.js';
 import type { ScenarioOptions } from './scenario-types.js';
 import { addTenths, type Flapper, round2, type World } from './world.js';
 
-type Role = 'empty' | 'big' | 'flap' | 'ordinary';
+// The world's shape (holders per issuer, values, crowded names) is fitted to a public register: see
+// register-shape.ts for the figures. This module lays it out and adds the awkward features tests need.
+
+type Role = 'empty' | 'crowded' | 'flap' | 'ordinary';
 
 const SHAW = SHAW_SPELLINGS[0] ?? 'D. E. Shaw & Co., L.P.';
 
@@ -17,13 +30,15 @@ export const OPENING_NAMES: readonly string[] = [...HOLDER_NAMES, SHAW];
 /** Builds the registers a seed describes, as of the day before `start`'s first step. */
 export function generateWorld(options: ScenarioOptions): World {
   const rng = new Random(options.seed);
+  // Names are drawn first, so that retuning the shape below never renames a seed's issuers.
+  const issuerNames = rng.shuffle([...ISSUER_NAMES]);
   const count = options.issuers ?? 12;
   const start = options.start ?? '2026-01-05';
-  const [min, max] = options.holdersPerIssuer ?? [0, 12];
   const roles = assignRoles(rng, count);
-  const sizes = roles.map((role) => holderCount(rng, role, min, max));
-  const shawAt = shawIssuers(rng, roles, sizes);
-  const issuerNames = rng.shuffle([...ISSUER_NAMES]);
+  const sizes = roles.map((role) => holderCount(rng, role, options.holdersPerIssuer));
+  // The first crowded name shows the awkward features of a register keyed by name (see buildBook).
+  const showcase = roles.indexOf('crowded');
+  const shawAt = shawIssuers(rng, roles, sizes, showcase);
   const books = new Map<string, IssuerBook>();
   let flapper: Flapper | undefined;
   roles.forEach((role, i) => {
@@ -40,7 +55,8 @@ export function generateWorld(options: ScenarioOptions): World {
       size,
       start,
       withShaw: shawAt.has(i),
-      cap: role === 'big' ? size + 6 : Math.max(max, size),
+      showcase: i === showcase,
+      cap: capOf(role, size, options.holdersPerIssuer),
     });
     if (role === 'flap' && main) flapper = { issuerId: issuer.svc_issuer_id, holder: main };
     books.set(issuer.svc_issuer_id, book);
@@ -50,36 +66,49 @@ export function generateWorld(options: ScenarioOptions): World {
     books,
     date: start,
     stepIndex: 0,
-    changeRate: options.changeRate ?? 0.03,
+    changeRate: options.changeRate ?? DEFAULT_CHANGE_RATE,
     reopens: [],
     flapper,
     names: OPENING_NAMES,
   };
 }
 
+/** One issuer without any disclosure, one flapper, the crowded names; the rest are ordinary. */
 function assignRoles(rng: Random, count: number): Role[] {
   const roles: Role[] = Array.from({ length: count }, () => 'ordinary');
   if (count < 4) return roles;
-  const [empty, big, flap] = rng.sample([...roles.keys()], 3);
+  const [empty, flap, ...crowded] = rng.sample([...roles.keys()], 2 + crowdedCount(count));
   if (empty !== undefined) roles[empty] = 'empty';
-  if (big !== undefined) roles[big] = 'big';
   if (flap !== undefined) roles[flap] = 'flap';
+  for (const i of crowded) roles[i] = 'crowded';
   return roles;
 }
 
-function holderCount(rng: Random, role: Role, min: number, max: number): number {
+function holderCount(rng: Random, role: Role, range: [number, number] | undefined): number {
   if (role === 'empty') return 0;
-  if (role === 'big') return rng.int(40, 46);
+  if (role === 'crowded') return crowdedHolders(rng);
   if (role === 'flap') return rng.int(1, 3);
-  return rng.int(min, max);
+  return range ? rng.int(range[0], range[1]) : ordinaryHolders(rng);
 }
 
-/** The multi-spelling fund holds positions in the big issuer and one or two others. */
-function shawIssuers(rng: Random, roles: readonly Role[], sizes: readonly number[]): Set<number> {
+/** Where opened positions stop: crowded names at the top of their band, the others a little above today. */
+function capOf(role: Role, size: number, range: [number, number] | undefined): number {
+  if (role === 'empty') return 0;
+  if (role === 'crowded') return Math.max(CROWDED_MAX_HOLDERS, size);
+  if (range) return Math.max(range[1], size);
+  return Math.min(ORDINARY_MAX_HOLDERS, Math.max(size + 2, 3));
+}
+
+/** The multi-spelling fund holds positions in the showcase crowded name and one or two others. */
+function shawIssuers(
+  rng: Random,
+  roles: readonly Role[],
+  sizes: readonly number[],
+  showcase: number,
+): Set<number> {
   const held = [...roles.keys()].filter((i) => roles[i] === 'ordinary' && (sizes[i] ?? 0) > 0);
   const chosen = new Set(rng.sample(held, rng.int(1, 2)));
-  const big = roles.indexOf('big');
-  if (big >= 0) chosen.add(big);
+  if (showcase >= 0) chosen.add(showcase);
   return chosen;
 }
 
@@ -89,6 +118,8 @@ interface BookPlan {
   size: number;
   start: string;
   withShaw: boolean;
+  /** The name that lists the multi-spelling fund twice and carries float noise. */
+  showcase: boolean;
   cap: number;
 }
 
@@ -102,34 +133,37 @@ function buildBook(rng: Random, plan: BookPlan): { book: IssuerBook; main: strin
   const history: IssuerPosition[] = [];
   const active: IssuerPosition[] = [];
   holders.forEach((name, i) => {
-    const rows = pickHistory(rng, { name, role, start, first: i === 0 });
+    const rows = pickHistory(rng, { name, role, showcase: plan.showcase, start, first: i === 0 });
     history.push(...rows);
     const last = rows.at(-1);
     if (last) active.push(last);
-    // The big issuer lists the fund under an old spelling too, as registers keyed by name do.
+    // The showcase lists the fund under an old spelling too, as registers keyed by name do.
     const stale = rows.at(-2);
-    if (name === SHAW && role === 'big' && stale) active.push(stale);
+    if (name === SHAW && plan.showcase && stale) active.push(stale);
   });
   for (const name of picked.slice(size, size + rng.int(0, 2)))
     history.push(...closedHistory(rng, name, start));
   history.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
-  return { book: new IssuerBook(plan.issuer, history, rng.shuffle(active), plan.cap), main: holders[0] };
+  const habits = { activity: role === 'crowded' ? CROWDED_ACTIVITY : 1, usual: size };
+  const book = new IssuerBook(plan.issuer, history, rng.shuffle(active), plan.cap, habits);
+  return { book, main: holders[0] };
 }
 
 interface HistoryPlan {
   name: string;
   role: Role;
+  showcase: boolean;
   start: string;
   first: boolean;
 }
 
 function pickHistory(rng: Random, plan: HistoryPlan): IssuerPosition[] {
   if (plan.role === 'flap' && plan.first) return flapHistory(rng, plan.name, plan.start);
-  if (plan.name === SHAW) return shawHistory(rng, plan.start, plan.role === 'big');
+  if (plan.name === SHAW) return shawHistory(rng, plan.start, plan.showcase);
   const rows = holderHistory(rng, plan.name, plan.start);
   const last = rows.at(-1);
-  // The top holder of the big issuer always carries float noise, as a register summing 0.1s does.
-  if (plan.role === 'big' && plan.first && last) last.value = withNoise(last.value);
+  // The showcase's top holder always carries float noise, as a register summing 0.1s does.
+  if (plan.showcase && plan.first && last) last.value = withNoise(last.value);
   return rows;
 }
 
@@ -142,13 +176,13 @@ function datesBack(rng: Random, start: string, count: number, gap: [number, numb
 /** A holder that crossed 0.5% and moved a few times; sometimes it dipped under and came back. */
 function holderHistory(rng: Random, name: string, start: string): IssuerPosition[] {
   const dates = datesBack(rng, start, rng.int(1, 4), [1, 15]);
-  let value = round2(0.5 + rng.next() * 0.4);
+  let value = positionValue(rng);
   return dates.map((date, i) => {
     if (i > 0) {
       const dipped = value < 0.5;
       const next = rng.chance(0.5)
-        ? addTenths(value, rng.int(-2, 4))
-        : round2(value + rng.int(-20, 60) / 100);
+        ? addTenths(value, rng.int(-3, 3))
+        : round2(value + rng.int(-30, 30) / 100);
       value = dipped || next < 0.5 ? round2(0.5 + rng.int(0, 20) / 100) : next;
       if (!dipped && i < dates.length - 1 && rng.chance(0.15)) value = rng.int(35, 49) / 100;
     }
@@ -156,11 +190,11 @@ function holderHistory(rng: Random, name: string, start: string): IssuerPosition
   });
 }
 
-/** The fund under all three spellings, oldest first; the big issuer gets all three. */
+/** The fund under two of its spellings, oldest first; the showcase gets all three. */
 function shawHistory(rng: Random, start: string, all: boolean): IssuerPosition[] {
   const spellings = all ? [...SHAW_SPELLINGS] : rng.sample(SHAW_SPELLINGS, 2);
   const dates = datesBack(rng, start, spellings.length, [3, 12]);
-  let value = round2(0.6 + rng.next());
+  let value = positionValue(rng);
   return dates.map((date, i) => {
     if (i > 0) value = addTenths(value, rng.int(1, 3));
     return { date, value, position_holder: spellings[i] ?? SHAW };

@@ -1,6 +1,20 @@
 import { holderKeyOf, round4 } from './holder-diff.js';
 import { DISCLOSURE_THRESHOLD, type IssuerBook } from './issuer-book.js';
+import { openingValue, upChance } from './register-shape.js';
 import { addTenths, discloseToday, round2, spell, type World } from './world.js';
+
+// Which positions change is weighted by their issuer's activity, so crowded names, whose holders
+// re-disclose often, change far more often than the rest (register-shape.ts has the figures).
+
+/**
+ * Shares of the random changes that open and close a position; the rest move one. A third of the
+ * closes are not reopened, so opens (0.1) balance them (0.3 / 3) and the world keeps its size.
+ */
+const OPEN_SHARE = 0.1;
+const CLOSE_SHARE = 0.3;
+
+/** How strongly an issuer is pulled back to its usual number of holders (see `opensTo`, `closeShare`). */
+const PULL = 4;
 
 /** Holders already moved this step, as `issuerId \0 holderKey`. */
 type Touched = Set<string>;
@@ -41,7 +55,8 @@ function runReopens(world: World, touched: Touched): void {
   for (const reopen of due) {
     const book = world.books.get(reopen.issuerId);
     const key = holderKeyOf(reopen.holder);
-    if (!book || book.current().has(key) || touched.has(mark(book, key))) continue;
+    // A register that filled up meanwhile has no room left for the holder.
+    if (!book?.hasRoom() || book.current().has(key) || touched.has(mark(book, key))) continue;
     discloseToday(world, book, spell(world, reopen.holder), reopen.value);
     touched.add(mark(book, key));
   }
@@ -78,22 +93,37 @@ function candidates(world: World, touched: Touched): Candidate[] {
   return found;
 }
 
+/** A listed position, chosen in proportion to its issuer's activity. */
+function pickActive(world: World, found: readonly Candidate[]): Candidate | undefined {
+  return world.rng.weighted(found, (candidate) => candidate.book.habits.activity);
+}
+
+/** A new position, or one listed position that closes or moves. */
 function randomChange(world: World, touched: Touched): void {
   const roll = world.rng.next();
   const found = candidates(world, touched);
-  if ((roll < 0.1 || found.length === 0) && open(world, touched, world.rng.pick(found)?.book)) return;
-  const target = world.rng.pick(found);
+  if ((roll < OPEN_SHARE || found.length === 0) && open(world, touched)) return;
+  const target = pickActive(world, found);
   if (!target) return;
   touched.add(mark(target.book, target.key));
-  if (roll < 0.4) close(world, target);
+  if (roll < OPEN_SHARE + closeShare(target.book)) close(world, target);
   else move(world, target);
 }
 
-/** A new holder crosses 0.5% on an issuer that has a register and room. */
-function open(world: World, touched: Touched, preferred: IssuerBook | undefined): boolean {
+/**
+ * Closes are rarer on an issuer listing fewer holders than usual, and more common on one listing
+ * more. An issuer with no usual count (one added by hand) gets the plain share.
+ */
+function closeShare(book: IssuerBook): number {
+  const { usual } = book.habits;
+  const ratio = usual > 0 ? book.current().size / usual : 1;
+  return CLOSE_SHARE * Math.min(1.5, Math.max(0.5, 1 + PULL * (ratio - 1)));
+}
+
+/** A new holder crosses 0.5% on an issuer with room, chosen as `opensTo` weighs them. */
+function open(world: World, touched: Touched): boolean {
   const { rng } = world;
-  // Opens follow where positions are, as closes do, so big issuers stay big.
-  const book = preferred && preferred.current().size < preferred.cap ? preferred : roomiest(world);
+  const book = rng.weighted([...world.books.values()], opensTo);
   if (!book) return false;
   const listed = book.current();
   // The flapper comes and goes on its own schedule; a random open would double it.
@@ -106,20 +136,19 @@ function open(world: World, touched: Touched, preferred: IssuerBook | undefined)
   const name = rng.pick(names);
   if (!name) return false;
   touched.add(mark(book, holderKeyOf(name)));
-  discloseToday(world, book, spell(world, name), round2(0.5 + rng.next() ** 2 * 2));
+  discloseToday(world, book, spell(world, name), openingValue(rng));
   return true;
 }
 
-/** An issuer with a register, chosen in proportion to its room for more holders. */
-function roomiest(world: World): IssuerBook | undefined {
-  const books = [...world.books.values()].filter((book) => book.history.length > 0);
-  const room = (book: IssuerBook): number => Math.max(0, book.cap - book.current().size);
-  let left = world.rng.next() * books.reduce((sum, book) => sum + room(book), 0);
-  for (const book of books) {
-    left -= room(book);
-    if (left < 0) return book;
-  }
-  return undefined;
+/**
+ * How likely an open lands on an issuer. Closes strike in proportion to activity × listed holders;
+ * opens in proportion to activity × usual holders, more for each holder short of that, meet them at
+ * the usual count, so each issuer keeps its shape (a crowded name stays crowded) while it changes.
+ */
+function opensTo(book: IssuerBook): number {
+  if (!book.hasRoom()) return 0;
+  const { activity, usual } = book.habits;
+  return activity * Math.max(0, usual + PULL * (usual - book.current().size));
 }
 
 /** The holder falls under 0.5%: usually a listed sub-threshold row first, sometimes straight off. */
@@ -149,7 +178,7 @@ function move(world: World, { book, key }: Candidate): void {
   const { rng } = world;
   const row = book.current().get(key);
   if (!row) return;
-  const up = rng.chance(0.5);
+  const up = rng.chance(upChance(row.value));
   // Half the moves add tenths one by one (float noise), half print a clean 2-decimal value.
   const next = rng.chance(0.5)
     ? addTenths(row.value, (up ? 1 : -1) * rng.int(1, 4))
@@ -161,8 +190,7 @@ function move(world: World, { book, key }: Candidate): void {
 
 /** A fresh disclosure with the same value (and maybe another spelling): no change for anyone. */
 function redisclose(world: World, touched: Touched): void {
-  const { rng } = world;
-  const target = rng.pick(candidates(world, touched));
+  const target = pickActive(world, candidates(world, touched));
   const row = target?.book.current().get(target.key);
   if (!target || !row) return;
   touched.add(mark(target.book, target.key));

@@ -5,9 +5,9 @@ export interface ScenarioOptions {
   issuers?: number;
   /** First simulated day, `YYYY-MM-DD`; default '2026-01-05'. */
   start?: string;
-  /** Share of active positions changed per step (at least one change a step); default 0.03. */
+  /** Share of active positions changed per step (at least one change a step); default `DEFAULT_CHANGE_RATE`. */
   changeRate?: number;
-  /** Active holders of an ordinary issuer, [min, max]; default [0, 12]. */
+  /** Active holders of an ordinary issuer, [min, max]; default: drawn as a real register shows them (register-shape.ts). */
   holdersPerIssuer?: [number, number];
 }
 

@@ -12,6 +12,13 @@ import type { World } from './world.js';
 /** Issuers added by hand get this cap on randomly opened positions. */
 const ADDED_ISSUER_CAP = 12;
 
+/** An issuer's data just before the latest change that touched it: the listed rows and the history size. */
+interface EarlierData {
+  active: IssuerPosition[];
+  /** The history is append-only, so its first `historySize` rows are the history of then. */
+  historySize: number;
+}
+
 const byId = (a: IssuerBook, b: IssuerBook): number =>
   a.issuer.svc_issuer_id < b.issuer.svc_issuer_id
     ? -1
@@ -26,6 +33,7 @@ const byId = (a: IssuerBook, b: IssuerBook): number =>
 export class Scenario {
   private updated: string | null;
   private revision = 0;
+  private readonly earlier = new Map<string, EarlierData>();
 
   constructor(
     private readonly world: World,
@@ -65,19 +73,37 @@ export class Scenario {
     return this.world.books.get(issuerId)?.history.map((row) => ({ ...row }));
   }
 
+  /**
+   * An issuer's rows (`status` as in the positions operation) as they were just before the latest
+   * change that touched it (a new disclosure, a holder leaving the list); undefined when this scenario
+   * has not changed the issuer since it was created or loaded. A stale cache node serves these.
+   */
+  previous(issuerId: string, status: 'active' | 'all'): IssuerPosition[] | undefined {
+    const earlier = this.earlier.get(issuerId);
+    const book = this.world.books.get(issuerId);
+    if (!earlier || !book) return undefined;
+    if (status === 'active') return earlier.active.map((row) => ({ ...row }));
+    return book.history.slice(0, earlier.historySize).map((row) => ({ ...row }));
+  }
+
   /** Simulates one weekday and returns the changes as a diff of the active lists shows them. */
   step(): ScenarioChange[] {
     const { world } = this;
-    const before = new Map(this.books().map((book) => [book.issuer.svc_issuer_id, book.copyActive()]));
+    const before = new Map(
+      this.books().map((book) => [book.issuer.svc_issuer_id, this.dataOf(book)] as const),
+    );
     const rows = this.historySize();
     world.stepIndex++;
     world.date = addWeekdays(world.date, 1);
     applyStep(world);
     const changes: ScenarioChange[] = [];
     for (const book of this.books()) {
-      changes.push(
-        ...diffActive(book.issuer.svc_issuer_id, before.get(book.issuer.svc_issuer_id) ?? [], book.active),
-      );
+      const id = book.issuer.svc_issuer_id;
+      const then = before.get(id) ?? { active: [], historySize: 0 };
+      const changed = diffActive(id, then.active, book.active);
+      // A redisclosure at the same value changes no holder but is still new data for this issuer.
+      if (changed.length > 0 || book.history.length !== then.historySize) this.earlier.set(id, then);
+      changes.push(...changed);
       // Clients must not rely on row order.
       world.rng.shuffle(book.active);
     }
@@ -88,13 +114,16 @@ export class Scenario {
   /** Test helper: a new disclosure (dated today unless given) that becomes the holder's listed row. */
   disclose(issuerId: string, holder: string, value: number, date: string = this.world.date): void {
     const book = this.book(issuerId);
+    this.earlier.set(issuerId, this.dataOf(book));
     book.disclose({ date, value, position_holder: holder }, this.world.rng.int(0, book.active.length));
     this.refresh();
   }
 
   /** Test helper: the holder (any spelling) leaves the active list without a new disclosure. */
   drop(issuerId: string, holderName: string): void {
-    this.book(issuerId).removeKey(holderKeyOf(holderName));
+    const book = this.book(issuerId);
+    this.earlier.set(issuerId, this.dataOf(book));
+    book.removeKey(holderKeyOf(holderName));
     this.refresh();
   }
 
@@ -113,6 +142,7 @@ export class Scenario {
   /** Removes an issuer; its positions operation answers 404 from then on. */
   removeIssuer(issuerId: string): void {
     this.world.books.delete(issuerId);
+    this.earlier.delete(issuerId);
   }
 
   /** The scenario in the file format `loadScenarioFile` reads. */
@@ -132,6 +162,10 @@ export class Scenario {
     const book = this.world.books.get(issuerId);
     if (!book) throw new UnknownIssuerError(issuerId);
     return book;
+  }
+
+  private dataOf(book: IssuerBook): EarlierData {
+    return { active: book.copyActive(), historySize: book.history.length };
   }
 
   private books(): IssuerBook[] {

@@ -55,7 +55,7 @@ export function errorFromResponse(response: FailedResponse, ctx: ClassifyContext
   // A 404 from the issuer list means a wrong base URL, not a missing issuer.
   if (status === 404 && context.operation === 'positions') return new IssuerNotFoundError(message, context);
   if (status === 429) {
-    const retryAfterMs = parseRetryAfter(response.headers['retry-after'], ctx.now());
+    const retryAfterMs = parseRetryAfter(response.headers['retry-after'], ctx.now(), response.headers.date);
     return new RateLimitedError(message, context, { limit: body.limit, window: body.window, retryAfterMs });
   }
   if (status >= 500 && status <= 599) return new ServerError(message, context);

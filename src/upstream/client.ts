@@ -2,6 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Agent, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { redactText, type Secret } from '../config/secret.js';
+import { exposesKeyInClear, INSECURE_UPSTREAM_MESSAGE } from '../config/upstream-url.js';
 import { type AttemptSettings, performAttempt } from './attempt.js';
 import { backoffDelay } from './backoff.js';
 import { isRetryable, type UpstreamError, UpstreamTimeoutError } from './errors.js';
@@ -20,6 +21,11 @@ export interface UpstreamClientOptions {
   /** Base URL of the service, e.g. `https://api.example.com` (a path prefix is kept). */
   baseUrl: string;
   apiKey: Secret;
+  /**
+   * Whether a plain `http:` baseUrl on a host that is not loopback is accepted (`upstream.allowInsecureHttp`);
+   * unset means refused, so that no caller can send the key in clear by leaving it out.
+   */
+  allowInsecureHttp?: boolean;
   /** Deadline of one attempt: connect, headers and body. */
   timeoutMs: number;
   /** Largest response body accepted, counted as it arrives. */
@@ -127,6 +133,9 @@ function checkOptions(options: UpstreamClientOptions): void {
   const protocol = URL.canParse(options.baseUrl) ? new URL(options.baseUrl).protocol : undefined;
   if (protocol !== 'http:' && protocol !== 'https:')
     throw new TypeError('upstream baseUrl must be an http(s) URL');
+  // The config refuses this already; checked again here because this is where the key leaves the process.
+  if (exposesKeyInClear(options.baseUrl, options.allowInsecureHttp ?? false))
+    throw new TypeError(`upstream baseUrl ${INSECURE_UPSTREAM_MESSAGE}`);
   const positive = { timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes };
   for (const [name, value] of Object.entries(positive)) {
     if (!Number.isInteger(value) || value <= 0)

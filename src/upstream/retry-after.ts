@@ -20,9 +20,15 @@ interface DateParts {
 
 /**
  * Milliseconds to wait from a `Retry-After` header (delta-seconds or HTTP-date), measured from `nowMs`.
+ * An HTTP-date is measured from the response's own `Date` header when it has a valid one: both are the
+ * server's clock, so a host whose clock is off still waits the right time.
  * `undefined` when absent, ambiguous (several different values), malformed or in the past.
  */
-export function parseRetryAfter(header: string | string[] | undefined, nowMs: number): number | undefined {
+export function parseRetryAfter(
+  header: string | string[] | undefined,
+  nowMs: number,
+  dateHeader?: string | string[],
+): number | undefined {
   const value = singleValue(header);
   if (value === undefined) return undefined;
   if (/^\d+$/.test(value)) {
@@ -30,8 +36,10 @@ export function parseRetryAfter(header: string | string[] | undefined, nowMs: nu
     return Number.isSafeInteger(ms) ? ms : undefined;
   }
   const at = parseHttpDate(value, nowMs);
-  if (at === undefined || at < nowMs) return undefined;
-  return at - nowMs;
+  const date = singleValue(dateHeader);
+  const from = (date === undefined ? undefined : parseHttpDate(date, nowMs)) ?? nowMs;
+  if (at === undefined || at < from) return undefined;
+  return at - from;
 }
 
 function singleValue(header: string | string[] | undefined): string | undefined {

@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { wellFormed } from './well-formed.js';
+
+/** Text from the upstream, made well-formed (no lone surrogates) before anything stores or sends it. */
+const text = z.string().transform(wellFormed);
 
 /** A calendar date `YYYY-MM-DD` that really exists (no 2024-02-30). */
 export const isoDate = z.string().refine((text) => {
@@ -14,15 +18,15 @@ const dateTime = z.string().refine((text) => !Number.isNaN(Date.parse(text)), 'm
 
 /** A tracked issuer. */
 export const issuerSchema = z.object({
-  svc_issuer_id: z.string().min(1),
-  name: z.string(),
+  svc_issuer_id: z.string().min(1).transform(wellFormed),
+  name: text,
 });
 
 /** One disclosed short position. */
 export const issuerPositionSchema = z.object({
   date: isoDate,
   value: z.number().finite(),
-  position_holder: z.string().min(1),
+  position_holder: z.string().min(1).transform(wellFormed),
 });
 
 /** Body of `GET /issuers`. */
@@ -34,13 +38,24 @@ export const issuerListSchema = z.object({
 /** The `status` filter of the positions operation. */
 export const positionStatusSchema = z.enum(['active', 'all']);
 
-/** Body of `GET /issuers/{id}/positions`. */
-export const positionsResponseSchema = z.object({
-  issuer: issuerSchema,
-  status: positionStatusSchema,
-  data: z.array(issuerPositionSchema),
-  last_updated: dateTime.nullable(),
-});
+/**
+ * Body of `GET /issuers/{id}/positions`. Envelope keys the spec does not name (`next`, `total`,
+ * `has_more`…) are kept apart in `extra` rather than dropped: they may say the data is one page of several.
+ */
+export const positionsResponseSchema = z
+  .looseObject({
+    issuer: issuerSchema,
+    status: positionStatusSchema,
+    data: z.array(issuerPositionSchema),
+    last_updated: dateTime.nullable(),
+  })
+  .transform(({ issuer, status, data, last_updated, ...rest }) => ({
+    issuer,
+    status,
+    data,
+    last_updated,
+    ...(Object.keys(rest).length > 0 ? { extra: rest } : {}),
+  }));
 
 /** Body of every error response; the 429 body adds `limit` and `window`. Lenient: bodies vary. */
 export const errorBodySchema = z.object({
@@ -54,5 +69,8 @@ export type Issuer = z.infer<typeof issuerSchema>;
 export type IssuerPosition = z.infer<typeof issuerPositionSchema>;
 export type IssuerList = z.infer<typeof issuerListSchema>;
 export type PositionStatus = z.infer<typeof positionStatusSchema>;
-export type PositionsResponse = z.infer<typeof positionsResponseSchema>;
+export type PositionsResponse = z.output<typeof positionsResponseSchema> & {
+  /** Envelope keys the spec does not name, with their values; absent when there are none. */
+  extra?: Record<string, unknown>;
+};
 export type ErrorBody = z.infer<typeof errorBodySchema>;

@@ -1,18 +1,25 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AccessState, accessFingerprint } from '../../src/budget/access-state.js';
 import { Secret } from '../../src/config/secret.js';
 import { createTestRedis, type TestRedis } from '../helpers/redis.js';
+import { redisNow } from './redis-time.js';
 
-const HOUR = 3_600_000;
 const FINGERPRINT = accessFingerprint('https://api.example.com', 'key-1');
 
 let env: TestRedis;
-let clock: number;
-const now = () => clock;
+// The caller's clock is years from Redis': instants are Redis' time, whatever the caller's clock says.
+const CALLER_NOW = Date.UTC(2025, 2, 14, 9, 0);
+const now = () => CALLER_NOW;
+
+/** True when `at` lies less than a second before Redis' time now. */
+async function recent(at: number | null | undefined): Promise<boolean> {
+  const redisAt = await redisNow(env.redis);
+  return at !== null && at !== undefined && at <= redisAt && redisAt - at < 1_000;
+}
 
 beforeEach(async () => {
   env = await createTestRedis('access');
-  clock = Date.UTC(2025, 2, 14, 9, 0);
 });
 
 afterEach(async () => {
@@ -26,13 +33,15 @@ describe('AccessState', () => {
     expect(
       await access.revoke('no-api-access', 'Subscription does not include API access', FINGERPRINT),
     ).toBe(true);
-    expect(await access.get()).toEqual({
+    const status = await access.get();
+    expect(status).toEqual({
       state: 'no-api-access',
-      since: clock,
+      since: expect.any(Number),
       message: 'Subscription does not include API access',
       fingerprint: FINGERPRINT,
       lastProbeAt: null,
     });
+    expect(status.state !== 'ok' && (await recent(status.since))).toBe(true);
   });
 
   it('lets exactly one of many concurrent revokers from 4 connections win', async () => {
@@ -84,31 +93,38 @@ describe('AccessState', () => {
 });
 
 describe('AccessState.claimProbe', () => {
-  it('grants one claim per interval across concurrent processes, and records the probe time', async () => {
-    const states = Array.from({ length: 4 }, () => new AccessState(env.connect(), env.prefix, now));
-    await states[0]!.revoke('unauthorized', 'Invalid or missing API key.', FINGERPRINT);
-    const first = await Promise.all(Array.from({ length: 20 }, (_, i) => states[i % 4]!.claimProbe()));
-    expect(first.filter(Boolean)).toHaveLength(1);
-    expect(await states[1]!.get()).toMatchObject({ lastProbeAt: clock });
+  const INTERVAL = 400;
 
-    const claimedAt = clock;
-    clock = claimedAt + HOUR - 1;
-    expect(await states[2]!.claimProbe()).toBe(false);
-    clock = claimedAt + HOUR;
-    expect(await states[3]!.claimProbe()).toBe(true);
-    expect(await states[0]!.get()).toMatchObject({ lastProbeAt: clock });
+  it('grants one claim per interval across concurrent processes, by Redis time, and records the probe time', async () => {
+    const states = Array.from(
+      { length: 4 },
+      (_, i) => new AccessState(env.connect(), env.prefix, () => CALLER_NOW + i * 61_000),
+    );
+    await states[0]!.revoke('unauthorized', 'Invalid or missing API key.', FINGERPRINT);
+    const first = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => states[i % 4]!.claimProbe(INTERVAL)),
+    );
+    expect(first.filter(Boolean)).toHaveLength(1);
+    const status = await states[0]!.get();
+    expect(status.state !== 'ok' && (await recent(status.lastProbeAt))).toBe(true);
+    const claimedAt = Number(await env.redis.get(`${env.prefix}:access:probe`));
+
+    // Callers whose clocks are a minute apart wait the same interval.
+    expect(await states[2]!.claimProbe(INTERVAL)).toBe(false);
+    await sleep(Math.max(0, claimedAt + INTERVAL - (await redisNow(env.redis))));
+    expect(await states[3]!.claimProbe(INTERVAL)).toBe(true);
+    expect(Number(await env.redis.hget(`${env.prefix}:access`, 'lastProbeAt'))).toBeGreaterThanOrEqual(
+      claimedAt + INTERVAL,
+    );
   });
 
-  it('honours a custom interval and lets the claim key expire by itself', async () => {
+  it('lets the claim key expire by itself after the interval', async () => {
     const access = new AccessState(env.redis, env.prefix, now);
     expect(await access.claimProbe(5_000)).toBe(true);
     const ttl = await env.redis.pttl(`${env.prefix}:access:probe`);
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(5_000);
-    clock += 4_999;
     expect(await access.claimProbe(5_000)).toBe(false);
-    clock += 1;
-    expect(await access.claimProbe(5_000)).toBe(true);
   });
 
   it('does not create an access record when access is ok', async () => {

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AccessState, accessFingerprint } from '../../src/budget/access-state.js';
 import { isAccessRevokedError, isBudgetExhaustedError } from '../../src/budget/budget-errors.js';
@@ -17,12 +18,12 @@ let server: Server;
 let baseUrl: string;
 let answer: { status: number; body: unknown; headers?: Record<string, string> };
 let received: number;
-let clock: number;
-const now = () => clock;
+// The caller's clock is years from Redis' (a host whose clock is off): the budget must not care.
+const now = () => Date.UTC(2025, 2, 14, 10, 0, 5);
+const PROBE_EVERY = 300;
 
 beforeEach(async () => {
   env = await createTestRedis('guard-client');
-  clock = Date.UTC(2025, 2, 14, 10, 0, 5);
   received = 0;
   answer = { status: 200, body: { data: [], last_updated: null } };
   server = createServer((_req, res) => {
@@ -63,7 +64,7 @@ function client(options: { probe?: boolean; perMinute?: number } = {}): Upstream
     fingerprint: accessFingerprint(baseUrl, apiKey),
     interactive: false,
     probe: options.probe ?? false,
-    now,
+    rateLimitProbeMs: PROBE_EVERY,
   });
   return createUpstreamClient({
     baseUrl,
@@ -97,8 +98,9 @@ describe('budget guard in the upstream client', () => {
     await upstream.close();
   });
 
-  it('sends nothing after a daily 429 until the next UTC day', async () => {
+  it('after a daily 429 without Retry-After: nothing until the probe, one probe, then requests flow again', async () => {
     const upstream = client();
+    const other = client();
     answer = {
       status: 429,
       body: {
@@ -109,16 +111,21 @@ describe('budget guard in the upstream client', () => {
       },
     };
     expect(isRateLimitedError(await rejection(upstream.listIssuers()))).toBe(true);
-    answer = { status: 200, body: { data: [], last_updated: null } };
-    expect(await rejection(upstream.listIssuers())).toMatchObject({
-      reason: 'blocked',
-      retryAt: Date.UTC(2025, 2, 15),
-    });
+    const blocked = await rejection(other.listIssuers());
+    expect(blocked).toMatchObject({ reason: 'blocked' });
     expect(received).toBe(1);
-    clock = Date.UTC(2025, 2, 15);
-    await upstream.listIssuers();
+    // Not our own midnight: the first probe one interval later.
+    await sleep(PROBE_EVERY);
+    expect(isRateLimitedError(await rejection(other.listIssuers()))).toBe(true);
+    expect(await rejection(upstream.listIssuers())).toMatchObject({ reason: 'blocked' });
     expect(received).toBe(2);
-    await upstream.close();
+
+    answer = { status: 200, body: { data: [], last_updated: null } };
+    await sleep(PROBE_EVERY);
+    await upstream.listIssuers();
+    await other.listIssuers();
+    expect(received).toBe(4);
+    await Promise.all([upstream.close(), other.close()]);
   });
 
   it('stops every request after a 401, lets the probe through, and resumes when it succeeds', async () => {

@@ -216,7 +216,7 @@ describe('planPolling records what it raised', () => {
       'interval raised to the physical floor without the gate',
       { watchlistSize: 900, gate: false, perDay: 1_000_000, intervalMs: MINUTE },
       [
-        'poll.interval raised from 1m to 9m: a sweep of 900 issuers takes at least that long at 100 requests a minute',
+        'poll.interval raised from 1m to 9m: the per-minute cap (100 requests a minute) spreads a full sweep of 900 issuers over 9 minute windows, so full sweeps cannot repeat more often than every 9m',
       ],
     ],
   ])('%s', (_name, input, adjusted) => {
@@ -232,7 +232,7 @@ describe('planPolling summary', () => {
       [
         'The gate checks GET /issuers every 2m (720 requests a day) and the budget can follow 23 dataset refreshes a day across 10 issuers.',
         'Every issuer is polled at least every 6h, even when the dataset has not moved.',
-        'A full sweep of 10 issuers takes at least 1m at 100 requests a minute.',
+        'A full sweep of 10 issuers fits within the per-minute cap (100 requests a minute), so it is not held back by it.',
         'The plan spends at most 950 requests a day of the 950 available to polling (perDay 1000 - reserve 50); the reserve is kept for interactive commands.',
       ],
     ],
@@ -250,7 +250,7 @@ describe('planPolling summary', () => {
       [
         'The gate checks GET /issuers every 28m 48s (50 requests a day) and the budget can follow 1 dataset refresh a day across 900 issuers.',
         'Issuers are polled only when the dataset moves: the budget has no room for forced sweeps.',
-        'A full sweep of 900 issuers takes at least 9m at 100 requests a minute.',
+        'The per-minute cap (100 requests a minute) spreads a full sweep of 900 issuers over 9 minute windows, so full sweeps cannot repeat more often than every 9m.',
         'The plan spends at most 950 requests a day of the 950 available to polling (perDay 1000 - reserve 50); the reserve is kept for interactive commands.',
       ],
     ],
@@ -259,7 +259,7 @@ describe('planPolling summary', () => {
       { watchlistSize: 100, gate: false },
       [
         'Without the gate every sweep polls all 100 issuers: one sweep every 2h 40m (9 sweeps a day).',
-        'A full sweep of 100 issuers takes at least 1m at 100 requests a minute.',
+        'A full sweep of 100 issuers fits within the per-minute cap (100 requests a minute), so it is not held back by it.',
         'The plan spends at most 900 requests a day of the 950 available to polling (perDay 1000 - reserve 50); the reserve is kept for interactive commands.',
       ],
     ],

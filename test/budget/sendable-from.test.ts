@@ -1,32 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RateBudget } from '../../src/budget/rate-budget.js';
-import { createTestRedis, type TestRedis } from '../helpers/redis.js';
+import { describe, expect, it } from 'vitest';
+import { sendableFrom } from '../../src/budget/windows.js';
 
-let env: TestRedis;
-
-beforeAll(async () => {
-  env = await createTestRedis('sendable');
-});
-
-afterAll(async () => {
-  await env.cleanup();
-});
-
-function budget(minuteMs: number, dayMs: number): RateBudget {
-  return new RateBudget(env.redis, {
-    prefix: env.prefix,
-    perMinute: 100,
-    perDay: 1000,
-    reserve: 0,
-    minuteMs,
-    dayMs,
-  });
-}
+// The window-end rule; the take script applies it to Redis' time (rate-budget.test.ts checks it there).
 
 const REAL = { minuteMs: 60_000, dayMs: 86_400_000 };
 const COMPRESSED = { minuteMs: 2_000, dayMs: 30_000 };
 
-describe('RateBudget.sendableFrom', () => {
+describe('sendableFrom', () => {
   it.each<[string, { minuteMs: number; dayMs: number }, number, number]>([
     [
       'mid-minute: at once',
@@ -57,6 +37,6 @@ describe('RateBudget.sendableFrom', () => {
     ['2 s windows: the margin shrinks to 500 ms (inside it)', COMPRESSED, 1_000_001_600, 1_000_002_000],
     ['30 s days on 2 s minutes: the day end is a minute end', COMPRESSED, 1_000_019_900, 1_000_020_000],
   ])('%s', (_name, windows, at, expected) => {
-    expect(budget(windows.minuteMs, windows.dayMs).sendableFrom(at)).toBe(expected);
+    expect(sendableFrom(at, windows.minuteMs, windows.dayMs)).toBe(expected);
   });
 });

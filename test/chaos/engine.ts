@@ -9,7 +9,7 @@ import {
   settle,
   waitCaughtUp,
 } from './observe.js';
-import { describeVerdict, type StepRecord, type Verdict } from './oracle.js';
+import { describeVerdict, resends, type StepRecord, type Verdict } from './oracle.js';
 import { type ChaosProfile, describePlan, type PlannedFault, planFaults } from './plan.js';
 import { Story } from './story.js';
 import { diagnoseDuplicates, judgeChannels } from './verdicts.js';
@@ -75,11 +75,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     }
     if (problems.length === 0) await settle(world, story, problems, options.drainTimeoutMs);
     verdicts = judgeChannels(world, steps, hazards);
-    await reportLeftovers(world, story);
-    for (const [index, channel] of ['desk', 'alerts'].entries()) {
-      const verdict = verdicts[index + 1];
-      if (!verdict) continue;
-      for (const line of await diagnoseDuplicates(world, verdict, channel, started)) story.add('saw', line);
+    await reportLeftovers(world, story, problems);
+    for (const verdict of verdicts) {
+      for (const line of await diagnoseDuplicates(world, verdict, started)) story.add('saw', line);
     }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -93,9 +91,18 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const ok = problems.length === 0 && verdicts.length > 0 && verdicts.every((v) => v.ok);
   story.add(
     ok ? 'check' : 'fail',
-    `${ok ? 'PASS' : 'FAIL'} seed ${seed} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    `${ok ? 'PASS' : 'FAIL'} seed ${seed} in ${((Date.now() - started) / 1000).toFixed(1)} s; ${describeResends(verdicts)}`,
   );
   return { seed, ok, durationMs: Date.now() - started, verdicts, problems, story: story.toString() };
+}
+
+/** How many messages each channel received again (acceptably), for the last line of the story. */
+function describeResends(verdicts: readonly Verdict[]): string {
+  const parts = verdicts.map((v) => {
+    const { messages, units } = resends(v);
+    return `${v.name} ${messages} (${units} ${v.unitName}s)`;
+  });
+  return `messages resent: ${parts.join(', ') || 'none judged'}`;
 }
 
 async function baseline(
@@ -155,6 +162,7 @@ async function runStep(world: ChaosWorld, step: StepContext, options: ChaosOptio
     problems: step.problems,
     changedIssuers: [...issuers],
     killMoments: options.profile.killMoments,
+    serial: new Map(),
   };
   const injecting = injectAll(step.faults, ctx, startedAt);
   let behind = await waitCaughtUp(world, target, options.stepTimeoutMs);

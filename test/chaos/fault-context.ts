@@ -4,9 +4,10 @@ import type { Story } from './story.js';
 import type { ChaosWorld } from './world.js';
 
 /**
- * A moment at which a message may legitimately be sent twice: the send was accepted but the job's
- * completion was lost (a process killed, a Redis connection cut, an SMTP connection dropped after the
- * server took the message). Duplicates near one are reported as at-least-once cases, not as bugs.
+ * A moment at which a message may legitimately be sent twice: the receiver accepted it but the
+ * deliverer's finish was lost (a process killed, a Redis connection cut or Redis paused), so the next
+ * lease holder sends the in-flight message again. A Slack post resent whole near one is reported as an
+ * at-least-once case, not as a bug; the other channels carry ids and need no excuse.
  */
 export interface Hazard {
   from: number;
@@ -25,6 +26,11 @@ export interface FaultContext {
   changedIssuers: readonly string[];
   /** The moments process kills aim at. */
   killMoments: readonly KillMoment[];
+  /**
+   * The tail of each chain of faults that must not overlap, by fault name: two 401 episodes at once
+   * would both see the first 401, both resume once, and leave the second 401 to revoke access for good.
+   */
+  serial: Map<string, Promise<void>>;
 }
 
 /** One fault's action. */

@@ -3,20 +3,24 @@ import { Random } from '../../src/sandbox/prng.js';
 import { runShortwatch, waitFor } from '../e2e/harness.js';
 import type { FaultContext, FaultRun } from './fault-context.js';
 import type { FaultName, PlannedFault } from './plan.js';
-import { killAndRestart, killRedisClients, pauseRedis } from './process-faults.js';
+import { killAndRestart, killRedisClients, pauseRedis, senders } from './process-faults.js';
 import { UPSTREAM_TIMEOUT_MS } from './world.js';
 
 export type { FaultContext, Hazard } from './fault-context.js';
 
 const RUNS = {
-  'kill-worker': (ctx, rng) => {
+  'kill-worker': async (ctx, rng) => {
+    const moment = rng.pick(ctx.killMoments) ?? 'any';
     const workers = ctx.world.fleet.members.filter((m) => m.role === 'worker' && !m.busy);
-    const member = rng.pick(workers);
-    return member ? killAndRestart(ctx, rng, member) : Promise.resolve();
+    // A kill aimed at a delivery goes for a worker that sends, if one does.
+    const sending = moment === 'deliver' ? await senders(ctx.world, workers) : [];
+    const member = rng.pick(sending.length > 0 ? sending : workers);
+    if (member) await killAndRestart(ctx, rng, member, moment);
   },
-  'kill-daemon': (ctx, rng) => {
+  'kill-daemon': async (ctx, rng) => {
+    const moment = rng.pick(ctx.killMoments) ?? 'any';
     const member = ctx.world.fleet.members.find((m) => m.role === 'start');
-    return member ? killAndRestart(ctx, rng, member) : Promise.resolve();
+    if (member) await killAndRestart(ctx, rng, member, moment);
   },
   'redis-client-kill': killRedisClients,
   'redis-pause': pauseRedis,
@@ -133,11 +137,26 @@ async function badBody(ctx: FaultContext, rng: Random, body: 'malformed' | 'sche
   ctx.story.add('inject', `upstream answers ${what} (200) to the next ${times} ${operation} request(s)`);
 }
 
+/** Runs `run` after every earlier fault of the same chain has ended (see {@link FaultContext.serial}). */
+async function inSeries(ctx: FaultContext, chain: string, run: () => Promise<void>): Promise<void> {
+  const mine = (ctx.serial.get(chain) ?? Promise.resolve()).then(run);
+  ctx.serial.set(
+    chain,
+    mine.catch(() => undefined),
+  );
+  await mine;
+}
+
+/** 401 episodes of one step run one after another, each resuming after its own 401. */
+function unauthorizedEpisode(ctx: FaultContext, rng: Random): Promise<void> {
+  return inSeries(ctx, 'upstream-401', () => unauthorizedOnce(ctx, rng));
+}
+
 /**
  * A short 401 episode: one refused request stops polling in every process (and the hourly probe waits
  * an hour), so the operator fixes nothing and runs `shortwatch resume`, as the notice tells them to.
  */
-async function unauthorizedEpisode(ctx: FaultContext, rng: Random): Promise<void> {
+async function unauthorizedOnce(ctx: FaultContext, rng: Random): Promise<void> {
   const { sandbox, configPath } = ctx.world.stack;
   const injectedAt = Date.now();
   sandbox.faults.inject({ status: 401 });

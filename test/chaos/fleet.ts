@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
-import { stateKeys } from '../../src/jobs/keys.js';
+import { stateKeys } from '../../src/state/keys.js';
 import { type DaemonProcess, spawnShortwatch, waitFor } from '../e2e/harness.js';
 
 /** One shortwatch process of the fleet: the `start` daemon or a `worker`. */
@@ -28,20 +28,21 @@ export class Fleet {
   readonly members: Member[];
   readonly #configPath: string;
   readonly #redis: Redis;
-  readonly #prefix: string;
+  readonly #root: string;
   readonly #logDir: string | undefined;
 
   constructor(options: {
     configPath: string;
     redis: Redis;
-    prefix: string;
+    /** The deployment's hash-tagged key root. */
+    root: string;
     workers: number;
     logDir?: string;
   }) {
     this.#configPath = options.configPath;
     this.#logDir = options.logDir;
     this.#redis = options.redis;
-    this.#prefix = options.prefix;
+    this.#root = options.root;
     const worker = (i: number): Member => ({
       name: `worker-${i}`,
       role: 'worker',
@@ -81,7 +82,7 @@ export class Fleet {
         if (child.child.exitCode !== null) {
           throw new Error(`${member.name} exited at start:\n${child.stderr().slice(-2000)}`);
         }
-        return (await this.#redis.hexists(stateKeys(this.#prefix).workers, field)) === 1;
+        return (await this.#redis.hexists(stateKeys(this.#root).workers, field)) === 1;
       },
       45_000,
       100,

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { stateKeys } from '../../src/jobs/keys.js';
 import { pollJobId } from '../../src/jobs/queues.js';
+import { stateKeys } from '../../src/state/keys.js';
 import type { Story } from './story.js';
 import { ALERTS_TO, CHANNELS, type ChaosWorld, DIGEST_TO } from './world.js';
 
@@ -30,7 +30,7 @@ export async function explainLag(
   target: number,
 ): Promise<string> {
   const access = await world.access.get();
-  const blocked = await world.redis.hgetall(`${world.prefix}:budget:blocked`).catch(() => ({}));
+  const blocked = await world.redis.hgetall(stateKeys(world.root).budgetBlocked).catch(() => ({}));
   const failed = await world.queues.poll.getFailed(0, 200);
   const parts = await Promise.all(
     behind.slice(0, 6).map(async (id) => {
@@ -46,52 +46,69 @@ export async function explainLag(
   return `${parts.join('; ')}; access ${access.state}; budget block ${JSON.stringify(blocked)}`;
 }
 
-/** After the last step: every delivery queue empty, the digest flushed, then a quiet spell for late repeats. */
+/** What the outboxes still hold: per channel what waits or is in flight, and the digest's open period. */
+async function undelivered(world: ChaosWorld): Promise<string[]> {
+  const now = Date.now();
+  const busy = await Promise.all(
+    CHANNELS.map(async (channel) => {
+      const depth = await world.outbox.depth(channel, now);
+      const staged = await world.outbox.stagedCount(channel);
+      const parts = [
+        depth.waiting > 0 ? `${depth.waiting} waiting` : '',
+        depth.inflight > 0 ? 'one in flight' : '',
+        staged > 0 ? `${staged} staged for the digest` : '',
+      ].filter(Boolean);
+      return parts.length > 0 ? [`${channel} ${parts.join(', ')}`] : [];
+    }),
+  );
+  return busy.flat();
+}
+
+/** After the last step: every outbox empty, the digest flushed, then a quiet spell for late repeats. */
 export async function settle(
   world: ChaosWorld,
   story: Story,
   problems: string[],
   timeoutMs: number,
 ): Promise<void> {
-  const keys = stateKeys(world.prefix);
   const startedAt = Date.now();
-  const busy = async (): Promise<string[]> => {
-    const counts = await Promise.all(
-      CHANNELS.map(async (c) => {
-        const n = await world.queues.deliver(c).getJobCounts('waiting', 'active', 'delayed', 'prioritized');
-        const total = Object.values(n).reduce((a, b) => a + b, 0);
-        return total > 0 ? [`${c} ${total}`] : [];
-      }),
-    );
-    const staged = await world.redis.hlen(keys.digestStaged('morning'));
-    const batch = await world.redis.exists(keys.digestBatch('morning'));
-    return [...counts.flat(), ...(staged + batch > 0 ? [`digest ${staged} staged`] : [])];
-  };
-  let pending = await busy();
+  let pending = await undelivered(world);
   while (pending.length > 0 && Date.now() - startedAt < timeoutMs) {
     await sleep(250);
-    pending = await busy();
+    pending = await undelivered(world);
   }
   if (pending.length > 0) {
-    problems.push(`deliveries did not settle: ${pending.join(', ')}`);
-    story.add('fail', `deliveries still pending after ${timeoutMs} ms: ${pending.join(', ')}`);
+    problems.push(`deliveries did not settle: ${pending.join('; ')}`);
+    story.add('fail', `deliveries still pending after ${timeoutMs} ms: ${pending.join('; ')}`);
     return;
   }
   await sleep(3_000);
   story.add(
     'saw',
-    `deliveries settled in ${((Date.now() - startedAt) / 1000).toFixed(1)} s (+3 s quiet); received ${describeCounts(sentCounts(world))}`,
+    `outboxes empty in ${((Date.now() - startedAt) / 1000).toFixed(1)} s (+3 s quiet); received ${describeCounts(sentCounts(world))}`,
   );
 }
 
-/** Dead letters and failed polls, for the story. */
-export async function reportLeftovers(world: ChaosWorld, story: Story): Promise<void> {
-  for (const queue of [world.queues.poll, ...CHANNELS.map((c) => world.queues.deliver(c))]) {
+/** Parked messages (the dead letter), failed polls and the webhook's dropped repeats, for the story. */
+export async function reportLeftovers(world: ChaosWorld, story: Story, problems: string[]): Promise<void> {
+  for (const queue of world.queues.all()) {
     const failed = await queue.getFailed(0, 5);
     const count = await queue.getFailedCount();
     if (count === 0) continue;
     const reasons = failed.map((j) => `${j.id}: ${(j.failedReason ?? '').slice(0, 100)}`).join('; ');
     story.add('saw', `${queue.name}: ${count} failed job(s): ${reasons}`);
+  }
+  for (const channel of CHANNELS) {
+    const parked = await world.outbox.parked(channel);
+    if (parked.length === 0) continue;
+    const what = parked
+      .slice(0, 5)
+      .map(
+        (p) =>
+          `${p.deliveryId} (${p.eventIds.length} event(s), ${p.attempts} attempt(s): ${p.lastError ?? '?'})`,
+      );
+    problems.push(`${channel}: ${parked.length} message(s) parked`);
+    story.add('fail', `${channel}: ${parked.length} message(s) parked: ${what.join('; ')}`);
   }
   const repeats = world.receiver.repeats();
   if (repeats.length > 0) {

@@ -1,6 +1,6 @@
 import type { ScenarioChange } from '../../src/sandbox/index.js';
 import type { Hazard } from './faults.js';
-import { changeTag, digestKey, eventKey, messageKey, type Received, type Unit } from './received.js';
+import { changeKey, changeTag, digestKey, eventKey, type Received, type Unit } from './received.js';
 
 /** The changes of one step, each fully observed by the daemon before the next step. */
 export interface StepRecord {
@@ -17,140 +17,196 @@ export interface ExpectedUnit {
   startedAt: number;
 }
 
-/** A unit received more than once, and the at-least-once hazard that explains it, if any. */
+/**
+ * When a channel may receive a unit again:
+ * - `never`: the receiver deduplicates by delivery id, so any event it accepted twice is a bug;
+ * - `same-message-id`: only inside a resend of the same e-mail (same Message-ID), which a mail system
+ *   drops as a repeat;
+ * - `resend-after-crash`: only inside a whole message sent again (Slack has no id) after a crash, a cut
+ *   connection or a Redis pause while that message was being sent.
+ */
+export type RepeatRule = 'never' | 'same-message-id' | 'resend-after-crash';
+
+/** A unit received more than once. */
 export interface Duplicate {
   unit: Unit;
   /** The copy accepted first. */
   original: Unit;
+  /** The repeat came in the same message sent again (same event id, Message-ID or whole Slack post). */
+  resend: boolean;
+  /** Why the repeat is acceptable under the channel's rule; undefined when it is not. */
   explainedBy: string | undefined;
 }
 
 /** What one channel got against what it should have got. */
 export interface Verdict {
+  /** The configured channel name (`desk`). */
+  name: string;
+  /** How the story names it (`desk (Slack)`). */
   channel: string;
   unitName: string;
+  rule: RepeatRule;
   expected: number;
   received: number;
+  /** Everything received, in arrival order. */
+  units: Unit[];
+  /** Messages the channel accepted, repeats included. */
+  messages: number;
   missing: ExpectedUnit[];
   invented: Unit[];
   duplicates: Duplicate[];
   unreadable: string[];
-  /** Duplicates are never acceptable here (the channel deduplicates by delivery id). */
-  exactlyOnce: boolean;
+  inconsistent: string[];
   ok: boolean;
 }
 
-/** What each channel kind must receive, from the steps: events, one message per issuer and step, digest lines. */
+/** What each channel kind must receive, from the steps: events (webhook), changes per issuer (Slack, e-mail), digest lines. */
 export function expectedUnits(
   steps: readonly StepRecord[],
   issuerName: (id: string) => string,
-): { events: ExpectedUnit[]; messages: ExpectedUnit[]; digest: ExpectedUnit[] } {
+): { events: ExpectedUnit[]; changes: ExpectedUnit[]; digest: ExpectedUnit[] } {
   const events: ExpectedUnit[] = [];
-  const messages: ExpectedUnit[] = [];
+  const changes: ExpectedUnit[] = [];
   const digest: ExpectedUnit[] = [];
-  for (const { step, startedAt, changes } of steps) {
-    const byIssuer = new Map<string, ScenarioChange[]>();
-    for (const change of changes) {
-      events.push({ key: eventKey(change), step, startedAt });
+  for (const { step, startedAt, changes: stepChanges } of steps) {
+    for (const change of stepChanges) {
       const tag = changeTag(change.kind, change.from, change.to);
+      events.push({ key: eventKey(change), step, startedAt });
+      changes.push({ key: changeKey(change.issuerId, tag), step, startedAt });
       digest.push({ key: digestKey(issuerName(change.issuerId), tag), step, startedAt });
-      byIssuer.set(change.issuerId, [...(byIssuer.get(change.issuerId) ?? []), change]);
-    }
-    for (const [issuerId, group] of byIssuer) {
-      messages.push({
-        key: messageKey(
-          issuerId,
-          group.map((c) => changeTag(c.kind, c.from, c.to)),
-        ),
-        step,
-        startedAt,
-      });
     }
   }
-  return { events, messages, digest };
+  return { events, changes, digest };
+}
+
+/** A crash can make a message go again when it hits up to this long before its first copy was taken… */
+const HAZARD_BEFORE_MS = 2_000;
+/** …or this long after (a slow Slack answers up to 3 s after it took the post, and the sender waits). */
+const HAZARD_AFTER_MS = 5_000;
+
+/** The hazard near the moment the first copy was accepted: one that can lose the sender's "done". */
+export function hazardNear(original: Unit, hazards: readonly Hazard[]): string | undefined {
+  return hazards.find(
+    (h) => h.to >= original.at - HAZARD_BEFORE_MS && h.from <= original.at + HAZARD_AFTER_MS,
+  )?.what;
+}
+
+/** Why a resend of the same message is acceptable under `rule`, or undefined. */
+function explainResend(rule: RepeatRule, original: Unit, hazards: readonly Hazard[]): string | undefined {
+  if (rule === 'never') return undefined;
+  if (rule === 'same-message-id') return `same Message-ID ${original.messageId ?? '?'}`;
+  return hazardNear(original, hazards);
 }
 
 /**
- * The hazard that explains a repeat of `original`: one within 2 s of the moment the first copy was
- * accepted (a crash or a cut connection between the receiver's acceptance and the job's completion).
- * A repeat in another group (another digest period) is a replay, never an at-least-once resend.
- */
-export function explain(original: Unit, repeat: Unit, hazards: readonly Hazard[]): string | undefined {
-  if (original.group !== repeat.group || original.content !== repeat.content) return undefined;
-  return hazards.find((h) => h.to >= original.at - 2_000 && h.from <= original.at + 2_000)?.what;
-}
-
-/**
- * Matches received units against expected ones, in the order received: a unit takes the oldest
- * pending expected unit with its key whose step had begun when it arrived (one key can recur in
- * several steps); what is left over is a duplicate (its key was expected) or invented (it was not).
+ * Matches received units against expected ones, in the order received. A unit that repeats one of an
+ * earlier message (same resend key) is a resend, judged by the channel's rule. Any other unit takes the
+ * oldest pending expected unit with its key whose step had begun when it arrived (one key can recur in
+ * several steps); what is left over is a duplicate in another message (never acceptable) or invented.
  */
 export function judge(options: {
+  name: string;
   channel: string;
   unitName: string;
   expected: readonly ExpectedUnit[];
   received: Received;
   hazards: readonly Hazard[];
-  exactlyOnce: boolean;
+  rule: RepeatRule;
 }): Verdict {
   const left = new Map<string, ExpectedUnit[]>();
   for (const unit of options.expected) left.set(unit.key, [...(left.get(unit.key) ?? []), unit]);
   const accepted = new Map<string, Unit[]>();
+  const firstCopy = new Map<string, Unit>();
   const invented: Unit[] = [];
   const duplicates: Duplicate[] = [];
   const units = [...options.received.units].sort((a, b) => a.at - b.at);
-  const seenIds = new Set<string>();
   for (const unit of units) {
+    const earlier = unit.resendKey === undefined ? undefined : firstCopy.get(unit.resendKey);
+    if (earlier) {
+      const explainedBy = explainResend(options.rule, earlier, options.hazards);
+      duplicates.push({ unit, original: earlier, resend: true, explainedBy });
+      continue;
+    }
+    if (unit.resendKey !== undefined) firstCopy.set(unit.resendKey, unit);
     const pending = left.get(unit.key) ?? [];
-    const repeatedId = unit.eventId !== undefined && seenIds.has(unit.eventId);
-    if (unit.eventId !== undefined) seenIds.add(unit.eventId);
     const copies = accepted.get(unit.key) ?? [];
-    // The copy this one repeats: the latest with the same content (a resend is byte for byte the same).
-    const original = copies.findLast((c) => c.content === unit.content) ?? copies.at(-1);
-    const index = repeatedId ? -1 : pending.findIndex((e) => e.startedAt <= unit.at);
+    const index = pending.findIndex((e) => e.startedAt <= unit.at);
     if (index >= 0) {
       pending.splice(index, 1);
       accepted.set(unit.key, [...copies, unit]);
-    } else if (original) {
-      duplicates.push({ unit, original, explainedBy: explain(original, unit, options.hazards) });
     } else {
-      invented.push(unit);
+      const original = copies.at(-1);
+      if (original) duplicates.push({ unit, original, resend: false, explainedBy: undefined });
+      else invented.push(unit);
     }
   }
   const missing = [...left.values()].flat();
-  const badDuplicates = duplicates.filter((d) => options.exactlyOnce || d.explainedBy === undefined);
+  const { unreadable, inconsistent } = options.received;
   return {
+    name: options.name,
     channel: options.channel,
     unitName: options.unitName,
+    rule: options.rule,
     expected: options.expected.length,
     received: units.length,
+    units,
+    messages: options.received.messages,
     missing,
     invented,
     duplicates,
-    unreadable: options.received.unreadable,
-    exactlyOnce: options.exactlyOnce,
+    unreadable,
+    inconsistent,
     ok:
       missing.length === 0 &&
       invented.length === 0 &&
-      badDuplicates.length === 0 &&
-      options.received.unreadable.length === 0,
+      duplicates.every((d) => d.explainedBy !== undefined) &&
+      unreadable.length === 0 &&
+      inconsistent.length === 0,
   };
 }
 
+/** Received messages whose units name more than one issuer (coalesced batches). */
+export function batches(v: Verdict): number {
+  const issuers = new Map<string, Set<string>>();
+  for (const unit of v.units) {
+    if (unit.message === undefined || unit.issuer === undefined) continue;
+    issuers.set(unit.message, (issuers.get(unit.message) ?? new Set()).add(unit.issuer));
+  }
+  return [...issuers.values()].filter((set) => set.size > 1).length;
+}
+
+/** The messages resent whole, and the units they repeated, among the acceptable duplicates. */
+export function resends(v: Verdict): { messages: number; units: number } {
+  const accepted = v.duplicates.filter((d) => d.explainedBy !== undefined);
+  return { messages: new Set(accepted.map((d) => d.unit.message)).size, units: accepted.length };
+}
+
+const RESEND_WORDS: Record<RepeatRule, string> = {
+  never: 'resent',
+  'same-message-id': 'resent under the same Message-ID (a mail system drops them)',
+  'resend-after-crash': 'resent whole after a crash inside a send',
+};
+
 /** The verdict in a few lines for the story; times are seconds since `startedAt`. */
 export function describeVerdict(v: Verdict, startedAt: number): string[] {
-  const head = `${v.channel}: expected ${v.expected} ${v.unitName}s, received ${v.received}: ${v.ok ? 'OK' : 'WRONG'}`;
+  const resent = resends(v);
+  const again =
+    resent.messages > 0
+      ? `; ${resent.messages} message(s) ${RESEND_WORDS[v.rule]}, repeating ${resent.units} ${v.unitName}(s)`
+      : '';
+  const batched = batches(v);
+  const several = batched > 0 ? ` (${batched} carrying several issuers)` : '';
+  const head = `${v.channel}: expected ${v.expected} ${v.unitName}s, received ${v.received} in ${v.messages} message(s)${several}${again}: ${v.ok ? 'OK' : 'WRONG'}`;
   const list = (items: string[]) =>
     items.slice(0, 12).join('; ') + (items.length > 12 ? `; … ${items.length - 12} more` : '');
   const t = (at: number) => `+${((at - startedAt) / 1000).toFixed(1)}s`;
   const copies = (d: Duplicate) => {
-    const where =
-      d.original.group !== d.unit.group
-        ? ' in two different messages'
-        : d.original.content !== d.unit.content
-          ? ' with different content'
-          : '';
-    return `${d.unit.key} at ${t(d.original.at)} and ${t(d.unit.at)}${where}`;
+    const how = d.resend
+      ? ' in the same message sent again'
+      : d.original.group !== d.unit.group
+        ? ' in two different digest periods'
+        : ' in two different messages';
+    return `${d.unit.key} at ${t(d.original.at)} and ${t(d.unit.at)}${how}`;
   };
   const lines = [head];
   if (v.missing.length > 0) {
@@ -159,14 +215,21 @@ export function describeVerdict(v: Verdict, startedAt: number): string[] {
   if (v.invented.length > 0) {
     lines.push(`  invented ${v.invented.length}: ${list(v.invented.map((u) => `${u.key} at ${t(u.at)}`))}`);
   }
-  const known = v.duplicates.filter((d) => d.explainedBy !== undefined && !v.exactlyOnce);
-  const bad = v.duplicates.filter((d) => d.explainedBy === undefined || v.exactlyOnce);
-  if (bad.length > 0) lines.push(`  twice ${bad.length}: ${list(bad.map(copies))}`);
-  if (known.length > 0) {
+  const known = v.duplicates.filter((d) => d.explainedBy !== undefined);
+  const bad = v.duplicates.filter((d) => d.explainedBy === undefined);
+  if (bad.length > 0) {
+    const why = (d: Duplicate) =>
+      d.resend && v.rule === 'resend-after-crash' ? ' (no crash near the first copy)' : '';
+    lines.push(`  twice ${bad.length}: ${list(bad.map((d) => `${copies(d)}${why(d)}`))}`);
+  }
+  if (known.length > 0 && v.rule === 'resend-after-crash') {
     lines.push(
       `  sent twice, at-least-once after a crash ${known.length}: ${list(known.map((d) => `${copies(d)} (${d.explainedBy})`))}`,
     );
   }
   if (v.unreadable.length > 0) lines.push(`  unreadable ${v.unreadable.length}: ${list(v.unreadable)}`);
+  if (v.inconsistent.length > 0) {
+    lines.push(`  inconsistent ids ${v.inconsistent.length}: ${list(v.inconsistent)}`);
+  }
   return lines;
 }

@@ -22,7 +22,7 @@ export const FAULT_NAMES = [
   'hook-500',
 ] as const;
 
-/** What a process kill waits for: a job of that kind in flight (`any`: no waiting). */
+/** What a process kill waits for: a job of that kind, or a message being sent, in flight (`any`: no waiting). */
 export const KILL_MOMENTS = ['poll', 'deliver', 'digest', 'sweep', 'any'] as const;
 
 /** One moment a kill aims at. */

@@ -1,68 +1,130 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Queue } from 'bullmq';
 import type { Random } from '../../src/sandbox/prng.js';
+import { stateKeys } from '../../src/state/keys.js';
 import type { FaultContext } from './fault-context.js';
 import type { Member } from './fleet.js';
 import type { KillMoment } from './plan.js';
-import { CHANNELS, type ChaosWorld } from './world.js';
+import { CHANNELS, type ChaosWorld, IMMEDIATE_CHANNELS } from './world.js';
 
-/** Longer than BullMQ's default job lock (30 s): jobs in flight lose their locks while Redis is paused. */
+/** Longer than BullMQ's default job lock (30 s) and the drain lease (6 s): every lease lapses while Redis is paused. */
 export const REDIS_PAUSE_MS = 32_000;
 
-/** What the deployment is doing right now, by queue: the moment a process fault hits. */
+/** Every key matching `pattern`, over the whole SCAN. */
+async function scanAll(world: ChaosWorld, pattern: string): Promise<string[]> {
+  const keys: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, batch] = await world.redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+    cursor = next;
+    keys.push(...batch);
+  } while (cursor !== '0');
+  return keys;
+}
+
+/** The fleet member a lease owner (`<host>-<pid>|…`) belongs to, by pid. */
+function holderName(world: ChaosWorld, owner: string | null): string {
+  const pid = Number(/^.*-(\d+)(?:\||$)/.exec(owner ?? '')?.[1]);
+  return world.fleet.members.find((m) => world.fleet.pid(m) === pid)?.name ?? 'nobody';
+}
+
+/** A message claimed and not yet finished, and the member holding its channel's drain lease. */
+interface InFlight {
+  channel: string;
+  type: string;
+  attempt: number;
+  sender: string;
+}
+
+/** Channels with a message in flight, and who sends it. */
+async function inflightChannels(world: ChaosWorld, channels: readonly string[]): Promise<InFlight[]> {
+  const keys = stateKeys(world.root);
+  const found = await Promise.all(
+    channels.map(async (channel) => {
+      const inflight = await world.outbox.inflight(channel);
+      if (!inflight) return [];
+      const sender = holderName(world, await world.redis.get(keys.outbox(channel).lease));
+      return [{ channel, type: inflight.message.type, attempt: inflight.attempts + 1, sender }];
+    }),
+  );
+  return found.flat();
+}
+
+/** What the deployment is doing right now: jobs by queue, messages in flight, poll leases. */
 export async function activeWork(world: ChaosWorld): Promise<string> {
-  const queues = [
-    world.queues.sweep,
-    world.queues.poll,
-    world.queues.digest,
-    ...CHANNELS.map((c) => world.queues.deliver(c)),
-  ];
+  const queues = world.queues.all();
   const counts = await Promise.all(queues.map((q) => q.getActiveCount()));
   const busy = queues.flatMap((q, i) => ((counts[i] ?? 0) > 0 ? [`${q.name} ${counts[i]}`] : []));
-  const [, locks] = await world.redis.scan('0', 'MATCH', `${world.prefix}:poll-lock:*`, 'COUNT', 1000);
-  if (locks.length > 0) busy.push(`${locks.length} issuer poll lock(s) held`);
+  for (const f of await inflightChannels(world, CHANNELS)) {
+    busy.push(`in flight: ${f.channel} ${f.type} attempt ${f.attempt} (sender ${f.sender})`);
+  }
+  const leases = await scanAll(world, stateKeys(world.root).pollLease('*'));
+  if (leases.length > 0) busy.push(`${leases.length} issuer poll lease(s) held`);
   return busy.join(', ') || 'nothing active';
 }
 
-/** Waits (up to `timeoutMs`) until the chosen kind of job is in flight somewhere in the fleet. */
-async function awaitMoment(world: ChaosWorld, moment: KillMoment, timeoutMs: number): Promise<void> {
-  const queues =
-    moment === 'poll'
-      ? [world.queues.poll]
-      : moment === 'sweep'
-        ? [world.queues.sweep]
-        : moment === 'digest'
-          ? [world.queues.digest, world.queues.deliver('morning')]
-          : moment === 'deliver'
-            ? CHANNELS.map((c) => world.queues.deliver(c))
-            : [];
-  const deadline = Date.now() + timeoutMs;
-  while (queues.length > 0 && Date.now() < deadline) {
-    const counts = await Promise.all(queues.map((q) => q.getActiveCount()));
-    if (counts.some((n) => n > 0)) return;
-    await sleep(15);
+/** Whether the chosen kind of work is in flight somewhere in the fleet right now. */
+async function atMoment(world: ChaosWorld, moment: KillMoment): Promise<boolean> {
+  const active = async (queue: Queue) => (await queue.getActiveCount()) > 0;
+  switch (moment) {
+    case 'poll':
+      return active(world.queues.poll);
+    case 'sweep':
+      return active(world.queues.sweep);
+    case 'digest':
+      return (await active(world.queues.digest)) || (await world.outbox.inflight('morning')) !== null;
+    case 'deliver':
+      return (await inflightChannels(world, IMMEDIATE_CHANNELS)).length > 0;
+    case 'any':
+      return true;
   }
 }
 
-/** SIGKILLs one member at the moment the rng picks, then starts it again. */
-export async function killAndRestart(ctx: FaultContext, rng: Random, member: Member): Promise<void> {
+/** Polls `check` every 15 ms until it holds or `timeoutMs` has passed. */
+async function waitUntil(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline && !(await check())) await sleep(15);
+}
+
+/** The members holding a channel's drain lease (the ones that send), among `members`. */
+export async function senders(world: ChaosWorld, members: readonly Member[]): Promise<Member[]> {
+  const keys = stateKeys(world.root);
+  const owners = await Promise.all(CHANNELS.map((c) => world.redis.get(keys.outbox(c).lease)));
+  const names = new Set(owners.map((owner) => holderName(world, owner)));
+  return members.filter((m) => names.has(m.name));
+}
+
+/**
+ * SIGKILLs one member at `moment`, then starts it again. A kill aimed at a delivery waits for a message
+ * in flight on a channel this member sends (a crash inside a send); no moment is waited for past 4 s.
+ */
+export async function killAndRestart(
+  ctx: FaultContext,
+  rng: Random,
+  member: Member,
+  moment: KillMoment,
+): Promise<void> {
   if (member.busy) {
     ctx.story.add('inject', `${member.name} is already down: no second kill`);
     return;
   }
   member.busy = true;
   try {
-    await killWhile(ctx, rng, member);
+    await killWhile(ctx, rng, member, moment);
   } finally {
     member.busy = false;
   }
 }
 
-async function killWhile(ctx: FaultContext, rng: Random, member: Member): Promise<void> {
-  const moment = rng.pick(ctx.killMoments) ?? 'any';
-  await awaitMoment(ctx.world, moment, 4_000);
-  const doing = await activeWork(ctx.world);
+async function killWhile(ctx: FaultContext, rng: Random, member: Member, moment: KillMoment): Promise<void> {
+  const { world } = ctx;
+  const sending = async () =>
+    (await inflightChannels(world, IMMEDIATE_CHANNELS)).some((f) => f.sender === member.name);
+  if (moment === 'deliver') await waitUntil(sending, 4_000);
+  else await waitUntil(() => atMoment(world, moment), 4_000);
+  const doing = await activeWork(world);
   const at = Date.now();
-  const pid = await ctx.world.fleet.kill(member);
+  const pid = await world.fleet.kill(member);
   if (pid === undefined) {
     ctx.story.add('inject', `${member.name} was not running: no kill`);
     return;
@@ -71,7 +133,7 @@ async function killWhile(ctx: FaultContext, rng: Random, member: Member): Promis
   ctx.story.add('inject', `SIGKILL ${member.name} (pid ${pid}) aiming at: ${moment}; active then: ${doing}`);
   await sleep(rng.int(200, 1_500));
   const started = Date.now();
-  const next = await ctx.world.fleet.start(member);
+  const next = await world.fleet.start(member);
   ctx.story.add('saw', `${member.name} restarted as pid ${next}, ready in ${Date.now() - started} ms`);
 }
 
@@ -101,7 +163,7 @@ export async function killRedisClients(ctx: FaultContext, rng: Random): Promise<
   );
 }
 
-/** Pauses the whole Redis (every user of it) for longer than the job lock. Long run only. */
+/** Pauses the whole Redis (every user of it) for longer than the job lock and every lease. Long run only. */
 export async function pauseRedis(ctx: FaultContext): Promise<void> {
   const at = Date.now();
   ctx.hazards.push({
@@ -111,7 +173,7 @@ export async function pauseRedis(ctx: FaultContext): Promise<void> {
   });
   ctx.story.add(
     'inject',
-    `CLIENT PAUSE ${REDIS_PAUSE_MS} ALL: Redis answers nobody for longer than the 30 s job lock`,
+    `CLIENT PAUSE ${REDIS_PAUSE_MS} ALL: Redis answers nobody for longer than the 30 s job lock and every lease`,
   );
   await ctx.world.admin.call('CLIENT', 'PAUSE', String(REDIS_PAUSE_MS), 'ALL');
   await sleep(REDIS_PAUSE_MS + 500);

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { deliveryMessageId as messageIdFor } from '../../src/channels/email/message-id.js';
+import { DELIVERY_HEADER as EMAIL_DELIVERY_HEADER } from '../../src/channels/email/send.js';
 import { formatPercent } from '../../src/channels/format.js';
 import { messageSchema } from '../../src/channels/message-schema.js';
 import { KIND_EMOJI } from '../../src/channels/slack/lines.js';
@@ -6,7 +8,7 @@ import type { CapturedSlackPost } from '../../src/demo/slack-capture.js';
 import type { CapturedMail } from '../../src/demo/smtp-capture.js';
 import { EVENT_KINDS, type EventKind, type PositionEvent } from '../../src/positions/types.js';
 import { round4 } from '../../src/sandbox/index.js';
-import type { WebhookReceiver } from './webhook-receiver.js';
+import type { WebhookReceipt, WebhookReceiver } from './webhook-receiver.js';
 
 /** One thing a channel received, reduced to the key the oracle compares. */
 export interface Unit {
@@ -14,17 +16,30 @@ export interface Unit {
   at: number;
   /** The event id, where the channel carries it (webhook). */
   eventId?: string;
-  /** The message it came in when that matters (a digest's period). */
+  /** The issuer id, where the message names it per event (not in digests, which group by name). */
+  issuer?: string;
+  /** The period of a digest: a repeat in another period is a replay, never a resend. */
   group?: string;
-  /** What it said (its event lines): a resend says the same, another message with the same key does not. */
-  content?: string;
+  /** Which received message carried it (`slack#3`, `mail#12`, `hook#7`): several units share one. */
+  message?: string;
+  /** The message's idempotency key where the channel has one (e-mail Message-ID). */
+  messageId?: string;
+  /**
+   * The same for this unit in a resend of its whole message, and for nothing else: the event id
+   * (webhook), Message-ID + key (e-mail), the whole message's text + key (Slack, which has no id).
+   */
+  resendKey?: string;
 }
 
-/** What one channel received, and what could not be read. */
+/** What one channel received, and what could not be read or does not hold together. */
 export interface Received {
   units: Unit[];
+  /** Messages received (accepted), repeats included. */
+  messages: number;
   /** Messages that were not event messages (or could not be parsed), as short descriptions. */
   unreadable: string[];
+  /** Idempotency keys that do not hold together (one event under two delivery ids, …): each fails the run. */
+  inconsistent: string[];
 }
 
 /** The precise key of one event: issuer, holder key, kind, old and new value (4 decimals). */
@@ -49,9 +64,9 @@ export function changeTag(kind: EventKind, from: number | null, to: number | nul
   return `${kind} ${formatPercent(from ?? 0)}>${formatPercent(to ?? 0)}`;
 }
 
-/** The key of one message of one issuer's events: issuer and its sorted change tags. */
-export function messageKey(issuerId: string, tags: readonly string[]): string {
-  return `${issuerId}|${[...tags].sort().join(' + ')}`;
+/** The key of one change in a Slack or e-mail message: the issuer id and the change tag. */
+export function changeKey(issuerId: string, tag: string): string {
+  return `${issuerId}|${tag}`;
 }
 
 /** The key of one digest line: issuer name (digests group by name) and the change tag. */
@@ -69,28 +84,89 @@ function keyOfEvent(event: PositionEvent): string {
   });
 }
 
-/** Webhook POSTs accepted once per delivery id (a repeat is what the receiver drops), one unit per event. */
+/** Units of one message, each with a resend key `<prefix>|<key>#<n>` (n tells equal keys apart). */
+function withResendKeys(units: Unit[], prefix: string): Unit[] {
+  const seen = new Map<string, number>();
+  return units.map((unit) => {
+    const n = seen.get(unit.key) ?? 0;
+    seen.set(unit.key, n + 1);
+    return { ...unit, resendKey: `${prefix}|${unit.key}#${n}` };
+  });
+}
+
+/** The events of a webhook body (`events`, or `batch` with several issuers), or why it is not one. */
+function webhookEvents(receipt: WebhookReceipt): PositionEvent[] | string {
+  let json: unknown;
+  try {
+    json = JSON.parse(receipt.body);
+  } catch {
+    return `unparsable body: ${receipt.body.slice(0, 80)}`;
+  }
+  const parsed = messageSchema.safeParse(json);
+  if (!parsed.success) return `not a message: ${receipt.body.slice(0, 80)}`;
+  const message = parsed.data;
+  if (message.type === 'events') return message.events;
+  if (message.type === 'batch') {
+    const strays = message.groups.flatMap((g) => g.events.filter((e) => e.issuer.id !== g.issuer.id));
+    if (strays.length > 0) return `a batch group holds another issuer's event: ${strays[0]?.id}`;
+    return message.groups.flatMap((group) => group.events);
+  }
+  return `not an events message: ${receipt.body.slice(0, 80)}`;
+}
+
+/**
+ * Webhook POSTs accepted once per delivery id (a repeat is what the receiver drops), one unit per
+ * event. Every 2xx POST, repeats included, is checked: an event travels under one delivery id only,
+ * and a delivery id always carries the same events.
+ */
 export function webhookReceived(receiver: WebhookReceiver): Received {
   const units: Unit[] = [];
   const unreadable: string[] = [];
-  for (const receipt of receiver.accepted()) {
-    if (receipt.deliveryId === undefined) unreadable.push('a POST without an X-Shortwatch-Delivery header');
-    let json: unknown;
-    try {
-      json = JSON.parse(receipt.body);
-    } catch {
-      unreadable.push(`unparsable body: ${receipt.body.slice(0, 80)}`);
-      continue;
+  const accepted = new Set(receiver.accepted());
+  const idOfEvent = new Map<string, string>();
+  const eventsOfId = new Map<string, string>();
+  const inconsistent = new Set<string>();
+  receiver.receipts.forEach((receipt, index) => {
+    if (receipt.status < 200 || receipt.status >= 300) return;
+    const events = webhookEvents(receipt);
+    if (typeof events === 'string') {
+      if (accepted.has(receipt)) unreadable.push(events);
+      return;
     }
-    const parsed = messageSchema.safeParse(json);
-    if (!parsed.success || parsed.data.type !== 'events') {
-      unreadable.push(`not an events message: ${receipt.body.slice(0, 80)}`);
-      continue;
+    const deliveryId = receipt.deliveryId;
+    if (deliveryId === undefined) {
+      unreadable.push('a POST without an X-Shortwatch-Delivery header');
+    } else {
+      const ids = events
+        .map((e) => e.id)
+        .sort()
+        .join(',');
+      const before = eventsOfId.get(deliveryId);
+      if (before !== undefined && before !== ids) {
+        inconsistent.add(`delivery id ${deliveryId} carried other events when sent again`);
+      }
+      eventsOfId.set(deliveryId, before ?? ids);
+      for (const event of events) {
+        const first = idOfEvent.get(event.id);
+        if (first !== undefined && first !== deliveryId) {
+          inconsistent.add(`event ${event.id} came under delivery ids ${first} and ${deliveryId}`);
+        }
+        idOfEvent.set(event.id, first ?? deliveryId);
+      }
     }
-    for (const event of parsed.data.events)
-      units.push({ key: keyOfEvent(event), at: receipt.at, eventId: event.id });
-  }
-  return { units, unreadable };
+    if (!accepted.has(receipt)) return;
+    for (const event of events) {
+      units.push({
+        key: keyOfEvent(event),
+        at: receipt.at,
+        eventId: event.id,
+        issuer: event.issuer.id,
+        message: `hook#${index}`,
+        resendKey: event.id,
+      });
+    }
+  });
+  return { units, messages: accepted.size, unreadable, inconsistent: [...inconsistent] };
 }
 
 const slackPayload = z.object({
@@ -101,36 +177,65 @@ const slackPayload = z.object({
 });
 
 const EMOJI_KIND = new Map(EVENT_KINDS.map((kind) => [KIND_EMOJI[kind], kind]));
-const SLACK_INTRO = /^\*.*\* \((.+?)\) · \d+ short position changes?$/;
+// An issuer's heading: the intro of a one-issuer message, or a section of a batch (maybe continued).
+const SLACK_HEADING = /^\*.*\* \(([^()]+)\) · (?:\d+ short position changes?|total .*)$/;
 
-/** Slack posts answered 200, one unit per message: the issuer id of its intro line and the kinds of its lines. */
+/**
+ * Slack posts answered 200, one unit per event line, keyed by the issuer of the heading above it: one
+ * issuer's intro, or the issuer sections of a batch. Slack has no id: a resend is recognised as a post
+ * whose event lines and headings say exactly what an earlier one said.
+ */
 export function slackReceived(posts: readonly CapturedSlackPost[]): Received {
   const units: Unit[] = [];
   const unreadable: string[] = [];
-  for (const post of posts) {
-    if (post.status !== 200) continue;
+  let messages = 0;
+  posts.forEach((post, index) => {
+    if (post.status !== 200) return;
+    messages++;
     const parsed = slackPayload.safeParse(post.payload);
     if (!parsed.success) {
       unreadable.push(`unparsable Slack payload: ${JSON.stringify(post.payload).slice(0, 80)}`);
-      continue;
+      return;
     }
     const lines = parsed.data.blocks.flatMap((b) =>
       b.type === 'section' ? (b.text?.text ?? '').split('\n') : [],
     );
-    const issuerId = lines.map((l) => SLACK_INTRO.exec(l)?.[1]).find((id) => id !== undefined);
-    const eventLines = lines.filter((l) => EMOJI_KIND.has(l.split(' ')[0] ?? ''));
-    const tags = eventLines.map(slackLineTag);
-    if (issuerId === undefined || tags.length === 0 || tags.includes(undefined)) {
-      unreadable.push(`Slack post not read as events: ${parsed.data.text.slice(0, 120)}`);
-      continue;
+    const read = readSlackLines(lines);
+    if (typeof read === 'string') {
+      unreadable.push(`Slack post not read as events (${read}): ${parsed.data.text.slice(0, 120)}`);
+      return;
     }
-    const content = eventLines.join('\n');
-    units.push({ key: messageKey(issuerId, tags.filter(defined)), at: post.receivedAt.getTime(), content });
-  }
-  return { units, unreadable };
+    const at = post.receivedAt.getTime();
+    const message = `slack#${index}`;
+    const content = lines.join('\n');
+    units.push(
+      ...withResendKeys(
+        read.map((line) => ({ ...line, at, message })),
+        content,
+      ),
+    );
+  });
+  return { units, messages, unreadable, inconsistent: [] };
 }
 
-const defined = <T>(value: T | undefined): value is T => value !== undefined;
+/** The issuer and change key of each event line of a Slack post, or why they cannot be read. */
+function readSlackLines(lines: readonly string[]): Array<{ issuer: string; key: string }> | string {
+  const keys: Array<{ issuer: string; key: string }> = [];
+  let issuerId: string | undefined;
+  for (const line of lines) {
+    const heading = SLACK_HEADING.exec(line)?.[1];
+    if (heading !== undefined) {
+      issuerId = heading;
+      continue;
+    }
+    if (!EMOJI_KIND.has(line.split(' ')[0] ?? '')) continue;
+    const tag = slackLineTag(line);
+    if (tag === undefined) return `event line not read: ${line.slice(0, 80)}`;
+    if (issuerId === undefined) return 'event line before any issuer heading';
+    keys.push({ issuer: issuerId, key: changeKey(issuerId, tag) });
+  }
+  return keys.length > 0 ? keys : 'no event lines';
+}
 
 const PCT = String.raw`(\d+\.\d+)%`;
 const SLACK_OPENED = new RegExp(` opened \\*${PCT}\\* `);
@@ -145,18 +250,23 @@ function slackLineTag(line: string): string | undefined {
   return kind === 'opened' ? `opened ${values[1]}%` : `${kind} ${values[1]}%>${values[2]}%`;
 }
 
-// describeEvent's sentences, anchored at the end: holder and issuer names may hold anything.
-const EMAIL_OPENED = new RegExp(` opened a short in .*: ${PCT} \\([^()]*\\)$`);
-const EMAIL_MOVED = new RegExp(` (raised|cut) its short in .* to ${PCT} \\([^()]*, from ${PCT}; [^()]*\\)$`);
+// The e-mail's event lines (`* holder raised 1.11% → 1.23% (+0.12 pp) on 2024-11-20`), anchored at
+// the end: holder names may hold anything.
+const EMAIL_DATE = String.raw`(?: on \S+)?$`;
+const EMAIL_OPENED = new RegExp(` opened ${PCT} \\([^()]*\\)${EMAIL_DATE}`);
+const EMAIL_MOVED = new RegExp(` (raised|cut) ${PCT} → ${PCT} \\([^()]*\\)${EMAIL_DATE}`);
+const EMAIL_CLOSED = new RegExp(
+  ` closed (?:${PCT} → )?below 0\\.5%(?: \\(last disclosed [^()]*\\))?${EMAIL_DATE}`,
+);
 
 /** The change tag of one `* …` line of an email's plain text, or undefined for any other line. */
 function emailLineTag(line: string): string | undefined {
   if (!line.startsWith('* ')) return undefined;
-  if (line.includes(' fell below the 0.5% public disclosure threshold')) return 'closed';
+  if (EMAIL_CLOSED.test(line)) return 'closed';
   const opened = EMAIL_OPENED.exec(line);
   if (opened) return `opened ${opened[1]}%`;
   const moved = EMAIL_MOVED.exec(line);
-  if (moved) return `${moved[1] === 'raised' ? 'increased' : 'decreased'} ${moved[3]}%>${moved[2]}%`;
+  if (moved) return `${moved[1] === 'raised' ? 'increased' : 'decreased'} ${moved[2]}%>${moved[3]}%`;
   return undefined;
 }
 
@@ -165,34 +275,81 @@ function mailTo(mail: CapturedMail): string {
   return (Array.isArray(to) ? to : to ? [to] : []).map((a) => a.text).join(',');
 }
 
-/** Immediate emails to `to`, one unit per message: the issuer id of its footer and the kinds of its lines. */
+/**
+ * The Message-ID of a mail sent under a delivery id, or why it has none: shortwatch sets
+ * `Message-ID: <deliveryId@domain>` and `X-Shortwatch-Delivery: deliveryId`, and they must agree.
+ */
+function deliveryMessageId(mail: CapturedMail): { messageId: string } | { problem: string } {
+  const messageId = mail.parsed.messageId;
+  const header = mail.parsed.headers.get(EMAIL_DELIVERY_HEADER.toLowerCase());
+  const deliveryId = typeof header === 'string' ? header : undefined;
+  if (messageId === undefined || deliveryId === undefined) {
+    return { problem: `no Message-ID or ${EMAIL_DELIVERY_HEADER} header` };
+  }
+  const from = mail.parsed.from?.value[0]?.address ?? '';
+  if (messageId !== messageIdFor(deliveryId, from)) {
+    return { problem: `Message-ID ${messageId} is not the one of delivery id ${deliveryId}` };
+  }
+  return { messageId };
+}
+
+/**
+ * Immediate emails to `to`, one unit per event line, keyed by the issuer of the footer (one issuer
+ * per e-mail). A resend carries the same Message-ID, which a mail system drops.
+ */
 export function emailReceived(mails: readonly CapturedMail[], to: string): Received {
   const units: Unit[] = [];
   const unreadable: string[] = [];
-  for (const mail of mails) {
-    if (!mailTo(mail).includes(to)) continue;
+  let messages = 0;
+  mails.forEach((mail, index) => {
+    if (!mailTo(mail).includes(to)) return;
+    messages++;
+    const subject = mail.parsed.subject ?? '';
     const text = mail.parsed.text ?? '';
-    const issuerId = /shortwatch · issuer (\S+)/.exec(text)?.[1];
-    const eventLines = text.split('\n').filter((line) => line.startsWith('* '));
-    const tags = eventLines.map(emailLineTag);
-    if (issuerId === undefined || tags.length === 0 || tags.includes(undefined)) {
-      unreadable.push(`email not read as events: ${mail.parsed.subject ?? ''}`);
-      continue;
+    const issuerId = /^shortwatch · issuer (\S+)/m.exec(text)?.[1];
+    const tags = text
+      .split('\n')
+      .filter((line) => line.startsWith('* '))
+      .map(emailLineTag);
+    const id = deliveryMessageId(mail);
+    if ('problem' in id) {
+      unreadable.push(`email ${id.problem}: ${subject}`);
+      return;
     }
-    const content = eventLines.join('\n');
-    units.push({ key: messageKey(issuerId, tags.filter(defined)), at: mail.receivedAt.getTime(), content });
-  }
-  return { units, unreadable };
+    if (issuerId === undefined || tags.length === 0 || tags.includes(undefined)) {
+      unreadable.push(`email not read as one issuer's events: ${subject}`);
+      return;
+    }
+    const at = mail.receivedAt.getTime();
+    const base = { at, issuer: issuerId, message: `mail#${index}`, messageId: id.messageId };
+    const read = tags.filter(defined).map((tag) => ({ ...base, key: changeKey(issuerId, tag) }));
+    units.push(...withResendKeys(read, id.messageId));
+  });
+  return { units, messages, unreadable, inconsistent: [] };
 }
 
-/** Digest emails to `to`, one unit per event line under an issuer heading (the top movers repeat some: skipped). */
+const defined = <T>(value: T | undefined): value is T => value !== undefined;
+
+/**
+ * Digest emails to `to`, one unit per event line under an issuer heading (the top movers repeat some:
+ * skipped); a resend of one period carries that period's Message-ID.
+ */
 export function digestReceived(mails: readonly CapturedMail[], to: string): Received {
   const units: Unit[] = [];
   const unreadable: string[] = [];
-  for (const mail of mails) {
-    if (!mailTo(mail).includes(to)) continue;
+  let messages = 0;
+  mails.forEach((mail, index) => {
+    if (!mailTo(mail).includes(to)) return;
+    messages++;
     const lines = (mail.parsed.text ?? '').split('\n');
     const group = lines.find((line) => line.startsWith('Period: ')) ?? mail.parsed.subject ?? '';
+    const id = deliveryMessageId(mail);
+    if ('problem' in id) {
+      unreadable.push(`digest ${id.problem}: ${mail.parsed.subject ?? ''}`);
+      return;
+    }
+    const base = { at: mail.receivedAt.getTime(), group, message: `mail#${index}`, messageId: id.messageId };
+    const read: Unit[] = [];
     let issuer: string | undefined;
     let inMovers = false;
     for (const line of lines) {
@@ -202,10 +359,10 @@ export function digestReceived(mails: readonly CapturedMail[], to: string): Rece
       if (heading !== undefined) issuer = heading;
       if (!line.startsWith('* ') || inMovers) continue;
       const tag = emailLineTag(line);
-      if (tag && issuer !== undefined) {
-        units.push({ key: digestKey(issuer, tag), at: mail.receivedAt.getTime(), group, content: line });
-      } else unreadable.push(`digest line not read: ${line.slice(0, 120)}`);
+      if (tag && issuer !== undefined) read.push({ ...base, key: digestKey(issuer, tag) });
+      else unreadable.push(`digest line not read: ${line.slice(0, 120)}`);
     }
-  }
-  return { units, unreadable };
+    units.push(...withResendKeys(read, id.messageId));
+  });
+  return { units, messages, unreadable, inconsistent: [] };
 }

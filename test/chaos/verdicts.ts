@@ -1,66 +1,77 @@
-import type { Job } from 'bullmq';
-import { messageSchema } from '../../src/channels/message-schema.js';
+import { z } from 'zod';
+import { stateKeys } from '../../src/state/keys.js';
 import type { Hazard } from './faults.js';
-import { expectedUnits, judge, type StepRecord, type Verdict } from './oracle.js';
-import {
-  changeTag,
-  digestReceived,
-  emailReceived,
-  messageKey,
-  slackReceived,
-  webhookReceived,
-} from './received.js';
+import { type Duplicate, expectedUnits, judge, type StepRecord, type Verdict } from './oracle.js';
+import { digestReceived, emailReceived, slackReceived, webhookReceived } from './received.js';
 import { ALERTS_TO, type ChaosWorld, DIGEST_TO } from './world.js';
 
-const STATES = ['completed', 'failed', 'active', 'wait', 'delayed'] as const;
+/** The record the deliverer logs for each message it finished as sent. */
+const sentRecord = z.object({
+  channel: z.string(),
+  deliveryId: z.string(),
+  eventIds: z.array(z.string()),
+  attempts: z.number(),
+  type: z.string(),
+});
 
-/** A delivery job's message keyed as the message oracle keys what Slack and email received. */
-function keyOfJob(job: Job): string | undefined {
-  const parsed = messageSchema.safeParse(job.data?.message);
-  if (!parsed.success || parsed.data.type !== 'events') return undefined;
-  const tags = parsed.data.events.map((e) =>
-    changeTag(e.kind, e.previous?.value ?? null, e.current?.value ?? null),
-  );
-  return messageKey(parsed.data.issuer.id, tags);
+/** A logged send of the deliveries stream, with the Redis time it was logged at. */
+interface SentEntry {
+  at: number;
+  record: z.infer<typeof sentRecord>;
+}
+
+/** The deliveries stream entries of one channel logged between `from` and `to` (epoch ms). */
+async function sentBetween(
+  world: ChaosWorld,
+  channel: string,
+  from: number,
+  to: number,
+): Promise<SentEntry[]> {
+  const entries = await world.redis.xrange(stateKeys(world.root).deliveries, String(from), String(to));
+  return entries.flatMap(([, fields]) => {
+    const at = Number(fields[fields.indexOf('at') + 1]);
+    const raw = fields[fields.indexOf('delivery') + 1] ?? '';
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      return [];
+    }
+    const parsed = sentRecord.safeParse(json);
+    return parsed.success && parsed.data.channel === channel ? [{ at, record: parsed.data }] : [];
+  });
 }
 
 /**
- * For message duplicates nothing explains: the delivery jobs of that channel carrying the same issuer
- * and kinds, with their attempts, stalls and times, so the story shows how the repeat came about.
+ * For duplicates nothing explains: the messages the deliverer logged as sent on that channel around
+ * either copy (delivery id, events, attempts), so the story shows how the repeat came about.
  */
 export async function diagnoseDuplicates(
   world: ChaosWorld,
   verdict: Verdict,
-  queueChannel: string,
   startedAt: number,
 ): Promise<string[]> {
+  const channel = verdict.name;
   const bad = verdict.duplicates.filter((d) => d.explainedBy === undefined).slice(0, 5);
-  if (bad.length === 0) return [];
-  const jobs = await world.queues.deliver(queueChannel).getJobs([...STATES], 0, 5_000);
-  const t = (ms: number | undefined) =>
-    ms === undefined ? '-' : `+${((ms - startedAt) / 1000).toFixed(1)}s`;
+  const t = (ms: number) => `+${((ms - startedAt) / 1000).toFixed(1)}s`;
   return Promise.all(
-    bad.map(async (d) => {
-      // Jobs of that key that ran around either copy: what sent it, and how often.
-      const near = (job: Job) =>
-        [d.original.at, d.unit.at].some(
-          (at) =>
-            (job.processedOn ?? 0) <= at + 2_000 &&
-            (job.finishedOn ?? Number.POSITIVE_INFINITY) >= at - 5_000,
-        );
-      const matching = jobs.filter((job) => keyOfJob(job) === d.unit.key && near(job));
-      const described = await Promise.all(
-        matching.map(
-          async (job) =>
-            `job ${job.id} ${await job.getState()} attempts ${job.attemptsMade}/${job.attemptsStarted} stalled ${job.stalledCounter} added ${t(job.timestamp)} processed ${t(job.processedOn)} finished ${t(job.finishedOn)}${job.failedReason ? ` (${job.failedReason.slice(0, 80)})` : ''}`,
-        ),
-      );
-      return `${verdict.channel} ${d.unit.key}: ${described.join(' | ') || 'no job found'}`;
+    bad.map(async (d: Duplicate) => {
+      const around = async (at: number) => {
+        const sent = await sentBetween(world, channel, at - 1_000, at + 5_000);
+        return sent
+          .map(
+            (s) =>
+              `${s.record.deliveryId} (${s.record.type}, ${s.record.eventIds.length} event(s), ${s.record.attempts} attempt(s)) logged ${t(s.at)}`,
+          )
+          .join(', ');
+      };
+      const [first, second] = await Promise.all([around(d.original.at), around(d.unit.at)]);
+      return `${verdict.channel} ${d.unit.key}: sends logged after the first copy: ${first || 'none'} | after the second: ${second || 'none'}`;
     }),
   );
 }
 
-/** Each channel's verdict: events on the webhook, messages on Slack and email, lines in the digests. */
+/** Each channel's verdict: events on the webhook and on Slack and e-mail (by issuer), lines in the digests. */
 export function judgeChannels(
   world: ChaosWorld,
   steps: readonly StepRecord[],
@@ -71,36 +82,40 @@ export function judgeChannels(
   const { slack, smtp } = world.stack;
   return [
     judge({
+      name: 'hook',
       channel: 'hook (webhook)',
       unitName: 'event',
       expected: expected.events,
       received: webhookReceived(world.receiver),
       hazards,
-      exactlyOnce: true,
+      rule: 'never',
     }),
     judge({
+      name: 'desk',
       channel: 'desk (Slack)',
-      unitName: 'message',
-      expected: expected.messages,
+      unitName: 'change',
+      expected: expected.changes,
       received: slackReceived(slack.posts),
       hazards,
-      exactlyOnce: false,
+      rule: 'resend-after-crash',
     }),
     judge({
+      name: 'alerts',
       channel: 'alerts (email)',
-      unitName: 'message',
-      expected: expected.messages,
+      unitName: 'change',
+      expected: expected.changes,
       received: emailReceived(smtp.mails, ALERTS_TO),
       hazards,
-      exactlyOnce: false,
+      rule: 'same-message-id',
     }),
     judge({
+      name: 'morning',
       channel: 'morning (digest)',
       unitName: 'digest line',
       expected: expected.digest,
       received: digestReceived(smtp.mails, DIGEST_TO),
       hazards,
-      exactlyOnce: false,
+      rule: 'same-message-id',
     }),
   ];
 }

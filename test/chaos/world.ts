@@ -1,7 +1,10 @@
 import type { Redis } from 'ioredis';
 import { AccessState } from '../../src/budget/index.js';
 import { QueueSet } from '../../src/jobs/queue-set.js';
-import { SnapshotStore } from '../../src/positions/index.js';
+import { keyRoot } from '../../src/state/keys.js';
+import { Outbox } from '../../src/state/outbox.js';
+import { SnapshotStore } from '../../src/state/snapshot-store.js';
+import { TEST_SIGNING_SECRET } from '../channels/webhook/fixtures.js';
 import { type Stack, startStack } from '../e2e/harness.js';
 import { Fleet } from './fleet.js';
 import { type DroppingProxy, startDroppingProxy } from './smtp-proxy.js';
@@ -17,14 +20,24 @@ export const WINDOWS = { minuteMs: 3_000, dayMs: 12_000 } as const;
 /** Upstream request timeout of the daemon: an injected delay past it is a timeout. */
 export const UPSTREAM_TIMEOUT_MS = 1_500;
 
-/** The poll job lock: short, so a kill in the middle of polls costs seconds rather than a minute. */
+/** The poll job lock: short, so a kill in the middle of polls costs seconds rather than a minute (the poll lease is a third of it). */
 export const POLL_LOCK_MS = 5_000;
 
 /** Slack stand-in delays stay under this, so a slow Slack is slow and never a timeout. */
 export const SLACK_TIMEOUT_MS = 6_000;
 
+/**
+ * Slow enough that a step's changes (about ten issuers at once) wait in a backlog, so that Slack and the
+ * webhook coalesce several issuers into one message; e-mail stays one issuer per message whatever its rate.
+ */
+export const SLACK_RATE = 2;
+export const HOOK_RATE = 4;
+
 /** The channels of a chaos run: Slack, email and webhook immediately, and an email digest. */
 export const CHANNELS = ['desk', 'alerts', 'hook', 'morning'] as const;
+
+/** The channels that send as soon as a poll finds events (not the digest). */
+export const IMMEDIATE_CHANNELS = ['desk', 'alerts', 'hook'] as const;
 
 /** How often the digest channel closes a period. */
 export const DIGEST_SCHEDULE = '*/4 * * * * *';
@@ -38,9 +51,14 @@ export interface ChaosWorld {
   /** Our own connections, never named like the daemon's, so CLIENT KILL never hits them. */
   redis: Redis;
   admin: Redis;
+  /** `redis.prefix` as configured: shortwatch names its Redis connections `<prefix>:<host>-<pid>:…`. */
   prefix: string;
+  /** The hash-tagged root every key of the deployment lives under (`{prefix}`). */
+  root: string;
   snapshots: SnapshotStore;
   access: AccessState;
+  /** The per-channel outboxes: what waits, what is in flight, what was parked. */
+  outbox: Outbox;
   queues: QueueSet;
   issuerIds: string[];
   close(): Promise<void>;
@@ -72,6 +90,8 @@ function chaosConfig(
       reserve: 10,
       minuteWindow: `${WINDOWS.minuteMs}ms`,
       dayWindow: `${WINDOWS.dayMs}ms`,
+      // Shrunk with the windows: after a day-window 429 without Retry-After, one probe every 2 s.
+      probeInterval: '2s',
     },
     channels: [
       {
@@ -79,11 +99,19 @@ function chaosConfig(
         kind: 'slack',
         webhookUrl: stack.slack.url,
         timeout: `${SLACK_TIMEOUT_MS}ms`,
-        ratePerSecond: 20,
+        ratePerSecond: SLACK_RATE,
         ...retrying,
       },
       { name: 'alerts', kind: 'email', ...smtp, to: [ALERTS_TO], ratePerSecond: 50, ...retrying },
-      { name: 'hook', kind: 'webhook', url: receiver.url, timeout: '5s', ratePerSecond: 50, ...retrying },
+      {
+        name: 'hook',
+        kind: 'webhook',
+        url: receiver.url,
+        signingSecret: TEST_SIGNING_SECRET,
+        timeout: '5s',
+        ratePerSecond: HOOK_RATE,
+        ...retrying,
+      },
       {
         name: 'morning',
         kind: 'email',
@@ -117,14 +145,15 @@ export async function buildWorld(options: {
   stack.writeConfig(chaosConfig(stack, receiver, smtpProxy, options.logDir ? 'info' : 'warn'));
   const redis = stack.redis.connect();
   const admin = stack.redis.connect();
+  const root = keyRoot(stack.prefix);
   const fleet = new Fleet({
     configPath: stack.configPath,
     redis,
-    prefix: stack.prefix,
+    root,
     workers: options.workers,
     logDir: options.logDir,
   });
-  const queues = new QueueSet(stack.redis.connect(), stack.prefix);
+  const queues = new QueueSet(stack.redis.connect(), root);
   return {
     stack,
     receiver,
@@ -133,8 +162,10 @@ export async function buildWorld(options: {
     redis,
     admin,
     prefix: stack.prefix,
-    snapshots: new SnapshotStore(redis, stack.prefix),
-    access: new AccessState(redis, stack.prefix),
+    root,
+    snapshots: new SnapshotStore(redis, root),
+    access: new AccessState(redis, root),
+    outbox: new Outbox(redis, root),
     queues,
     issuerIds: stack.sandbox.scenario.issuers().map((i) => i.svc_issuer_id),
     async close() {

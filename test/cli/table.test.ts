@@ -48,6 +48,22 @@ describe('renderTable', () => {
     expect(renderTable(headers, rows).split('\n')).toEqual(expected);
   });
 
+  it('shows a name with a line break, an escape and a bidi override on its own row only', () => {
+    const lines = renderTable(
+      ['HOLDER', 'VALUE'],
+      [
+        ['Evil\nFake Capital  1.0%', '0.6%'],
+        ['Red\u001b[2J \u202Ednuf', '0.7%'],
+      ],
+    ).split('\n');
+    expect(lines).toEqual([
+      'HOLDER                  VALUE',
+      '----------------------  -----',
+      'Evil Fake Capital 1.0%  0.6%',
+      'Red[2J dnuf             0.7%',
+    ]);
+  });
+
   it('keeps columns aligned however long the cells', () => {
     const lines = renderTable(
       ['K', 'N'],

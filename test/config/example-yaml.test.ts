@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { configKeyDocs, type KeyDoc } from '../../scripts/config-docs.js';
 import { parseConfig } from '../../src/config/load.js';
+import { uncomment } from './example-text.js';
 
 const EXAMPLE_PATH = 'config/example.yaml';
 const example = readFileSync(new URL('../../config/example.yaml', import.meta.url), 'utf8');
@@ -11,12 +12,13 @@ const docs = readFileSync(new URL('../../docs/configuration.md', import.meta.url
 const { keys } = configKeyDocs();
 
 const ENV = {
+  SHORTWATCH_UPSTREAM_URL: 'https://shorts.example.com/api',
   SHORTWATCH_API_KEY: 'sk-example-api-key',
   SLACK_WEBHOOK_URL: 'https://hooks.slack.invalid/services/T0/B0/desk',
-  SMTP_PASSWORD: 'smtp-password-from-env',
+  SMTP_URL: 'smtps://shortwatch%40example.com:smtp-password@mail.example.com:465',
 };
 const FILES: Record<string, string> = {
-  '/run/secrets/smtp_password': 'smtp-password-from-file\n',
+  '/run/secrets/smtp_url': 'smtps://u:smtp-password-from-file@mail.example.com:465\n',
   '/run/secrets/shortwatch_api_key': 'sk-example-api-key-from-file\n',
   '/run/secrets/redis_url': 'redis://127.0.0.1:6379\n',
   '/run/secrets/slack_desk_webhook': 'https://hooks.slack.invalid/services/T0/B0/desk\n',
@@ -27,17 +29,6 @@ function readText(path: string): string {
   const text = FILES[path];
   if (text === undefined) throw Object.assign(new Error(`no fake file ${path}`), { code: 'ENOENT' });
   return text;
-}
-
-// A commented-out key keeps its YAML indentation after `# `; prose comments never start with `key:`.
-const COMMENTED_KEY = /^(\s*)# ( *(?:- )?[a-z][A-Za-z0-9]*:(?: |$).*)$/;
-
-/** The example with every commented-out key enabled. */
-function uncomment(text: string): string {
-  return text
-    .split('\n')
-    .map((line) => line.replace(COMMENTED_KEY, '$1$2'))
-    .join('\n');
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -98,7 +89,7 @@ describe('config/example.yaml', () => {
     expect(config.upstream.apiKey.reveal()).toBe(ENV.SHORTWATCH_API_KEY);
     expect(new URL(config.upstream.baseUrl).hostname).toBe('shorts.example.com');
     expect(config.redis.url.reveal()).toBe('redis://127.0.0.1:6379');
-    expect(config.watchlist).toContainEqual({ id: 'ISS-0001', label: 'Acme' });
+    expect(config.watchlist).toContainEqual({ id: 'ISS-0001', label: 'Quayside' });
     expect(config.watchlist).toContainEqual({ name: 'Borealis Mining plc' });
   });
 
@@ -109,20 +100,26 @@ describe('config/example.yaml', () => {
     expect(alert?.filter.holders).toContain('Marshall Wace');
     expect(alert?.filter.thresholds).toEqual([0.5, 1, 2]);
     expect(alert?.quietHours).toMatchObject({ timezone: 'Europe/London', foldInto: 'daily-digest' });
-    expect(alert?.kind === 'email' && alert.auth?.pass.reveal()).toBe(ENV.SMTP_PASSWORD);
+    expect(alert?.kind === 'email' && alert.smtpUrl?.reveal()).toBe(ENV.SMTP_URL);
     expect(digest).toMatchObject({ schedule: '30 7 * * 1-5', timezone: 'Europe/London' });
     expect(digest?.filter.issuers).toEqual(['ISS-0001', 'Borealis Mining plc']);
-    expect(digest?.kind === 'email' && digest.auth?.pass.reveal()).toBe('smtp-password-from-file');
+    expect(digest?.kind === 'email' && digest.smtpUrl?.reveal()).toBe(ENV.SMTP_URL);
   });
 
   it('still validates with every commented-out key enabled (ops, webhook and console channels too)', () => {
     const env = {
       ...ENV,
-      SMTP_URL: 'smtps://u:p@mail.example.com:465',
+      SMTP_PASSWORD: 'smtp-password-from-env',
+      SLACK_OPS_WEBHOOK_URL: 'https://hooks.slack.invalid/services/T0/B0/ops',
       RISK_WEBHOOK_URL: 'https://risk.example.com/in',
     };
     const text = stringify(dropFileAlternatives(enabled));
-    const all = parseConfig(text, EXAMPLE_PATH, { ...env, RISK_WEBHOOK_SECRET: 'whsec-example' }, readText);
+    const all = parseConfig(
+      text,
+      EXAMPLE_PATH,
+      { ...env, RISK_WEBHOOK_SECRET: `whsec_${Buffer.alloc(32, 7).toString('base64')}` },
+      readText,
+    );
     expect(all.channels.map((c) => c.kind)).toEqual([
       'slack',
       'email',

@@ -214,7 +214,7 @@ describe('secrets', () => {
     SLACK_WEBHOOK_URL: 'https://hooks.slack.invalid/services/T1/B2/s3cr3tpath',
     SMTP_PASSWORD: 'smtp-hunter2-pass',
     REDIS_URL: 'redis://:redis-pw-9876@127.0.0.1:6379',
-    SIGNING: 'whsec-signing-5678',
+    SIGNING: 'whsec_signing5678signing5678signing5678abc',
   };
   const text = [
     UPSTREAM,

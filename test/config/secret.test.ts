@@ -60,7 +60,7 @@ describe('collectSecrets', () => {
         'channels:',
         '  - { name: desk, kind: slack, webhookUrl: "https://hooks.slack.com/services/T/B/tok3333" }',
         '  - { name: mail, kind: email, host: localhost, from: a@b.test, to: [c@d.test], auth: { user: u, pass: "smtp-pass-4444" } }',
-        '  - { name: hook, kind: webhook, url: "https://example.test/h?token=tok5555", signingSecret: "hmac-6666" }',
+        '  - { name: hook, kind: webhook, url: "https://example.test/h?token=tok5555", signingSecret: "whsec_hmac6666hmac6666hmac6666hmac6666" }',
       ].join('\n'),
       'inline.yaml',
       {},
@@ -72,7 +72,7 @@ describe('collectSecrets', () => {
         'https://hooks.slack.com/services/T/B/tok3333',
         'smtp-pass-4444',
         'https://example.test/h?token=tok5555',
-        'hmac-6666',
+        'whsec_hmac6666hmac6666hmac6666hmac6666',
       ].sort(),
     );
     expect(JSON.stringify(config)).not.toMatch(/AAAA1111|2222|tok3333|4444|tok5555|6666/);

@@ -103,14 +103,15 @@ describe('acquiring the demo Redis', () => {
 });
 
 describe('removing the demo keys', () => {
-  it('deletes every key under "<prefix>:" and nothing that merely starts alike', async () => {
+  it('deletes every key under "{<prefix>}:" and nothing that merely starts alike', async () => {
     const test = await createTestRedis('demo-keys');
+    const root = `{${test.prefix}}`;
     try {
-      await test.redis.mset(`${test.prefix}:a`, '1', `${test.prefix}:q:b`, '2', `${test.prefix}x:c`, '3');
+      await test.redis.mset(`${root}:a`, '1', `${root}:q:b`, '2', `{${test.prefix}x}:c`, '3');
       expect(await countKeysUnder(test.redis, test.prefix)).toBe(2);
       expect(await deleteKeysUnder(test.redis, test.prefix)).toBe(2);
       expect(await countKeysUnder(test.redis, test.prefix)).toBe(0);
-      expect(await test.redis.get(`${test.prefix}x:c`)).toBe('3');
+      expect(await test.redis.get(`{${test.prefix}x}:c`)).toBe('3');
     } finally {
       await test.cleanup();
     }

@@ -1,7 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
-import { deliveryJobSchema } from '../../src/channels/message-schema.js';
-import { stateKeys } from '../../src/jobs/keys.js';
 import {
   type DaemonProcess,
   patchChannel,
@@ -14,14 +12,15 @@ import {
 const DIGEST = 'morning';
 
 /*
- * A SIGKILL during a digest run: the run claims the staged events (staged → batch), queues one delivery
- * whose job id is the batch id, then closes the period. Killed anywhere in that sequence, the next run
- * finds the claimed batch and sends it, or finds the delivery already queued; either way once. What no
- * receiver can make exactly-once is a kill while the digest email is on the wire (the server has it, the
- * job is not yet marked done): that job is sent again. Here the digest channel's rate limit holds the
- * delivery in its queue, so the kill hits the digest run and never an email in flight.
+ * A SIGKILL after a digest run sealed its period and before the digest went out. Sealing is one atomic
+ * step (the staged events become one batch in the channel's outbox), so a kill lands before it (the
+ * events stay staged) or after it (the batch waits in the outbox); either way the next process sends
+ * them once. What no receiver can make exactly-once is a kill while the digest email is on the wire
+ * (the server has it, the send is not yet recorded): that message is sent again, under the same
+ * Message-ID. Here the digest channel's rate holds the sealed batch in its outbox, so the kill hits a
+ * sealed batch and never an email in flight.
  */
-describe('digests: SIGKILL while a digest run claims its batch', () => {
+describe('digests: SIGKILL between sealing a period and sending it', () => {
   let stack: Stack;
   let observer: App | undefined;
   const daemons: DaemonProcess[] = [];
@@ -36,14 +35,16 @@ describe('digests: SIGKILL while a digest run claims its batch', () => {
     await stack.cleanup();
   });
 
-  it('sends the staged events in exactly one digest after a restart', async () => {
+  it('sends the sealed events in exactly one digest after a restart', async () => {
     stack = await startStack({ issuers: 6, seed: 5, channels: ['digest'] });
-    // An empty digest goes out at once and uses the channel's one send per 50 s, so the digest of
-    // the staged events waits in its queue: nothing is on the wire when the daemon dies.
-    patchChannel(stack, DIGEST, { schedule: '*/2 * * * * *', sendEmpty: true, ratePerSecond: 0.02 });
+    // An empty digest goes out at once and uses the channel's one send per 10 s, and the empty periods
+    // sealed since queue ahead of the one with the events: nothing with them is on the wire when the
+    // daemon dies. (The next send time the killed daemon stored stays in force after the restart, so
+    // the interval is kept short.)
+    patchChannel(stack, DIGEST, { schedule: '*/2 * * * * *', sendEmpty: true, ratePerSecond: 0.1 });
     observer = await stack.openApp();
     const app = observer;
-    const keys = stateKeys(stack.prefix);
+    const box = stack.keys.outbox(DIGEST);
     const issuers = stack.sandbox.scenario.issuers().map((i) => i.svc_issuer_id);
     daemons.push(spawnShortwatch(['start', '-c', stack.configPath]));
     await waitFor(
@@ -51,9 +52,7 @@ describe('digests: SIGKILL while a digest run claims its batch', () => {
       async () => (await app.ctx.snapshots.getMany(issuers)).size === issuers.length,
       30_000,
     );
-    const queue = app.queues.deliver(DIGEST);
-    await waitFor('an empty digest sent', async () => (await queue.getCompletedCount()) === 1, 30_000);
-    expect(stack.smtp.mails).toHaveLength(1);
+    await waitFor('an empty digest sent', () => stack.smtp.mails.length === 1, 30_000);
 
     // One issuer, so one poll stages all three at once and no digest period can split them.
     const issuerId = issuers[0] ?? '';
@@ -62,44 +61,35 @@ describe('digests: SIGKILL while a digest run claims its batch', () => {
       stack.sandbox.scenario.disclose(issuerId, holder, 0.6 + n / 10);
       return holder;
     });
-    await waitFor(
-      'the events polled',
-      async () => {
-        const logged = (await app.ctx.eventLog.recent({ limit: 100 })).map((e) => e.holder);
-        return holders.every((h) => logged.includes(h));
-      },
-      30_000,
-      50,
-    );
-    // Kill the moment a digest run has claimed the staged events.
-    await waitFor(
-      'a digest run claimed the events',
-      async () => (await app.redis.exists(keys.digestStaged(DIGEST))) === 0,
-      30_000,
-      1,
-    );
+    // Kill the moment a digest run has sealed the staged events into a batch in the outbox.
+    const sealedBatch = async () => {
+      const { items } = await app.ctx.outbox.ready(DIGEST, Date.now(), 1_000);
+      for (const item of items) {
+        if (item.kind !== 'digest') continue;
+        const events = await app.ctx.outbox.digestEvents(DIGEST, item.batchId);
+        if (events.length > 0) return { batchId: item.batchId, events };
+      }
+      return undefined;
+    };
+    const sealed = await waitFor('a digest run sealed the events', sealedBatch, 30_000, 5);
+    if (!sealed) throw new Error('no sealed batch');
     const first = daemons[0];
     first?.kill('SIGKILL');
     expect(await first?.exited).toBe('SIGKILL');
+    expect(sealed.events.map((e) => e.holder).sort()).toEqual(holders);
+    expect(await app.ctx.outbox.stagedCount(DIGEST)).toBe(0);
     const mentions = (holder: string) =>
       stack.smtp.mails.filter((m) => (m.parsed.text ?? '').includes(holder)).length;
     expect(holders.map(mentions)).toEqual([0, 0, 0]);
-    // Where the kill landed: a claimed batch still in place, or its delivery already queued.
-    const batchLeft = (await app.redis.exists(keys.digestBatch(DIGEST))) === 1;
-    const pending = await queue.getJobs(['waiting', 'delayed', 'active']);
-    const queuedWithEvents = pending.some((job) => {
-      const parsed = deliveryJobSchema.safeParse(job.data);
-      return (
-        parsed.success && parsed.data.message.type === 'digest' && parsed.data.message.events.length === 3
-      );
-    });
-    expect(batchLeft || queuedWithEvents).toBe(true);
+    // The batch waits in the outbox, not in flight: the kill met nothing on the wire.
+    expect((await app.ctx.outbox.inflight(DIGEST))?.deliveryId).not.toBe(sealed.batchId);
+    expect(await app.redis.zscore(box.pending, sealed.batchId)).not.toBeNull();
 
     patchChannel(stack, DIGEST, { sendEmpty: false, ratePerSecond: 50 });
     daemons.push(spawnShortwatch(['start', '-c', stack.configPath]));
     await waitFor('the digest with the events', () => holders.every((h) => mentions(h) > 0), 30_000);
     // Two more digest periods close, for any second copy to show.
-    const closedAt = () => app.redis.hget(keys.digestMeta(DIGEST), 'lastDigestAt');
+    const closedAt = () => app.redis.hget(box.digestMeta, 'lastDigestAt');
     for (let period = 0; period < 2; period++) {
       const before = await closedAt();
       await waitFor('another digest period', async () => (await closedAt()) !== before, 30_000);
@@ -109,7 +99,13 @@ describe('digests: SIGKILL while a digest run claims its batch', () => {
     const withEvents = stack.smtp.mails.filter((m) => holders.some((h) => (m.parsed.text ?? '').includes(h)));
     expect(withEvents).toHaveLength(1);
     expect(withEvents[0]?.parsed.subject).toMatch(/^Short positions digest: 3 changes/);
-    expect(await app.redis.exists(keys.digestBatch(DIGEST), `${keys.digestBatch(DIGEST)}:meta`)).toBe(0);
-    expect(await app.ctx.digests.stagedCount(DIGEST)).toBe(0);
+    // Sent under the batch's own id, the one a resend would carry too.
+    expect(withEvents[0]?.parsed.messageId).toBe(`<${sealed.batchId}@example.test>`);
+    expect(await app.redis.exists(box.digestBatch(sealed.batchId))).toBe(0);
+    expect(await app.ctx.outbox.stagedCount(DIGEST)).toBe(0);
+    await waitFor('the outbox drained', async () => {
+      const depth = await app.ctx.outbox.depth(DIGEST, Date.now());
+      return depth.waiting + depth.inflight + depth.parked === 0;
+    });
   }, 60_000);
 });

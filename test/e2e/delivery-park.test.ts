@@ -1,25 +1,28 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
-import { deliveryJobSchema } from '../../src/channels/message-schema.js';
-import { patchChannel, runShortwatch, type Stack, slackText, startStack, waitFor } from './harness.js';
+import type { Parked } from '../../src/state/outbox.js';
+import {
+  patchChannel,
+  runShortwatch,
+  type Stack,
+  slackIssuers,
+  slackText,
+  startStack,
+  waitFor,
+} from './harness.js';
 
-function issuerOf(data: unknown): string {
-  const parsed = deliveryJobSchema.parse(data);
-  if (parsed.message.type !== 'events')
-    throw new Error(`expected an events message, got ${parsed.message.type}`);
-  return parsed.message.issuer.id;
-}
-
-function slackIssuer(payload: unknown): string | undefined {
-  return /\(([A-Z]+-\d+)\) · \d+ short position change/.exec(slackText(payload))?.[1];
+function issuerOf(parked: Parked): string {
+  if (parked.message.type !== 'events')
+    throw new Error(`expected an events message, got ${parked.message.type}`);
+  return parked.message.issuer.id;
 }
 
 function mailIssuer(text: string | undefined): string | undefined {
   return /shortwatch · issuer ([A-Z]+-\d+)/.exec(text ?? '')?.[1];
 }
 
-describe('deliveries: a permanent failure parks the job, raises a notice, and is replayable', () => {
+describe('deliveries: a permanent failure parks the message, raises a notice, and is replayable', () => {
   let stack: Stack;
   let app: App | undefined;
 
@@ -44,17 +47,16 @@ describe('deliveries: a permanent failure parks the job, raises a notice, and is
     stack.slack.script({ status: 404, body: 'no_service' });
     stack.smtp.script({ responseCode: 550, message: '5.1.1 Mailbox unavailable' });
     const changed = [...new Set(stack.sandbox.scenario.step().map((c) => c.issuerId))].sort();
-    const desk = app.queues.deliver('desk');
-    const alerts = app.queues.deliver('alerts');
-    await waitFor('a parked desk delivery', async () => (await desk.getFailedCount()) === 1);
-    await waitFor('a parked email delivery', async () => (await alerts.getFailedCount()) === 1);
-    const [deskParked] = await desk.getJobs(['failed']);
-    const [alertsParked] = await alerts.getJobs(['failed']);
-    if (!deskParked?.id || !alertsParked?.id) throw new Error('parked jobs have no id');
+    const parked = async (channel: string) => (await app?.ctx.outbox.parked(channel)) ?? [];
+    await waitFor('a parked desk delivery', async () => (await parked('desk')).length === 1);
+    await waitFor('a parked email delivery', async () => (await parked('alerts')).length === 1);
+    const [deskParked] = await parked('desk');
+    const [alertsParked] = await parked('alerts');
+    if (!deskParked || !alertsParked) throw new Error('no parked messages');
     // Parked at once: no retries for a permanent answer, whatever `attempts` says.
-    expect(deskParked.attemptsMade).toBe(1);
-    expect(alertsParked.attemptsMade).toBe(1);
-    expect(deskParked.failedReason).toContain('no_service');
+    expect(deskParked.attempts).toBe(1);
+    expect(alertsParked.attempts).toBe(1);
+    expect(deskParked.lastError).toContain('no_service');
 
     const noticeKeys = async () => (await app?.ctx.notices.list())?.map((n) => n.key).sort();
     expect(await noticeKeys()).toEqual(['channel-parked-alerts', 'channel-parked-desk']);
@@ -69,27 +71,31 @@ describe('deliveries: a permanent failure parks the job, raises a notice, and is
 
     const listed = await runShortwatch(['deliveries', '--failed', '-c', stack.configPath]);
     expect(listed.code).toBe(0);
-    expect(listed.stdout).toContain(deskParked.id);
-    expect(listed.stdout).toContain(alertsParked.id);
-    expect(listed.stdout).toContain('no_service');
-    expect(listed.stdout).toMatch(/2 deliveries parked/);
+    const parkedRows = listed.stdout.split('\n').filter((line) => /^\S+ +\S+ +parked /.test(line));
+    expect(parkedRows).toHaveLength(2);
+    expect(parkedRows.find((line) => line.includes(deskParked.deliveryId))).toMatch(/^desk .*no_service/);
+    expect(parkedRows.find((line) => line.includes(alertsParked.deliveryId))).toMatch(/^alerts .*550/);
+    expect(listed.stdout).toMatch(/^2 rows\./m);
 
-    // Retrying one job leaves the other channel's parked delivery, and its notice, in place.
-    const one = await runShortwatch(['deliveries', 'retry', deskParked.id, '-c', stack.configPath]);
+    // Retrying one message leaves the other channel's parked delivery, and its notice, in place.
+    const one = await runShortwatch(['deliveries', 'retry', deskParked.deliveryId, '-c', stack.configPath]);
     expect(one.code).toBe(0);
     expect(one.stdout).toMatch(/1 deliveries queued again/);
     await waitFor('the desk retry delivered', () =>
-      stack.slack.delivered().some((p) => slackIssuer(p.payload) === issuerOf(deskParked.data)),
+      stack.slack.delivered().some((p) => slackIssuers(p.payload).includes(issuerOf(deskParked))),
     );
     expect(await noticeKeys()).toEqual(['channel-parked-alerts']);
-    expect(await alerts.getFailedCount()).toBe(1);
+    expect(await parked('desk')).toEqual([]);
+    expect((await parked('alerts')).map((p) => p.deliveryId)).toEqual([alertsParked.deliveryId]);
 
     const all = await runShortwatch(['deliveries', 'retry', '--all', '-c', stack.configPath]);
     expect(all.code).toBe(0);
     expect(all.stdout).toMatch(/1 deliveries queued again/);
-    await waitFor('the email retry delivered', () =>
-      stack.smtp.mails.some((m) => mailIssuer(m.parsed.text) === issuerOf(alertsParked.data)),
+    const retriedMail = await waitFor('the email retry delivered', () =>
+      stack.smtp.mails.find((m) => mailIssuer(m.parsed.text) === issuerOf(alertsParked)),
     );
+    // Sent again under the delivery id it was parked with.
+    expect(retriedMail?.parsed.messageId).toBe(`<${alertsParked.deliveryId}@example.test>`);
     await waitFor('notices cleared', async () => (await noticeKeys())?.length === 0);
 
     // Settled: each changed issuer reached each channel exactly once; ops got one notice per problem.
@@ -97,11 +103,11 @@ describe('deliveries: a permanent failure parks the job, raises a notice, and is
     const deskIssuers = stack.slack
       .delivered()
       .filter((p) => !p.path.endsWith('/ops'))
-      .map((p) => slackIssuer(p.payload));
+      .flatMap((p) => slackIssuers(p.payload));
     expect(deskIssuers.sort()).toEqual(changed);
     expect(stack.smtp.mails.map((m) => mailIssuer(m.parsed.text)).sort()).toEqual(changed);
-    expect(await desk.getFailedCount()).toBe(0);
-    expect(await alerts.getFailedCount()).toBe(0);
+    expect(await parked('desk')).toEqual([]);
+    expect(await parked('alerts')).toEqual([]);
     const opsTexts = opsPosts().map((p) => slackText(p.payload));
     const count = (pattern: RegExp) => opsTexts.filter((t) => pattern.test(t)).length;
     expect(count(/Deliveries to desk are parked/)).toBe(2); // raised, then resolved

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import type { CapturedMail } from '../../src/demo/smtp-capture.js';
-import { stateKeys } from '../../src/jobs/keys.js';
 import {
   addChannel,
   patchChannel,
@@ -61,13 +60,16 @@ describe('deliveries: quiet hours, mutes and route, end to end', () => {
     const issuerId = issuers[0] ?? '';
     stack.sandbox.scenario.disclose(issuerId, 'Night Owl Capital LLP', 0.8);
     await waitFor('the email, which has no quiet hours', () => stack.smtp.mails.length === 1);
-    const desk = running.queues.deliver('desk');
-    await waitFor('the Slack message held back', async () => (await desk.getDelayedCount()) === 1);
-    const [held] = await desk.getJobs(['delayed']);
-    if (!held) throw new Error('no delayed job');
+    const deskBox = stack.keys.outbox('desk');
+    const deskDepth = () => running.ctx.outbox.depth('desk', Date.now());
+    // Held back: waiting in the outbox, not ready to send.
+    await waitFor('the Slack message held back', async () => (await deskDepth()).waiting === 1);
+    expect(await deskDepth()).toEqual({ waiting: 1, ready: 0, inflight: 0, parked: 0 });
+    const [heldId, readyAt] = await running.redis.zrange(deskBox.pending, 0, -1, 'WITHSCORES');
+    if (!heldId || !readyAt) throw new Error('no held outbox item');
     // Due when quiet hours end: the same instant within seconds, against a period of hours.
     const endsAt = nextUtc(end, now);
-    expect(Math.abs(held.timestamp + held.delay - endsAt)).toBeLessThan(5_000);
+    expect(Math.abs(Number(readyAt) - endsAt)).toBeLessThan(5_000);
     expect(stack.slack.posts).toHaveLength(0);
 
     const route = await runShortwatch([
@@ -87,11 +89,16 @@ describe('deliveries: quiet hours, mutes and route, end to end', () => {
     expect(verdicts(route.stdout)).toEqual({ desk: 'defer', alerts: 'send' });
     expect(route.stdout).toContain(`quiet hours, sent at ${new Date(endsAt).toISOString()}`);
 
-    // When quiet hours end the held message goes out, once.
-    await held.promote();
+    // When quiet hours end the held message goes out, once: the test moves its ready time to now.
+    expect(await running.redis.zadd(deskBox.pending, 'XX', 'CH', Date.now(), heldId)).toBe(1);
     await waitFor('the held message sent', () => stack.slack.delivered().length === 1);
     expect(slackText(stack.slack.delivered()[0]?.payload)).toContain('Night Owl Capital LLP');
-    await waitFor('the job done', async () => (await desk.getCompletedCount()) === 1);
+    await waitFor(
+      'the outbox empty',
+      async () =>
+        JSON.stringify(await deskDepth()) ===
+        JSON.stringify({ waiting: 0, ready: 0, inflight: 0, parked: 0 }),
+    );
     expect(stack.slack.posts).toHaveLength(1);
   }, 60_000);
 
@@ -138,7 +145,7 @@ describe('deliveries: quiet hours, mutes and route, end to end', () => {
       ),
     );
     // One more digest period closes, for anything late to show.
-    const closedAt = () => running.redis.hget(stateKeys(stack.prefix).digestMeta('morning'), 'lastDigestAt');
+    const closedAt = () => running.redis.hget(stack.keys.outbox('morning').digestMeta, 'lastDigestAt');
     const before = await closedAt();
     await waitFor('another digest period', async () => (await closedAt()) !== before);
 
@@ -151,7 +158,12 @@ describe('deliveries: quiet hours, mutes and route, end to end', () => {
     expect(alerts().some((m) => /hushed/i.test(mailText(m)))).toBe(false);
     expect(digests()).toHaveLength(1);
     // The quiet channel holds the unmuted holder only.
-    expect(await running.queues.deliver('night').getDelayedCount()).toBe(1);
+    expect(await running.ctx.outbox.depth('night', Date.now())).toEqual({
+      waiting: 1,
+      ready: 0,
+      inflight: 0,
+      parked: 0,
+    });
 
     const listed = await runShortwatch(['mutes', '-c', stack.configPath]);
     expect(listed.stdout).toMatch(/holder\s+Hushed Holdings LLP\s+\*/);

@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach } from 'vitest';
 import { stringify } from 'yaml';
 import { z } from 'zod';
 import { App } from '../../src/app.js';
@@ -10,7 +11,9 @@ import { parseConfig } from '../../src/config/load.js';
 import { type SlackCapture, startSlackCapture } from '../../src/demo/slack-capture.js';
 import { type SmtpCapture, startSmtpCapture } from '../../src/demo/smtp-capture.js';
 import { silentLogger } from '../../src/ops/logger.js';
+import { holderKey } from '../../src/positions/index.js';
 import { createScenario, type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
+import { keyRoot, type StateKeys, stateKeys } from '../../src/state/keys.js';
 import { createTestRedis, type TestRedis } from '../helpers/redis.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -98,7 +101,10 @@ export interface Stack {
   slack: SlackCapture;
   smtp: SmtpCapture;
   redis: TestRedis;
+  /** The configured `redis.prefix`; the App writes its keys under the hash tag `{prefix}`. */
   prefix: string;
+  /** Every Redis key the stack's deployment writes (see src/state/keys.ts). */
+  keys: StateKeys;
   configPath: string;
   configObject: Record<string, unknown>;
   /** Rewrites the config file (for reload tests). */
@@ -192,6 +198,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     smtp,
     redis,
     prefix: redis.prefix,
+    keys: stateKeys(keyRoot(redis.prefix)),
     configPath,
     configObject,
     writeConfig,
@@ -206,6 +213,24 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The stack and App of the running test, stopped and cleaned up after each test by {@link usePerTest}. */
+export interface PerTest {
+  stack?: Stack;
+  app?: App;
+}
+
+/** Registers an `afterEach` that stops the test's App and cleans its stack; set both as the test starts them. */
+export function usePerTest(): PerTest {
+  const current: PerTest = {};
+  afterEach(async () => {
+    await current.app?.stop(2_000);
+    await current.stack?.cleanup();
+    current.app = undefined;
+    current.stack = undefined;
+  });
+  return current;
 }
 
 /** Replaces the stack's config in place: the file and later `openApp()` calls both follow. */
@@ -259,7 +284,7 @@ export async function spawnDaemon(
       if (exited !== undefined) {
         throw new Error(`shortwatch ${role} exited with ${exited} before it ran:\n${daemon.stderr()}`);
       }
-      const fields = await stack.redis.redis.hkeys(`${stack.prefix}:workers`);
+      const fields = await stack.redis.redis.hkeys(stack.keys.workers);
       return fields.some((field) => field.endsWith(`-${pid}`));
     },
     timeoutMs,
@@ -289,6 +314,50 @@ function collectStrings(value: unknown, into: string[]): string[] {
 /** Every string of a Slack payload (the `text` fallback and each block's text), one per line. */
 export function slackText(payload: unknown): string {
   return collectStrings(payload, []).join('\n');
+}
+
+const SLACK_KIND: Record<string, string> = {
+  ':new:': 'opened',
+  ':arrow_up:': 'increased',
+  ':arrow_down:': 'decreased',
+  ':white_circle:': 'closed',
+};
+
+const unescapeMrkdwn = (text: string) =>
+  text.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
+
+/**
+ * The events a Slack payload carries, as `issuerId|holderKey|kind`, one per event line, whether the
+ * message holds one issuer (`*Name* (ID) · 3 short position changes`) or several (a section per issuer,
+ * `*Name* (ID) · total …`). Counting these, not payloads, stays right when a backlog coalesces.
+ */
+export function slackEvents(payload: unknown): string[] {
+  const blocks = isRecord(payload) && Array.isArray(payload.blocks) ? payload.blocks : [];
+  const found: string[] = [];
+  let issuer = '?';
+  for (const block of blocks) {
+    if (!isRecord(block) || block.type !== 'section' || !isRecord(block.text)) continue;
+    const text = typeof block.text.text === 'string' ? block.text.text : '';
+    for (const line of text.split('\n')) {
+      const heading = /^\*.*\* \(([A-Z]+-\d+)\) · /.exec(line);
+      if (heading?.[1]) {
+        issuer = heading[1];
+        continue;
+      }
+      const event = /^(:[a-z_]+:) \*(.+?)\* (?:opened \*|raised |cut |closed · )/.exec(line);
+      const kind = SLACK_KIND[event?.[1] ?? ''];
+      if (event?.[2] && kind) found.push(`${issuer}|${holderKey(unescapeMrkdwn(event[2]))}|${kind}`);
+    }
+  }
+  return found;
+}
+
+/**
+ * The issuers a Slack payload speaks of, once each, in message order: one for a single-issuer message,
+ * several when a backlog coalesced into one post. Tests count these, never posts.
+ */
+export function slackIssuers(payload: unknown): string[] {
+  return [...new Set(slackEvents(payload).map((event) => event.split('|')[0] ?? '?'))];
 }
 
 /** A TCP port on 127.0.0.1 that was free a moment ago, for configs that need a known port. */

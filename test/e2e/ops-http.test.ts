@@ -53,7 +53,7 @@ describe('the HTTP endpoint of a running daemon', () => {
     );
     const ready = await httpGet(`${base}/readyz`);
     expect(ready.status).toBe(200);
-    expect(JSON.parse(ready.body)).toEqual({ ready: true, reasons: [] });
+    expect(JSON.parse(ready.body)).toEqual({ ready: true, reasons: [], notices: [] });
 
     // One change of each kind, on three issuers: three messages per channel.
     const holders = (id: string | undefined) => scenario.active(id ?? '') ?? [];
@@ -109,8 +109,11 @@ describe('the HTTP endpoint of a running daemon', () => {
 
     expect(sent(samples, 'desk')).toBe(stack.slack.delivered().length);
     expect(sent(samples, 'alerts')).toBe(stack.smtp.mails.length);
-    expect(value('shortwatch_queue_jobs', { queue: 'deliver-desk', state: 'completed' })).toBe(3);
-    expect(value('shortwatch_queue_jobs', { queue: 'deliver-desk', state: 'failed' })).toBe(0);
+    // Every message left the desk outbox: nothing waits, none is in flight, none is parked.
+    for (const state of ['waiting', 'ready', 'inflight', 'parked']) {
+      expect(value('shortwatch_queue_jobs', { queue: 'outbox-desk', state }), state).toBe(0);
+    }
+    expect(samples.some((s) => s.labels.queue === 'outbox-desk')).toBe(true);
     // The dataset moved once after the baseline, so the gate polled every issuer twice.
     expect(value('shortwatch_queue_jobs', { queue: 'poll', state: 'completed' })).toBe(10);
 
@@ -137,13 +140,15 @@ describe('the HTTP endpoint of a running daemon', () => {
     // A 401 revokes access: not ready (the process is still healthy) until an operator resumes.
     stack.sandbox.faults.inject({ status: 401, times: Number.POSITIVE_INFINITY });
     let revoked = await httpGet(`${base}/readyz`);
-    await waitFor('/readyz 503', async () => {
+    // The access state and its notice are written one after the other: wait for both.
+    await waitFor('/readyz 503 with the notice', async () => {
       revoked = await httpGet(`${base}/readyz`);
-      return revoked.status === 503;
+      return revoked.status === 503 && JSON.parse(revoked.body).notices.length > 0;
     });
     expect(JSON.parse(revoked.body)).toEqual({
       ready: false,
       reasons: ['upstream access revoked (unauthorized)'],
+      notices: ['critical: Upstream access revoked: polling stopped'],
     });
     expect((await httpGet(`${base}/healthz`)).status).toBe(200);
     const after401 = (await scrape(base)).samples;
@@ -154,11 +159,11 @@ describe('the HTTP endpoint of a running daemon', () => {
     expect(resumed.code, resumed.stderr).toBe(0);
     const resumedAt = new Date().toISOString();
     await waitFor('a successful sweep after the resume', async () => {
-      const at = await stack.redis.redis.hget(`${stack.prefix}:sweep`, 'lastSweepAt');
+      const at = await stack.redis.redis.hget(stack.keys.sweep, 'lastSweepAt');
       return at !== null && at > resumedAt;
     });
     const back = await httpGet(`${base}/readyz`);
     expect(back.status).toBe(200);
-    expect(JSON.parse(back.body)).toEqual({ ready: true, reasons: [] });
+    expect(JSON.parse(back.body)).toEqual({ ready: true, reasons: [], notices: [] });
   }, 60_000);
 });

@@ -5,7 +5,7 @@ import {
   type DaemonProcess,
   logLines,
   type Stack,
-  slackText,
+  slackIssuers,
   spawnShortwatch,
   startStack,
   stopDaemons,
@@ -13,10 +13,6 @@ import {
   waitFor,
   waitForLog,
 } from './harness.js';
-
-function slackIssuer(payload: unknown): string | undefined {
-  return /\(([A-Z]+-\d+)\) · \d+ short position change/.exec(slackText(payload))?.[1];
-}
 
 describe('config reload without a restart', () => {
   let stack: Stack;
@@ -30,12 +26,12 @@ describe('config reload without a restart', () => {
     await stack.cleanup();
   });
 
-  /** Issuers ids of the Slack messages delivered to one channel, sorted. */
+  /** The issuers the Slack messages delivered to one channel spoke of, sorted (a coalesced post counts each). */
   function postedTo(channel: 'desk' | 'second'): string[] {
     return stack.slack
       .delivered()
       .filter((p) => (channel === 'second') === p.path.endsWith('/second'))
-      .map((p) => slackIssuer(p.payload) ?? '?')
+      .flatMap((p) => slackIssuers(p.payload))
       .sort();
   }
 

@@ -97,11 +97,9 @@ describe('secrets never appear in logs or CLI output', () => {
     if (!first || !second) throw new Error('scenario too small');
     scenario.disclose(first, 'Secret Test Capital', 0.8);
     scenario.disclose(second, 'Secret Test Capital', 0.9);
-    await waitFor(
-      'a parked desk delivery',
-      async () => (await app?.queues.deliver('desk').getFailedCount()) === 1,
-    );
-    await waitFor('a parked email', async () => (await app?.queues.deliver('alerts').getFailedCount()) === 1);
+    const parked = async (channel: string) => (await app?.ctx.outbox.parked(channel))?.length;
+    await waitFor('a parked desk delivery', async () => (await parked('desk')) === 1);
+    await waitFor('a parked email', async () => (await parked('alerts')) === 1);
     await waitFor('the other email delivered', () => stack.smtp.mails.length === 1);
     expect(stack.sandbox.stats.count({ status: 401 })).toBeGreaterThanOrEqual(1);
 
@@ -119,7 +117,7 @@ describe('secrets never appear in logs or CLI output', () => {
     const lines = logLines(daemon.stderr());
     expect(lines.length).toBeGreaterThan(5);
     expect(lines.some((line) => String(line.msg).includes('Upstream access revoked'))).toBe(true);
-    expect(lines.some((line) => String(line.msg).includes('job failed'))).toBe(true);
+    expect(lines.some((line) => String(line.msg).includes('delivery parked'))).toBe(true);
     const all = outputs.join('\n');
     expect(all).toContain('[redacted]');
     for (const [n, line] of all.split('\n').entries()) {

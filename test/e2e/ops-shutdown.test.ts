@@ -5,7 +5,7 @@ import {
   type DaemonProcess,
   logLines,
   type Stack,
-  slackText,
+  slackIssuers,
   spawnDaemon,
   startStack,
   stopDaemons,
@@ -13,10 +13,6 @@ import {
   waitFor,
   waitForLog,
 } from './harness.js';
-
-function slackIssuer(payload: unknown): string | undefined {
-  return /\(([A-Z]+-\d+)\) · \d+ short position change/.exec(slackText(payload))?.[1];
-}
 
 function mailIssuer(text: string | undefined): string | undefined {
   return /shortwatch · issuer ([A-Z]+-\d+)/.exec(text ?? '')?.[1];
@@ -81,24 +77,35 @@ describe('stopping the daemon', () => {
     // The signal came before Slack had everything: the rest waits in Redis for the next process.
     const postsAtStop = stack.slack.posts.length;
     expect(postsAtStop).toBeLessThan(ids.length);
-    // The request in flight was answered before the process left (its reply is not lost to a retry).
-    expect((await app?.queues.deliver('desk').getCompletedCount()) ?? 0).toBe(postsAtStop);
+    // The request in flight was answered before the process left (its reply is not lost to a retry):
+    // every post is recorded as sent, and nothing is left in flight.
+    const sentLog = (await app?.redis.xrange(stack.keys.deliveries, '-', '+')) ?? [];
+    const sentToDesk = sentLog.filter(([, fields]) => {
+      const record: unknown = JSON.parse(fields[fields.indexOf('delivery') + 1] ?? '{}');
+      return (
+        typeof record === 'object' && record !== null && 'channel' in record && record.channel === 'desk'
+      );
+    });
+    expect(sentToDesk).toHaveLength(postsAtStop);
+    expect(await app?.ctx.outbox.inflight('desk')).toBeNull();
 
     daemons.push(await spawnDaemon(stack, 'start'));
-    await waitFor('every Slack message', () => stack.slack.delivered().length >= ids.length, 30_000);
+    await waitFor(
+      'every issuer on Slack',
+      () => stack.slack.delivered().flatMap((p) => slackIssuers(p.payload)).length >= ids.length,
+      30_000,
+    );
     await waitFor('every email', () => stack.smtp.mails.length >= ids.length, 30_000);
     const settled = async () => {
-      const counts = await Promise.all(
-        ['desk', 'alerts'].map((c) => app?.queues.deliver(c).getJobCounts('waiting', 'delayed', 'active')),
-      );
-      return counts.every((c) => c && Object.values(c).every((n) => n === 0));
+      const depths = await Promise.all(['desk', 'alerts'].map((c) => app?.ctx.outbox.depth(c, Date.now())));
+      return depths.every((d) => d && Object.values(d).every((n) => n === 0));
     };
-    await waitFor('both delivery queues drained', settled);
+    await waitFor('both outboxes drained', settled);
     // Anything duplicated would arrive within a couple of seconds of the rest.
     await sleep(2_000);
 
     const expected = Object.fromEntries(ids.map((id) => [id, 1]));
-    expect(tally(stack.slack.posts.map((p) => slackIssuer(p.payload)))).toEqual(expected);
+    expect(tally(stack.slack.posts.flatMap((p) => slackIssuers(p.payload)))).toEqual(expected);
     expect(stack.slack.posts.every((p) => p.status === 200)).toBe(true);
     expect(tally(stack.smtp.mails.map((m) => mailIssuer(m.parsed.text)))).toEqual(expected);
   }, 60_000);

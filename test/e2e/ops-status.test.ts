@@ -62,7 +62,7 @@ describe('shortwatch status against a running start + worker pair', () => {
       ],
       channels: [
         ...(Array.isArray(config.channels) ? config.channels : []),
-        // Quiet around the clock: its deliveries wait in the queue as delayed jobs.
+        // Quiet around the clock: its events wait in its outbox, held back until the quiet hours end.
         {
           name: 'late',
           kind: 'slack',
@@ -107,20 +107,19 @@ describe('shortwatch status against a running start + worker pair', () => {
       scenario.disclose(id, `Status Probe Capital ${n}`, 0.61 + n / 10);
     });
     const version = scenario.lastUpdated();
-    const desk = app.queues.deliver('desk');
     await waitFor('every issuer polled at the new version', async () =>
       [...(await app.ctx.snapshots.getMany(ids)).values()].every((s) => s.lastUpdated === version),
     );
-    await waitFor('one desk delivery parked', async () => (await desk.getFailedCount()) === 1);
+    await waitFor('one desk delivery parked', async () => (await app.ctx.outbox.parked('desk')).length === 1);
     await waitFor('the other four on Slack', () => stack.slack.delivered().length === ids.length - 1);
     await waitFor('five emails', () => stack.smtp.mails.length === ids.length);
-    await waitFor(
-      'five delayed on the quiet channel',
-      async () => (await app.queues.deliver('late').getDelayedCount()) === 5,
-    );
+    await waitFor('five held back on the quiet channel', async () => {
+      const late = await app.ctx.outbox.depth('late', Date.now());
+      return late.waiting === 5 && late.ready === 0;
+    });
     await waitFor(
       'five events staged for the digest',
-      async () => (await app.ctx.digests.stagedCount('morning')) === 5,
+      async () => (await app.ctx.outbox.stagedCount('morning')) === 5,
     );
 
     const requestsBefore = stack.sandbox.stats.count();
@@ -169,8 +168,11 @@ describe('shortwatch status against a running start + worker pair', () => {
         name: scenario.issuer(id)?.name,
         lastPoll: snapshots.get(id)?.polledAt,
         ...sandboxTotals(stack, id),
+        health: 'ok',
+        problem: null,
       })),
     );
+    expect(report.overdue).toEqual([]);
     for (const issuer of report.issuers) expect(issuer.holders).toBeGreaterThan(0);
 
     const queue = { waiting: 0, delayed: 0, active: 0, failed: 0, staged: 0 };
@@ -216,12 +218,12 @@ describe('shortwatch status against a running start + worker pair', () => {
     );
     expect(text).toMatch(/^Plan: sweep every 1s, gate on, /m);
     expect(text).toContain(`dataset last_updated ${stack.sandbox.scenario.lastUpdated()}`);
-    expect(text).toMatch(/^ISSUER\s+NAME\s+LAST POLL\s+HOLDERS\s+TOTAL SHORT$/m);
+    expect(text).toMatch(/^ISSUER\s+NAME\s+LAST POLL\s+HOLDERS\s+TOTAL SHORT\s+POLLING$/m);
     for (const id of ids) {
       const { holders, totalShort } = sandboxTotals(stack, id);
       const name = stack.sandbox.scenario.issuer(id)?.name ?? '';
       expect(text).toMatch(
-        new RegExp(`^${id}\\s+${escapeRegExp(name)}\\s+\\S+\\s+${holders}\\s+${totalShort}%$`, 'm'),
+        new RegExp(`^${id}\\s+${escapeRegExp(name)}\\s+\\S+\\s+${holders}\\s+${totalShort}%\\s+ok$`, 'm'),
       );
     }
     expect(text).toMatch(/^CHANNEL\s+KIND\s+MODE\s+WAITING\s+DELAYED\s+FAILED\s+STAGED$/m);
@@ -255,7 +257,7 @@ describe('shortwatch status against a running start + worker pair', () => {
     expect(resumed.stdout).toContain('Upstream access marked ok');
     const resumedAt = new Date().toISOString();
     await waitFor('a sweep after the resume', async () => {
-      const at = await stack.redis.redis.hget(`${stack.prefix}:sweep`, 'lastSweepAt');
+      const at = await stack.redis.redis.hget(stack.keys.sweep, 'lastSweepAt');
       return at !== null && at > resumedAt;
     });
   }, 60_000);

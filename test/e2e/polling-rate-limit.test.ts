@@ -128,7 +128,7 @@ describe('polling: an upstream 429 holds every process until the stated reset', 
     expect(world.stack.sandbox.stats.count({ status: 429 })).toBe(2);
   });
 
-  it('day then minute 429 without Retry-After: held until the end of the named window (minute = 4 s, day = 12 s)', {
+  it('day then minute 429 without Retry-After: minute held to its window end; day probed first at the end of our day window when sooner than budget.probeInterval (minute = 4 s, day = 12 s)', {
     timeout: 80_000,
   }, async () => {
     const windows = { minute: 4_000, day: 12_000 };

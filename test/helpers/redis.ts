@@ -34,14 +34,19 @@ export async function createTestRedis(label = 't'): Promise<TestRedis> {
   };
 }
 
-/** Deletes every key that starts with `prefix` (SCAN, never KEYS or FLUSHALL). */
+/**
+ * Deletes every key that starts with `prefix` or with its hash-tagged form `{prefix}` (what an App
+ * built on that prefix writes); SCAN, never KEYS or FLUSHALL.
+ */
 export async function deleteByPrefix(redis: Redis, prefix: string): Promise<number> {
-  let cursor = '0';
   let deleted = 0;
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-    cursor = next;
-    if (keys.length > 0) deleted += await redis.unlink(...keys);
-  } while (cursor !== '0');
+  for (const pattern of [`${prefix}*`, `{${prefix}}*`]) {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+      cursor = next;
+      if (keys.length > 0) deleted += await redis.unlink(...keys);
+    } while (cursor !== '0');
+  }
   return deleted;
 }

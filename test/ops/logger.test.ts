@@ -9,7 +9,7 @@ const WEBHOOK = `https://hooks.slack.com${WEBHOOK_PATH}`;
 const TRICKY = 'pa"ss\\wo\trd-42';
 
 /** A logger writing into memory; `text()` is everything written so far. */
-function capture(options: { format?: 'json' | 'pretty'; level?: string; secrets?: string[] } = {}) {
+function capture(options: { format?: 'json' | 'pretty'; level?: string; secrets?: Iterable<string> } = {}) {
   const chunks: string[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -89,6 +89,19 @@ describe('createLogger redaction', () => {
     expect(line).toMatchObject({ level: 30, issuerId: 'ISS-0001', events: 2, msg: 'poll found changes' });
     expect(typeof line.time).toBe('string');
     expect(text().endsWith('\n')).toBe(true);
+  });
+
+  it('scrubs a secret added to its set after it was created (a reload brings new secrets)', () => {
+    const secrets = new Set([API_KEY]);
+    const { logger, text } = capture({ secrets });
+    const added = 'smtp-pass-added-by-reload-91';
+    logger.info(`before ${added}`);
+    secrets.add(added);
+    logger.info(`after ${added}`);
+    const [before, after] = text().trim().split('\n');
+    expect(before).toContain(added);
+    expect(after).not.toContain(added);
+    expect(after).toContain('after [redacted]');
   });
 
   it('drops entries below its level', () => {

@@ -108,6 +108,17 @@ describe('sandbox rate limits', () => {
     expect(response.headers.get('retry-after')).toBeNull();
   });
 
+  it('leaves Retry-After out of a day rate-limit fault too when disabled, unless the fault gives one', async () => {
+    const { sandbox } = await limited({ retryAfterHeader: false });
+    sandbox.faults.rateLimit('day');
+    const response = await call(sandbox, '/issuers/ISS-0001/positions');
+    expect(response.status).toBe(429);
+    expect(response.json()).toMatchObject({ limit: 5, window: 'day' });
+    expect(response.headers.get('retry-after')).toBeNull();
+    sandbox.faults.rateLimit('day', { retryAfterSeconds: 30 });
+    expect((await call(sandbox, '/issuers')).headers.get('retry-after')).toBe('30');
+  });
+
   it('counts per key, and counts every authenticated request including 404 and 405', async () => {
     const { sandbox } = await limited({ keys: { valid: ['a', 'b'] } });
     expect((await call(sandbox, '/nowhere', { key: 'a' })).status).toBe(404);

@@ -177,6 +177,32 @@ describe('sandbox faults', () => {
     expect((await call(sandbox, '/issuers')).status).toBe(200);
   });
 
+  it('answers a transient 404 for one issuer with the service body, `times` times, then normally', async () => {
+    sandbox.faults.inject({ issuerId: 'ISS-0003', status: 404, times: 2 });
+    for (let i = 0; i < 2; i++) {
+      const response = await call(sandbox, '/issuers/ISS-0003/positions');
+      expect(response.status).toBe(404);
+      expect(response.json()).toEqual({ error: 'not_found', message: 'Issuer not found.' });
+    }
+    expect((await call(sandbox, '/issuers')).json()).toMatchObject({
+      data: expect.arrayContaining([expect.objectContaining({ svc_issuer_id: 'ISS-0003' })]),
+    });
+    const back = await call(sandbox, '/issuers/ISS-0003/positions');
+    expect(back.status).toBe(200);
+    expect(positionsResponseSchema.parse(back.json()).data).toEqual(sandbox.scenario.active('ISS-0003'));
+  });
+
+  it('sends a 429 without Retry-After when the fault says retryAfterSeconds: null', async () => {
+    sandbox.faults.rateLimit('day', { retryAfterSeconds: null, times: 2 });
+    for (const path of ['/issuers', '/issuers/ISS-0001/positions']) {
+      const response = await call(sandbox, path);
+      expect(response.status).toBe(429);
+      expect(response.json()).toMatchObject({ error: 'rate_limit_exceeded', limit: 1000, window: 'day' });
+      expect(response.headers.has('retry-after')).toBe(false);
+    }
+    expect((await call(sandbox, '/issuers')).status).toBe(200);
+  });
+
   it('applies after authentication and counts the faulted answer in stats', async () => {
     sandbox.faults.inject({ status: 500 });
     expect((await call(sandbox, '/issuers', { key: null })).status).toBe(401);

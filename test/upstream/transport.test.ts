@@ -123,14 +123,15 @@ describe('upstream client over plain HTTP', () => {
     });
   });
 
-  it('reads an HTTP-date Retry-After against the injected clock', async () => {
-    const now = Date.UTC(2025, 0, 15, 12, 0, 0);
+  it("reads an HTTP-date Retry-After against the response's own Date, not this host's clock", async () => {
+    // This host's clock is an hour off; the server's Date says 12:00:00, Retry-After 12:00:42.
+    const now = Date.UTC(2025, 0, 15, 13, 0, 0);
     const server = await serve((_req, res) =>
       reply(
         res,
         429,
         { error: 'rate_limit_exceeded', message: 'Slow down.', limit: 100, window: 'minute' },
-        { 'retry-after': 'Wed, 15 Jan 2025 12:00:42 GMT' },
+        { 'retry-after': 'Wed, 15 Jan 2025 12:00:42 GMT', date: 'Wed, 15 Jan 2025 12:00:00 GMT' },
       ),
     );
     const { client } = clientFor(server.url, { now: () => now });

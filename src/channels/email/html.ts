@@ -28,23 +28,64 @@ const DARK_CSS = [
   '}',
 ].join('\n');
 
+/** What a cell holds: the layout keeps values, deltas and dates on one line whatever the width. */
+export type CellRole = 'name' | 'word' | 'value' | 'delta' | 'date';
+
+/** One column of a table: its header (plain text) and the role of its cells. */
+export interface EventColumn {
+  header: string;
+  role: CellRole;
+}
+
+/** Cells that must never wrap: a value split over two lines ("2026-⏎01-09", "-0.14⏎pp") misreads. */
+const NOWRAP_ROLES: ReadonlySet<CellRole> = new Set(['value', 'delta', 'date']);
+
+/** Below this width a row is stacked: each cell its own labelled block, side by side where they fit. */
+export const NARROW_MAX_PX = 620;
+
+// Mail clients that honour <style> (Apple Mail, iOS, Gmail apps, Outlook.com) stack rows on narrow
+// screens; the others keep the table, whose nowrap cells still never break.
+const NARROW_CSS = [
+  `@media (max-width: ${NARROW_MAX_PX}px) {`,
+  '  .sw-outer { padding: 8px 4px !important; }',
+  '  .sw-pad { padding-left: 12px !important; padding-right: 12px !important; }',
+  '  .sw-table thead { display: none !important; }',
+  '  .sw-table, .sw-table tbody, .sw-table tr { display: block !important; width: 100% !important; }',
+  '  .sw-table tr { padding: 6px 0 !important; border-bottom: 1px solid #d1d5db; }',
+  '  .sw-table td { display: inline-block !important; border: 0 !important; padding: 2px 12px 2px 0 !important; }',
+  '  .sw-table td.sw-name { display: block !important; font-weight: 600; }',
+  '  .sw-table td.sw-empty { display: none !important; }',
+  '  .sw-table td[data-label]::before { content: attr(data-label); display: block; font-size: 11px; color: #6b7280; }',
+  '}',
+].join('\n');
+
 /** Inline style of a table cell; `head` for header cells. */
-function cellStyle(head: boolean): string {
-  const base = `padding:6px 8px;border-bottom:1px solid ${RULE};text-align:left;vertical-align:top;font-size:13px`;
+function cellStyle(head: boolean, role: CellRole): string {
+  const wrap = NOWRAP_ROLES.has(role) ? ';white-space:nowrap' : '';
+  const base = `padding:6px 8px;border-bottom:1px solid ${RULE};text-align:left;vertical-align:top;font-size:13px${wrap}`;
   return head ? `${base};background:${HEAD_BG};color:${TEXT};font-weight:600` : base;
 }
 
-/** An HTML table; every header and cell must already be escaped HTML. */
-export function htmlTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
-  const head = headers.map((h) => `<th class="sw-th" style="${cellStyle(true)}">${h}</th>`).join('');
+/** What an empty cell shows: in a table it keeps the column; stacked, the cell is left out. */
+export const EMPTY_CELL = '—';
+
+/** A data cell; its column header rides along as `data-label` for the stacked narrow layout. */
+function dataCell(column: EventColumn, html: string): string {
+  const label = column.role === 'name' ? '' : ` data-label="${escapeHtml(column.header)}"`;
+  const empty = html === EMPTY_CELL ? ' sw-empty' : '';
+  return `<td class="sw-td sw-${column.role}${empty}"${label} style="${cellStyle(false, column.role)}">${html}</td>`;
+}
+
+/** A table of rows (cells already escaped HTML) under the given columns, stacked on narrow screens. */
+export function htmlTable(columns: readonly EventColumn[], rows: readonly (readonly string[])[]): string {
+  const head = columns
+    .map((c) => `<th class="sw-th" style="${cellStyle(true, c.role)}">${escapeHtml(c.header)}</th>`)
+    .join('');
   const body = rows
-    .map(
-      (row) =>
-        `<tr>${row.map((c) => `<td class="sw-td" style="${cellStyle(false)}">${c}</td>`).join('')}</tr>`,
-    )
+    .map((row) => `<tr>${columns.map((column, i) => dataCell(column, row[i] ?? '')).join('')}</tr>`)
     .join('\n');
   return [
-    `<table role="table" width="100%" cellpadding="0" cellspacing="0" border="0" style="border-collapse:collapse;width:100%;margin:8px 0 16px">`,
+    `<table role="table" class="sw-table" width="100%" cellpadding="0" cellspacing="0" border="0" style="border-collapse:collapse;width:100%;margin:8px 0 16px">`,
     `<thead><tr>${head}</tr></thead>`,
     `<tbody>\n${body}\n</tbody>`,
     '</table>',
@@ -76,7 +117,7 @@ export interface LayoutParts {
   footer: string;
 }
 
-/** The whole HTML document: one 600px card, table layout, inline CSS, no remote resources. */
+/** The whole HTML document: one 680px card, table layout, inline CSS, no remote resources. */
 export function htmlLayout(parts: LayoutParts): string {
   const title = escapeHtml(parts.title);
   return [
@@ -88,15 +129,15 @@ export function htmlLayout(parts: LayoutParts): string {
     '<meta name="color-scheme" content="light dark">',
     '<meta name="supported-color-schemes" content="light dark">',
     `<title>${title}</title>`,
-    `<style>\n${DARK_CSS}\n</style>`,
+    `<style>\n${DARK_CSS}\n${NARROW_CSS}\n</style>`,
     '</head>',
     `<body class="sw-page" style="margin:0;padding:0;background:${PAGE_BG};color:${TEXT};font-family:${FONT}">`,
     `<table role="presentation" class="sw-page" width="100%" cellpadding="0" cellspacing="0" border="0" style="background:${PAGE_BG}">`,
-    '<tr><td align="center" style="padding:16px 8px">',
-    `<table role="presentation" class="sw-card" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px;background:${CARD_BG};color:${TEXT};border:1px solid ${RULE};border-radius:6px">`,
-    `<tr><td style="padding:20px 24px 8px"><h1 style="margin:0;font-size:18px;line-height:1.35">${title}</h1></td></tr>`,
-    `<tr><td style="padding:0 24px 8px">\n${parts.body}\n</td></tr>`,
-    `<tr><td class="sw-muted" style="padding:12px 24px 20px;font-size:12px;color:${MUTED};border-top:1px solid ${RULE}">${escapeHtml(parts.footer)}</td></tr>`,
+    '<tr><td align="center" class="sw-outer" style="padding:16px 8px">',
+    `<table role="presentation" class="sw-card" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:680px;background:${CARD_BG};color:${TEXT};border:1px solid ${RULE};border-radius:6px">`,
+    `<tr><td class="sw-pad" style="padding:20px 24px 8px"><h1 style="margin:0;font-size:18px;line-height:1.35">${title}</h1></td></tr>`,
+    `<tr><td class="sw-pad" style="padding:0 24px 8px">\n${parts.body}\n</td></tr>`,
+    `<tr><td class="sw-muted sw-pad" style="padding:12px 24px 20px;font-size:12px;color:${MUTED};border-top:1px solid ${RULE}">${escapeHtml(parts.footer)}</td></tr>`,
     '</table>',
     '</td></tr>',
     '</table>',

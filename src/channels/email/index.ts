@@ -1,5 +1,8 @@
+export { coalesceEmail } from './coalesce.js';
+export { DELIVERY_HEADER, deliveryFields, MESSAGE_TYPE_HEADER } from './headers.js';
 export { escapeHtml } from './html.js';
+export { deliveryMessageId, senderDomain } from './message-id.js';
 export { renderEmail } from './render.js';
 export type { RenderedEmail, RenderOptions } from './rendered.js';
-export { createEmailChannel, MESSAGE_TYPE_HEADER, smtpServerLabel } from './send.js';
+export { createEmailChannel, smtpServerLabel } from './send.js';
 export { smtpOutcome, toDeliveryError } from './smtp-error.js';

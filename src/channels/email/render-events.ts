@@ -1,3 +1,4 @@
+import { issuerTotals } from '../format.js';
 import { formatInstant } from '../time.js';
 import type { EventsMessage } from '../types.js';
 import {
@@ -6,21 +7,29 @@ import {
   eventHeadline,
   eventRow,
   eventTextLines,
-  issuerTotals,
   oneLineEvent,
+  subjectEvent,
   totalChange,
 } from './event-facts.js';
 import { escapeHtml, htmlLayout, htmlParagraph, htmlTable } from './html.js';
 import type { RenderedEmail, RenderOptions } from './rendered.js';
-import { countChanges, oneLine, toSubject } from './text.js';
+import { clipChars, countChanges, MAX_SUBJECT_NAME_CHARS, oneLine, toSubject } from './text.js';
+import { threadDay, threadSubject } from './thread.js';
 
-/** The email of one issuer's events from one poll. */
+/**
+ * The email of one issuer's events. Its subject is the issuer's subject of the day, the same for every
+ * alert of that day so that they thread; the headline (title and first line, the inbox preview) says
+ * what changed.
+ */
 export function renderEvents(message: EventsMessage, options: RenderOptions): RenderedEmail {
   const issuerName = oneLine(message.issuer.name);
   const events = message.events.map(oneLineEvent);
   const [only] = events;
+  // The headline is the subject: names are clipped there, and the rows below carry them in full.
   const headline =
-    events.length === 1 && only ? eventHeadline(only) : `${countChanges(events.length)} in ${issuerName}`;
+    events.length === 1 && only
+      ? eventHeadline(subjectEvent(only))
+      : `${countChanges(events.length)} in ${clipChars(issuerName, MAX_SUBJECT_NAME_CHARS)}`;
   const total = issuerTotals(events);
   const totalLine = total ? `Total disclosed short in ${issuerName}: ${totalChange(total)}` : undefined;
   const hasClosed = events.some((e) => e.kind === 'closed');
@@ -44,10 +53,12 @@ export function renderEvents(message: EventsMessage, options: RenderOptions): Re
   ].join('\n');
 
   const body = [
-    htmlTable(EVENT_COLUMNS.map(escapeHtml), events.map(eventRow)),
+    htmlTable(EVENT_COLUMNS, events.map(eventRow)),
     ...(totalLine ? [htmlParagraph(`<strong>${escapeHtml(totalLine)}</strong>`)] : []),
     ...(hasClosed ? [htmlParagraph(escapeHtml(CLOSED_NOTE), true)] : []),
   ].join('\n');
 
-  return { subject: toSubject(headline), text, html: htmlLayout({ title: headline, body, footer }) };
+  const day = threadDay(events);
+  const subject = toSubject(day ? threadSubject(issuerName, day) : headline);
+  return { subject, text, html: htmlLayout({ title: headline, body, footer }) };
 }

@@ -2,16 +2,17 @@ import { createTransport } from 'nodemailer';
 import type { ChannelConfig } from '../../config/schema.js';
 import { collectSecrets } from '../../config/secret.js';
 import type { ChannelFactory } from '../types.js';
+import { coalesceEmail } from './coalesce.js';
+import { deliveryFields } from './headers.js';
 import { renderEmail } from './render.js';
 import { toDeliveryError } from './smtp-error.js';
+
+export { DELIVERY_HEADER, MESSAGE_TYPE_HEADER } from './headers.js';
 
 type EmailConfig = Extract<ChannelConfig, { kind: 'email' }>;
 
 /** Socket timeouts: a hung SMTP server must fail the job, not hold a worker (nodemailer waits minutes). */
 const TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 20_000 } as const;
-
-/** Header naming the message type, so that mail rules can sort alerts, digests and notices. */
-export const MESSAGE_TYPE_HEADER = 'X-Shortwatch-Message';
 
 /** nodemailer options for a pooled transport; the only place the SMTP secrets are revealed. */
 function transportOptions(config: EmailConfig) {
@@ -50,7 +51,7 @@ export const createEmailChannel: ChannelFactory<'email'> = (config, deps) => {
   const secrets = collectSecrets(config);
 
   return {
-    async send(message) {
+    async send(message, progress) {
       const { subject, text, html } = renderEmail(message, { timezone: config.timezone });
       try {
         await transporter.sendMail({
@@ -60,12 +61,14 @@ export const createEmailChannel: ChannelFactory<'email'> = (config, deps) => {
           text,
           html,
           date: deps.now(),
-          headers: { [MESSAGE_TYPE_HEADER]: message.type },
+          ...deliveryFields(message, { name: config.name, from: config.from }, progress),
         });
       } catch (error) {
         throw toDeliveryError(error, { server, action: 'send', secrets });
       }
     },
+
+    coalesce: coalesceEmail,
 
     async verify() {
       try {

@@ -1,22 +1,32 @@
+import { displayText } from '../format.js';
+
 /** Longest subject we send; mail clients cut long ones anyway and some servers reject huge headers. */
 export const MAX_SUBJECT_CHARS = 200;
 
-/** Control characters (CR, LF, tab, C1) and Unicode line separators: never allowed inside one line. */
-const LINE_BREAKERS = /[\p{Cc}\u2028\u2029]+/gu;
+/** Longest upstream name in a subject, so that the verb, the other name and the value stay visible. */
+export const MAX_SUBJECT_NAME_CHARS = 120;
 
-/** Collapses a string from outside onto one line: control characters become spaces, runs of spaces one. */
+/**
+ * Collapses a string onto one line, the way every renderer shows outside text ({@link displayText}):
+ * a header line such as the subject must never carry CR or LF.
+ */
 export function oneLine(value: string): string {
-  return value.replace(LINE_BREAKERS, ' ').replace(/ {2,}/g, ' ').trim();
+  return displayText(value);
+}
+
+/** At most `max` code points, cut with `…`. */
+export function clipChars(value: string, max: number): string {
+  const chars = Array.from(value);
+  if (chars.length <= max) return value;
+  return `${chars
+    .slice(0, max - 1)
+    .join('')
+    .trimEnd()}…`;
 }
 
 /** A safe subject: one line, at most {@link MAX_SUBJECT_CHARS} characters (code points), cut with `…`. */
 export function toSubject(value: string): string {
-  const chars = Array.from(oneLine(value));
-  if (chars.length <= MAX_SUBJECT_CHARS) return chars.join('');
-  return `${chars
-    .slice(0, MAX_SUBJECT_CHARS - 1)
-    .join('')
-    .trimEnd()}…`;
+  return clipChars(oneLine(value), MAX_SUBJECT_CHARS);
 }
 
 /** `1 change`, `3 changes`. */

@@ -1,6 +1,7 @@
 import { IncomingWebhookHTTPError, IncomingWebhookRequestError } from '@slack/webhook';
 import { z } from 'zod';
 import { DeliveryError } from '../delivery-error.js';
+import { isUnreachableUrl } from '../unreachable-host.js';
 import { parseRetryAfterSeconds } from './retry-after.js';
 
 /** What the sender knows besides the error: the response's Retry-After, the timeout, and what to hide. */
@@ -56,7 +57,10 @@ export function classifySlackFailure(error: unknown, ctx: FailureContext): Deliv
       return new DeliveryError(message, { outcome: 'retry', code: 'timeout' });
     }
     const code = networkCode(original) ?? 'network_error';
-    return new DeliveryError(`Slack webhook request failed: ${code}${where}`, { outcome: 'retry', code });
+    return new DeliveryError(`Slack webhook request failed: ${code}${where}`, {
+      outcome: isUnreachableUrl(code) ? 'park' : 'retry',
+      code,
+    });
   }
   const name = error instanceof Error ? error.name : typeof error;
   return new DeliveryError(`Slack webhook send failed: ${name}${where}`, {

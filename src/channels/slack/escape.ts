@@ -1,11 +1,15 @@
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 
+// With the `u` flag a surrogate pair is one code point outside this range, so only unpaired halves match.
+const LONE_SURROGATE = /[\uD800-\uDFFF]/gu;
+
 /**
  * Escapes the three characters Slack treats as control in mrkdwn and message text (`&`, `<`, `>`), so
- * upstream data such as a holder named `<!channel>` shows as text and pings nobody.
+ * upstream data such as a holder named `<!channel>` shows as text and pings nobody. A lone UTF-16
+ * surrogate becomes U+FFFD: it is not Unicode, and a JSON parser may reject the whole payload for it.
  */
 export function escapeMrkdwn(text: string): string {
-  return text.replace(/[&<>]/g, (char) => ENTITIES[char] ?? char);
+  return text.replace(LONE_SURROGATE, '\uFFFD').replace(/[&<>]/g, (char) => ENTITIES[char] ?? char);
 }
 
 /**

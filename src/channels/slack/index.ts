@@ -9,6 +9,7 @@ export type {
   SlackPayload,
 } from './blocks.js';
 export { blockChars, SLACK_LIMITS, withinLimits } from './blocks.js';
+export { coalesceSlack } from './coalesce.js';
 export { escapeMrkdwn } from './escape.js';
 export { renderSlack, type SlackRenderOptions } from './render.js';
 export {

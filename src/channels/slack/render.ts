@@ -1,9 +1,11 @@
+import { displayMessage } from '../format.js';
 import { formatInstant } from '../time.js';
 import type { Message, NoticeMessage, TestMessage } from '../types.js';
 import type { SlackPayload } from './blocks.js';
 import { escapeMrkdwn } from './escape.js';
 import { displayName } from './lines.js';
 import { type Draft, packDraft } from './pack.js';
+import { batchDraft } from './render-batch.js';
 import { digestDraft } from './render-digest.js';
 import { eventsDraft } from './render-events.js';
 
@@ -53,6 +55,8 @@ function draftOf(message: Message, timezone: string): Omit<Draft, 'mention'> | u
   switch (message.type) {
     case 'events':
       return eventsDraft(message);
+    case 'batch':
+      return batchDraft(message);
     case 'digest':
       return digestDraft(message);
     case 'notice':
@@ -64,10 +68,12 @@ function draftOf(message: Message, timezone: string): Omit<Draft, 'mention'> | u
 
 /**
  * Renders a message as one or more incoming-webhook payloads, in sending order, each within Slack's
- * limits; every upstream string is escaped. An events message with no events renders as none.
+ * limits; every upstream string is made displayable ({@link displayMessage}) and escaped. An events or
+ * batch message with no events renders as none.
  */
 export function renderSlack(message: Message, options: SlackRenderOptions = {}): SlackPayload[] {
-  const draft = draftOf(message, options.timezone ?? 'UTC');
+  // Names lose line breaks and bidi controls first: a holder named "X\n:new: *Fake*" stays on its line.
+  const draft = draftOf(displayMessage(message), options.timezone ?? 'UTC');
   if (!draft) return [];
   return packDraft(options.mention ? { ...draft, mention: options.mention } : draft);
 }

@@ -7,7 +7,8 @@ import { DeliveryError } from '../delivery-error.js';
 import type { ChannelDeps, ChannelFactory, ChannelSender, Message, SendProgress } from '../types.js';
 import type { SlackPayload } from './blocks.js';
 import { classifySlackFailure } from './classify.js';
-import { renderSlack } from './render.js';
+import { coalesceSlack } from './coalesce.js';
+import { renderSlack, type SlackRenderOptions } from './render.js';
 import { checkWebhookUrl } from './webhook-url.js';
 
 /** A Slack channel's config. */
@@ -32,6 +33,7 @@ export function createSlackSender(config: SlackChannelConfig, deps: SlackSenderD
   const check = checkWebhookUrl(url);
   const secrets = secretParts(url);
   const redact = (text: string) => redactText(text, secrets);
+  const renderOptions: SlackRenderOptions = { mention: config.mention, timezone: config.timezone };
   const agent = new Agent({
     headersTimeout: config.timeout,
     bodyTimeout: config.timeout,
@@ -69,9 +71,11 @@ export function createSlackSender(config: SlackChannelConfig, deps: SlackSenderD
   };
 
   return {
+    // Incoming webhooks take no idempotency key, so `progress.deliveryId` has nowhere to go: delivery here
+    // is at least once. A crash after Slack accepted a part but before `onPartSent` recorded it resends it.
     async send(message, progress) {
       if (!check.ok) throw invalidUrl(check.problem);
-      const payloads = renderSlack(message, { mention: config.mention, timezone: config.timezone });
+      const payloads = renderSlack(message, renderOptions);
       const from = progress?.partsSent ?? 0;
       for (let index = from; index < payloads.length; index++) {
         const payload = payloads[index];
@@ -80,6 +84,9 @@ export function createSlackSender(config: SlackChannelConfig, deps: SlackSenderD
         await post(payload, payloads.length > 1 ? `part ${index + 1}/${payloads.length}` : '');
         await progress?.onPartSent?.(index + 1);
       }
+    },
+    coalesce(groups) {
+      return coalesceSlack(groups, renderOptions);
     },
     async verify() {
       if (!check.ok) throw invalidUrl(check.problem);

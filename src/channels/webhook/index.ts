@@ -1,49 +1,76 @@
+import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
 import { parseRetryAfter } from '../../upstream/retry-after.js';
 import { DeliveryError } from '../delivery-error.js';
 import type { ChannelFactory } from '../types.js';
-import { DELIVERY_HEADER, renderWebhookBody, SIGNATURE_HEADER, signBody } from './render.js';
+import { isUnreachableUrl } from '../unreachable-host.js';
+import { coalesceWebhook } from './coalesce.js';
+import { DELIVERY_HEADER, renderWebhookBody } from './render.js';
+import { createWebhookSigner } from './sign.js';
 
-/** A generic JSON POST with an HMAC-SHA256 signature header, for anything that is not Slack or email. */
-export const createWebhookChannel: ChannelFactory<'webhook'> = (config, deps) => ({
-  async send(message, progress) {
-    const body = renderWebhookBody(config.name, message, deps.now());
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      'user-agent': 'shortwatch',
-    };
-    // A crash between the receiver's 2xx and the job's completion resends: this key lets it drop the repeat.
-    if (progress?.deliveryId) headers[DELIVERY_HEADER] = progress.deliveryId;
-    if (config.signingSecret) headers[SIGNATURE_HEADER] = signBody(body, config.signingSecret.reveal());
-    let status: number;
-    let retryAfter: string | string[] | undefined;
-    try {
-      const response = await request(config.url.reveal(), {
-        method: 'POST',
-        body,
-        headers,
-        headersTimeout: config.timeout,
-        bodyTimeout: config.timeout,
-      });
-      status = response.statusCode;
-      retryAfter = response.headers['retry-after'];
-      await response.body.dump();
-    } catch (cause) {
-      const code = cause instanceof Error && 'code' in cause ? String(cause.code) : 'network';
-      throw new DeliveryError(`webhook ${config.name}: request failed (${code})`, { outcome: 'retry', code });
-    }
-    if (status >= 200 && status < 300) return;
-    const where = `webhook ${config.name} answered ${status}`;
-    if (status === 429) {
-      const retryAfterMs = parseRetryAfter(retryAfter, deps.now().getTime()) ?? 1_000;
-      throw new DeliveryError(where, { outcome: 'rate-limit', status, retryAfterMs });
-    }
-    const outcome = status >= 500 || status === 408 ? 'retry' : 'park';
-    throw new DeliveryError(where, { outcome, status });
-  },
-  async verify() {
-    const url = new URL(config.url.reveal());
-    return `webhook POST to ${url.protocol}//${url.host} (path redacted)${config.signingSecret ? ', signed' : ''}`;
-  },
-  async close() {},
-});
+/** A generic JSON POST, every call signed per the Standard Webhooks spec, for anything not Slack or email. */
+export const createWebhookChannel: ChannelFactory<'webhook'> = (config, deps) => {
+  const sign = createWebhookSigner(config.signingSecret.reveal());
+  return {
+    async send(message, progress) {
+      const sentAt = deps.now();
+      const body = renderWebhookBody(config.name, message, sentAt);
+      // A crash between the receiver's 2xx and the outbox's finish resends under the same id, so the
+      // receiver can drop the repeat. Only `test-notify` sends outside the outbox: once, never retried.
+      const id = progress?.deliveryId ?? `t-${randomUUID()}`;
+      const headers = {
+        'content-type': 'application/json',
+        'user-agent': 'shortwatch',
+        [DELIVERY_HEADER]: id,
+        ...sign(id, sentAt, body),
+      };
+      const status = await post(config.name, config.url.reveal(), body, headers, config.timeout);
+      if (status.code >= 200 && status.code < 300) return;
+      const where = `webhook ${config.name} answered ${status.code}`;
+      if (status.code === 429) {
+        const retryAfterMs = parseRetryAfter(status.retryAfter, deps.now().getTime()) ?? 1_000;
+        throw new DeliveryError(where, { outcome: 'rate-limit', status: status.code, retryAfterMs });
+      }
+      const outcome = status.code >= 500 || status.code === 408 ? 'retry' : 'park';
+      throw new DeliveryError(where, { outcome, status: status.code });
+    },
+    coalesce: coalesceWebhook,
+    async verify() {
+      const url = new URL(config.url.reveal());
+      return `webhook POST to ${url.protocol}//${url.host} (path redacted), signed (Standard Webhooks)`;
+    },
+    async close() {},
+  };
+};
+
+interface PostStatus {
+  code: number;
+  retryAfter: string | string[] | undefined;
+}
+
+/** One POST; a transport failure becomes a DeliveryError that parks an unreachable host, retries the rest. */
+async function post(
+  channel: string,
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  timeout: number,
+): Promise<PostStatus> {
+  try {
+    const response = await request(url, {
+      method: 'POST',
+      body,
+      headers,
+      headersTimeout: timeout,
+      bodyTimeout: timeout,
+    });
+    await response.body.dump();
+    return { code: response.statusCode, retryAfter: response.headers['retry-after'] };
+  } catch (cause) {
+    const code = cause instanceof Error && 'code' in cause ? String(cause.code) : 'network';
+    throw new DeliveryError(`webhook ${channel}: request failed (${code})`, {
+      outcome: isUnreachableUrl(code) ? 'park' : 'retry',
+      code,
+    });
+  }
+}

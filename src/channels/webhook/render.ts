@@ -1,18 +1,20 @@
-import { createHmac } from 'node:crypto';
+import { jsonChannelMessage, stringifyVisible } from '../format.js';
 import type { Message } from '../types.js';
 
-/** Header carrying `sha256=<hex HMAC of the raw body>` when a signing secret is configured. */
-export const SIGNATURE_HEADER = 'x-shortwatch-signature';
-
-/** The JSON body of a generic webhook: the message as shortwatch models it, with a schema version. */
+/**
+ * The JSON body of a generic webhook: the message as shortwatch models it, with a schema version.
+ * `type` tells the shapes apart: `events` has `issuer` and `events`; `batch` (several issuers coalesced
+ * while the channel had a backlog) has `groups: [{ issuer, events }]`; `digest`, `notice` and `test` as typed.
+ * Holder and issuer names are the upstream's exact values (data); notice texts are display text; control
+ * and bidi characters are `\uXXXX` escapes in the bytes ({@link jsonChannelMessage}, {@link stringifyVisible}).
+ */
 export function renderWebhookBody(channel: string, message: Message, sentAt: Date): string {
-  return JSON.stringify({ version: 1, channel, sentAt: sentAt.toISOString(), ...message });
+  const body = { version: 1, channel, sentAt: sentAt.toISOString(), ...jsonChannelMessage(message) };
+  return stringifyVisible(body);
 }
 
-/** Header carrying the delivery's id, the same on every attempt: an idempotency key for receivers. */
+/**
+ * Header carrying the delivery's id, the same on every attempt: an idempotency key for receivers. It
+ * repeats `webhook-id` for receivers written before the Standard Webhooks headers.
+ */
 export const DELIVERY_HEADER = 'x-shortwatch-delivery';
-
-/** `sha256=` + hex HMAC-SHA256 of the exact body bytes, for receivers to verify. */
-export function signBody(body: string, secret: string): string {
-  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
-}

@@ -1,46 +1,150 @@
-import { planFor } from '../../app.js';
+import type { App } from '../../app.js';
+import type { Plan } from '../../budget/index.js';
+import { type ConfigIssue, isConfigError } from '../../config/config-error.js';
+import { isUnresolvedSecretError } from '../../config/unresolved-secret.js';
+import { unlistedIds } from '../../jobs/watchlist.js';
+import { checkEvictionPolicy, describeEvictionPolicy } from '../../ops/redis-eviction.js';
+import { planFor } from '../../plan-for.js';
+import { configIssues, watchlistIssues } from '../../preflight/preflight.js';
+import type { Issuer } from '../../upstream/index.js';
 import { withBudgetWait } from '../budget-wait.js';
 import type { CommandContext } from '../context.js';
 import { withApp } from '../context.js';
-import { describeFailure } from '../exit.js';
+import { describeFailure, EXIT } from '../exit.js';
+
+/** The lines `check` prints, and the exit code they add up to. */
+interface CheckOutput {
+  ok(what: string): void;
+  /** Worth fixing, but shortwatch runs: not counted as a failure. */
+  warn(what: string): void;
+  /** A check that could not be made because of a problem already reported. */
+  skip(what: string): void;
+  /** A runtime failure (exit 1): Redis, a channel, the upstream. */
+  fail(what: string): void;
+  /** A problem `start` refuses (exit 2), at its key path. */
+  problem(issue: ConfigIssue): void;
+  exitCode(): number;
+}
 
 /**
- * `shortwatch check`: the config is valid (or the command already exited 2), the plan fits, Redis answers,
- * each channel's settings verify without sending (SMTP connect + AUTH, webhook URL shape), and — unless
- * `--offline` — the upstream accepts the key (one request from the interactive reserve).
+ * `shortwatch check`: everything `start` would refuse, each problem at its key path with exit 2 (the same
+ * checks, preflight/preflight.ts: secrets, cron patterns, the plan, watchlist names against the issuer
+ * list); then whether Redis answers (and will not evict: a WARN line otherwise), whether each channel's
+ * settings verify without sending (SMTP connect + AUTH, webhook URL shape), and — unless `--offline` —
+ * whether the upstream accepts the key (one request from the interactive reserve). Exit 1 when only those fail.
  */
 export async function checkCommand(ctx: CommandContext, options: { offline?: boolean }): Promise<number> {
-  let failures = 0;
-  const ok = (what: string) => ctx.out(`ok    ${what}`);
-  const fail = (what: string) => {
-    failures += 1;
-    ctx.out(`FAIL  ${what}`);
-  };
-  ok(
-    `config ${ctx.configFile}: ${ctx.config.watchlist.length} watched issuers, ${ctx.config.channels.length} channels`,
-  );
-  const plan = planFor(ctx.config);
-  ok(`plan: ${plan.summary[0] ?? 'fits the budget'}`);
-  await withApp(ctx, async (app) => {
-    ok(`redis answers (prefix ${ctx.config.redis.prefix})`);
-    for (const [name, sender] of app.settings.senders) {
-      try {
-        ok(`channel ${name}: ${await sender.verify()}`);
-      } catch (error) {
-        fail(`channel ${name}: ${describeFailure(error).message}`);
-      }
-    }
-    if (options.offline) return;
+  const out = checkOutput(ctx.out);
+  const problems = configIssues(ctx.config);
+  if (problems.length === 0) {
+    out.ok(
+      `config ${ctx.configFile}: ${ctx.config.watchlist.length} watched issuers, ${ctx.config.channels.length} channels`,
+    );
+  }
+  for (const issue of problems) out.problem(issue);
+  const plan = planOrUndefined(ctx);
+  // A config that cannot plan cannot build the app: its problem is reported above.
+  if (plan === undefined) return out.exitCode();
+  out.ok(`plan: ${plan.summary[0] ?? 'fits the budget'}`);
+  try {
+    await withApp(ctx, (app) => checkWithApp(ctx, app, out, options));
+  } catch (error) {
+    if (!isUnresolvedSecretError(error)) throw error;
+    out.skip(`redis, channels and upstream: ${error.problems.map((p) => p.path).join(', ')} is not set`);
+  }
+  return out.exitCode();
+}
+
+async function checkWithApp(
+  ctx: CommandContext,
+  app: App,
+  out: CheckOutput,
+  options: { offline?: boolean },
+): Promise<void> {
+  out.ok(`redis answers (prefix ${ctx.config.redis.prefix})`);
+  const eviction = await checkEvictionPolicy(app.redis);
+  (eviction.state === 'noeviction' ? out.ok : out.warn)(describeEvictionPolicy(eviction));
+  for (const [name, sender] of app.settings.senders) {
     try {
-      const list = await withBudgetWait(
-        Boolean(ctx.options.wait),
-        () => app.client('interactive').listIssuers(),
-        ctx.out,
-      );
-      ok(`upstream ${ctx.config.upstream.baseUrl}: key accepted, ${list.data.length} issuers`);
+      out.ok(`channel ${name}: ${await sender.verify()}`);
     } catch (error) {
-      fail(`upstream ${ctx.config.upstream.baseUrl}: ${describeFailure(error).message}`);
+      if (isUnresolvedSecretError(error)) out.skip(`channel ${name}: not verified without its secret`);
+      else out.fail(`channel ${name}: ${describeFailure(error).message}`);
     }
-  });
-  return failures === 0 ? 0 : 1;
+  }
+  const directory = options.offline ? await savedDirectory(app, out) : await upstreamDirectory(ctx, app, out);
+  if (directory !== undefined) checkWatchlist(ctx, directory, out);
+}
+
+/** `--offline`: the issuer list the last sweep saved, if any. */
+async function savedDirectory(app: App, out: CheckOutput): Promise<readonly Issuer[] | undefined> {
+  const saved = await app.ctx.directory.load();
+  if (saved === null)
+    out.warn('watchlist names not checked: --offline, and no sweep has saved the issuer list yet');
+  return saved?.issuers;
+}
+
+/** One `GET /issuers` with the interactive client: the key works, and the names are checked against it. */
+async function upstreamDirectory(
+  ctx: CommandContext,
+  app: App,
+  out: CheckOutput,
+): Promise<readonly Issuer[] | undefined> {
+  const where = `upstream ${ctx.config.upstream.baseUrl}`;
+  try {
+    const list = await withBudgetWait(
+      Boolean(ctx.options.wait),
+      () => app.client('interactive').listIssuers(),
+      ctx.out,
+    );
+    out.ok(`${where}: key accepted, ${list.data.length} issuers`);
+    return list.data;
+  } catch (error) {
+    if (isUnresolvedSecretError(error)) out.skip(`${where}: not asked without the API key`);
+    else out.fail(`${where}: ${describeFailure(error).message}`);
+    return undefined;
+  }
+}
+
+function checkWatchlist(ctx: CommandContext, directory: readonly Issuer[], out: CheckOutput): void {
+  const { watchlist } = ctx.config;
+  const { watched, issues } = watchlistIssues(watchlist, directory);
+  for (const issue of issues) out.problem(issue);
+  for (const issuer of unlistedIds(watched, directory)) {
+    out.warn(
+      `watchlist id "${issuer.id}" is not in the upstream's issuer list (it left, or the id is wrong)`,
+    );
+  }
+  const byName = watchlist.filter((entry) => 'name' in entry).length;
+  if (issues.length === 0 && byName > 0) {
+    out.ok(`watchlist: all ${byName} names resolve against the issuer list`);
+  }
+}
+
+function planOrUndefined(ctx: CommandContext): Plan | undefined {
+  try {
+    return planFor(ctx.config);
+  } catch (error) {
+    if (isConfigError(error)) return undefined;
+    throw error;
+  }
+}
+
+function checkOutput(print: (text: string) => void): CheckOutput {
+  let failures = 0;
+  let problems = 0;
+  return {
+    ok: (what) => print(`ok    ${what}`),
+    warn: (what) => print(`WARN  ${what}`),
+    skip: (what) => print(`skip  ${what}`),
+    fail: (what) => {
+      failures += 1;
+      print(`FAIL  ${what}`);
+    },
+    problem: (issue) => {
+      problems += 1;
+      print(`FAIL  ${issue.path ? `${issue.path}: ` : ''}${issue.message}`);
+    },
+    exitCode: () => (problems > 0 ? EXIT.usage : failures > 0 ? EXIT.failure : EXIT.ok),
+  };
 }

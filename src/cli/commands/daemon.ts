@@ -1,8 +1,12 @@
 import { watch } from 'node:fs';
+import { ConfigError } from '../../config/config-error.js';
 import { formatDuration } from '../../config/duration.js';
 import { loadConfig } from '../../config/load.js';
+import type { Config } from '../../config/schema.js';
+import { collectSecrets } from '../../config/secret.js';
 import { sweepEvery } from '../../jobs/schedulers.js';
 import { startHttpServer } from '../../ops/http-server.js';
+import { configIssues } from '../../preflight/preflight.js';
 import type { CommandContext } from '../context.js';
 import { describeFailure } from '../exit.js';
 
@@ -18,8 +22,11 @@ export interface DaemonOptions {
  * `shortwatch start` (schedulers and workers) and `shortwatch worker` (workers only). Runs until
  * SIGTERM/SIGINT: stop taking jobs, finish those in flight (bounded), close everything, exit 0; a second
  * signal exits at once. SIGHUP or a changed file (with --watch-config) reloads the config.
+ * A config `shortwatch check` would fail is refused with exit 2 before anything is registered: its own
+ * problems before Redis is even opened, the watchlist names once the directory is known (App.startDaemon).
  */
 export async function runDaemon(ctx: CommandContext, options: DaemonOptions): Promise<number> {
+  refuseConfigIssues(ctx.config, ctx.configFile);
   const app = await ctx.openApp();
   const { logger } = ctx;
   const { config } = app.settings;
@@ -49,6 +56,9 @@ export async function runDaemon(ctx: CommandContext, options: DaemonOptions): Pr
   const reload = async (why: string) => {
     try {
       const next = loadConfig(ctx.configFile);
+      refuseConfigIssues(next, ctx.configFile);
+      // Before anything can log them: the new config's secrets join those the logger scrubs.
+      collectSecrets(next, ctx.secrets);
       await app.reload(next, { workerOnly: options.workerOnly });
       logger.info({ why, watched: next.watchlist.length, channels: next.channels.length }, 'config reloaded');
     } catch (error) {
@@ -88,6 +98,12 @@ export async function runDaemon(ctx: CommandContext, options: DaemonOptions): Pr
     process.on('SIGTERM', () => stop('SIGTERM'));
     process.on('SIGINT', () => stop('SIGINT'));
   });
+}
+
+/** Throws the {@link ConfigError} of every problem `shortwatch check` would report in `config` itself. */
+function refuseConfigIssues(config: Config, source: string): void {
+  const problems = configIssues(config);
+  if (problems.length > 0) throw new ConfigError(source, problems);
 }
 
 /** Calls `onChange` (debounced) when the file's content may have changed. */

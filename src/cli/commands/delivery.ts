@@ -1,61 +1,77 @@
-import { deliveryJobSchema } from '../../channels/message-schema.js';
-import { parseDuration } from '../../config/duration.js';
+import type { App } from '../../app.js';
+import { displayText } from '../../channels/format.js';
+import type { Message } from '../../channels/types.js';
 import { EVENT_KINDS, type EventKind } from '../../positions/index.js';
-import { explainRoute, type MuteScope, syntheticEvent } from '../../routing/index.js';
+import { explainRoute, syntheticEvent } from '../../routing/index.js';
 import type { CommandContext } from '../context.js';
 import { withApp } from '../context.js';
 import { CliError, EXIT } from '../exit.js';
+import { issuerSources, isWatched, lookupIssuer } from '../issuer-lookup.js';
+import { parsePercent } from '../number-options.js';
 import { renderTable } from '../table.js';
 
-/** `shortwatch deliveries [--failed]`: parked (failed) deliveries per channel — the dead letter. */
+/** `shortwatch deliveries [--failed]`: parked messages per channel (the dead letter), and what is in flight. */
 export async function deliveriesCommand(ctx: CommandContext, options: { failed?: boolean }): Promise<void> {
   await withApp(ctx, async (app) => {
     const rows: (string | number)[][] = [];
-    for (const channel of app.settings.config.channels) {
-      const queue = app.queues.deliver(channel.name);
-      const states = options.failed
-        ? (['failed'] as const)
-        : (['failed', 'waiting', 'delayed', 'active'] as const);
-      for (const state of states) {
-        for (const job of await queue.getJobs([state], 0, 199)) {
-          const parsed = deliveryJobSchema.safeParse(job.data);
-          const what = parsed.success ? summarise(parsed.data.message) : 'unreadable job data';
-          rows.push([channel.name, String(job.id), state, job.attemptsMade, what, job.failedReason ?? '']);
-        }
+    const now = app.ctx.now().getTime();
+    for (const name of await channelNames(app)) {
+      for (const parked of await app.ctx.outbox.parked(name)) {
+        const { deliveryId, attempts, message, lastError } = parked;
+        rows.push([name, deliveryId, 'parked', attempts, summarise(message), lastError ?? '']);
       }
+      if (options.failed) continue;
+      const inflight = await app.ctx.outbox.inflight(name);
+      if (inflight) {
+        const { deliveryId, attempts, message, lastError } = inflight;
+        rows.push([name, deliveryId, 'sending', attempts, summarise(message), lastError ?? '']);
+      }
+      const depth = await app.ctx.outbox.depth(name, now);
+      if (depth.waiting > 0) rows.push([name, '-', 'waiting', 0, `${depth.waiting} items`, '']);
     }
-    ctx.out(renderTable(['CHANNEL', 'JOB', 'STATE', 'ATTEMPTS', 'MESSAGE', 'LAST ERROR'], rows));
+    ctx.out(renderTable(['CHANNEL', 'DELIVERY', 'STATE', 'ATTEMPTS', 'MESSAGE', 'LAST ERROR'], rows));
     ctx.out(
-      `\n${rows.length} deliveries${options.failed ? ' parked' : ''}. Retry with: shortwatch deliveries retry <job>|--all`,
+      `\n${rows.length} rows. Send parked messages again with: shortwatch deliveries retry <delivery>|--all`,
     );
   });
 }
 
-/** `shortwatch deliveries retry <job>|--all`: sends parked deliveries again. */
+/** The configured channels, then those removed from the config that still hold queued or parked work. */
+async function channelNames(app: App): Promise<string[]> {
+  const configured = app.settings.config.channels.map((c) => c.name);
+  const removed = (await app.ctx.channels.names()).filter((name) => !configured.includes(name));
+  return [...configured, ...removed];
+}
+
+/** `shortwatch deliveries retry <delivery>|--all`: puts parked messages back at the front of their outbox. */
 export async function retryCommand(
   ctx: CommandContext,
-  jobId: string | undefined,
+  deliveryId: string | undefined,
   options: { all?: boolean; channel?: string },
 ): Promise<void> {
-  if (!jobId && !options.all) throw new CliError('name a job id or pass --all', EXIT.usage);
+  if (!deliveryId && !options.all) throw new CliError('name a delivery id or pass --all', EXIT.usage);
   await withApp(ctx, async (app) => {
+    const configured = new Set(app.settings.config.channels.map((c) => c.name));
+    if (options.channel && !configured.has(options.channel)) {
+      const removed = (await channelNames(app)).includes(options.channel);
+      throw new CliError(
+        removed
+          ? `channel "${options.channel}" is no longer in the config: add it back (and reload) before retrying its parked messages`
+          : `no channel named "${options.channel}"`,
+        EXIT.usage,
+      );
+    }
     let retried = 0;
     for (const channel of app.settings.config.channels) {
       if (options.channel && channel.name !== options.channel) continue;
-      const queue = app.queues.deliver(channel.name);
-      let retriedHere = 0;
-      for (const job of await queue.getJobs(['failed'], 0, -1)) {
-        if (jobId && job.id !== jobId) continue;
-        await job.retry('failed', { resetAttemptsMade: true });
-        retriedHere += 1;
-      }
+      const retriedHere = await app.ctx.outbox.requeue(channel.name, deliveryId ? [deliveryId] : undefined);
       retried += retriedHere;
-      // A channel's notice stays while any of its deliveries is still parked.
-      if (retriedHere > 0 && (await queue.getFailedCount()) === 0)
+      // A channel's notice stays while any of its messages is still parked.
+      if (retriedHere > 0 && (await app.ctx.outbox.parked(channel.name)).length === 0)
         await app.ctx.notices.clear(`channel-parked-${channel.name}`, 'Parked deliveries were retried.');
     }
-    if (jobId && retried === 0) throw new CliError(`no failed delivery with id ${jobId}`);
-    ctx.out(`${retried} deliveries queued again; a running daemon sends them.`);
+    if (deliveryId && retried === 0) throw new CliError(`no parked delivery with id ${deliveryId}`);
+    ctx.out(`${retried} deliveries queued again; a running daemon sends them (same delivery ids).`);
   });
 }
 
@@ -76,31 +92,44 @@ export async function testNotifyCommand(ctx: CommandContext, name: string): Prom
   });
 }
 
-/** `shortwatch route ...`: which channels an imagined event would reach, and why not the others. */
+/**
+ * `shortwatch route ...`: which channels an imagined event would reach, and why not the others. The
+ * issuer must be known (the issuer list or the watchlist); one that is not watched reaches no channel.
+ */
 export async function routeCommand(
   ctx: CommandContext,
   options: { issuer: string; holder: string; kind: string; value: string; previous?: string },
 ): Promise<void> {
   const kind: EventKind | undefined = EVENT_KINDS.find((k) => k === options.kind);
   if (!kind) throw new CliError(`--kind must be one of ${EVENT_KINDS.join(', ')}`, EXIT.usage);
-  const value = Number(options.value);
-  if (!Number.isFinite(value)) throw new CliError('--value must be a number (percent)', EXIT.usage);
+  const value = parsePercent(options.value, '--value');
+  const previous = options.previous === undefined ? undefined : parsePercent(options.previous, '--previous');
+  checkDirection(kind, value, previous);
   await withApp(ctx, async (app) => {
     const now = app.ctx.now();
-    const directory = (await app.ctx.directory.load())?.issuers ?? [];
-    const known = directory.find(
-      (i) => i.svc_issuer_id === options.issuer || i.name.toLowerCase() === options.issuer.toLowerCase(),
-    );
+    const sources = await issuerSources(app);
+    const issuer = lookupIssuer(options.issuer, sources);
+    const channels = app.settings.config.channels;
+    if (!isWatched(issuer, sources)) {
+      const why = `${displayText(issuer.name)} (${displayText(issuer.id)}) is not on the watchlist: never polled, no event`;
+      ctx.out(
+        renderTable(
+          ['CHANNEL', 'VERDICT', 'WHY'],
+          channels.map((c) => [c.name, 'skip', why]),
+        ),
+      );
+      return;
+    }
     const event = syntheticEvent({
-      issuer: known ? { id: known.svc_issuer_id, name: known.name } : options.issuer,
+      issuer: { id: issuer.id, name: issuer.name },
       holder: options.holder,
       kind,
       value,
-      previous: options.previous === undefined ? undefined : Number(options.previous),
+      previous,
       thresholds: app.settings.config.poll.thresholds,
       now,
     });
-    const verdicts = explainRoute(event, app.settings.config.channels, await app.ctx.mutes.list(), now);
+    const verdicts = explainRoute(event, channels, await app.ctx.mutes.list(), now);
     ctx.out(
       renderTable(
         ['CHANNEL', 'VERDICT', 'WHY'],
@@ -110,87 +139,24 @@ export async function routeCommand(
   });
 }
 
-/** `shortwatch mute holder|issuer NAME --for 7d`. */
-export async function muteCommand(
-  ctx: CommandContext,
-  scope: string,
-  target: string,
-  options: { for: string; channel?: string; reason?: string; digests?: boolean },
-): Promise<void> {
-  const forMs = parseDuration(options.for);
-  if (scope !== 'holder' && scope !== 'issuer') throw new CliError('mute what? holder or issuer', EXIT.usage);
-  if (!forMs) throw new CliError(`--for: "${options.for}" is not a duration (e.g. 7d, 12h)`, EXIT.usage);
-  if (options.channel && !ctx.config.channels.some((c) => c.name === options.channel)) {
-    throw new CliError(`no channel named "${options.channel}"`, EXIT.usage);
+/** A raise must end above where it started, a cut below: anything else is not the event named. */
+function checkDirection(kind: EventKind, value: number, previous: number | undefined): void {
+  if (previous === undefined) return;
+  if (kind === 'increased' && !(previous < value))
+    throw new CliError('--kind increased needs --previous below --value', EXIT.usage);
+  if (kind === 'decreased' && !(previous > value))
+    throw new CliError('--kind decreased needs --previous above --value', EXIT.usage);
+}
+
+function summarise(message: Message): string {
+  switch (message.type) {
+    case 'events':
+      return `${message.events.length} events in ${message.issuer.name}`;
+    case 'batch':
+      return `${message.groups.reduce((n, g) => n + g.events.length, 0)} events in ${message.groups.length} issuers`;
+    case 'digest':
+      return `digest of ${message.events.length} events`;
+    default:
+      return message.type;
   }
-  await withApp(ctx, async (app) => {
-    const mute = await app.ctx.mutes.add({
-      scope: scope satisfies MuteScope,
-      target,
-      channel: options.channel,
-      reason: options.reason,
-      digests: options.digests ?? false,
-      forMs,
-    });
-    ctx.out(
-      `Muted ${scope} "${target}" on ${mute.channel ?? 'every channel'} until ${new Date(mute.until).toISOString()}${mute.digests ? ' (digests too)' : ' (digests still receive it)'}.`,
-    );
-  });
-}
-
-/** `shortwatch unmute holder|issuer NAME [--channel C]`. */
-export async function unmuteCommand(
-  ctx: CommandContext,
-  scope: string,
-  target: string,
-  options: { channel?: string },
-): Promise<void> {
-  if (scope !== 'holder' && scope !== 'issuer')
-    throw new CliError('unmute what? holder or issuer', EXIT.usage);
-  await withApp(ctx, async (app) => {
-    const removed = await app.ctx.mutes.remove(scope, target, options.channel);
-    ctx.out(
-      removed
-        ? `Unmuted ${scope} "${target}".`
-        : `No such mute: ${scope} "${target}"${options.channel ? ` on ${options.channel}` : ''}.`,
-    );
-  });
-}
-
-/** `shortwatch mutes`: mutes in force and how many events each channel suppressed. */
-export async function mutesCommand(ctx: CommandContext): Promise<void> {
-  await withApp(ctx, async (app) => {
-    const mutes = await app.ctx.mutes.list();
-    ctx.out(
-      renderTable(
-        ['SCOPE', 'TARGET', 'CHANNEL', 'UNTIL', 'DIGESTS', 'REASON'],
-        mutes.map((m) => [
-          m.scope,
-          m.target,
-          m.channel ?? '*',
-          new Date(m.until).toISOString(),
-          m.digests ? 'muted' : 'kept',
-          m.reason ?? '',
-        ]),
-      ),
-    );
-    const counts = await app.ctx.mutes.suppressedCounts();
-    const summary = Object.entries(counts)
-      .map(([channel, n]) => `${channel}: ${n}`)
-      .join(', ');
-    ctx.out(`\nSuppressed events so far: ${summary || 'none'}`);
-  });
-}
-
-function summarise(message: { type: string } & Record<string, unknown>): string {
-  if (message.type === 'events' && Array.isArray(message.events)) {
-    const issuer =
-      message.issuer && typeof message.issuer === 'object' && 'name' in message.issuer
-        ? String(message.issuer.name)
-        : '?';
-    return `${message.events.length} events in ${issuer}`;
-  }
-  if (message.type === 'digest' && Array.isArray(message.events))
-    return `digest of ${message.events.length} events`;
-  return message.type;
 }

@@ -1,9 +1,12 @@
-import { planFor } from '../../app.js';
+import { type App, planFor } from '../../app.js';
 import { formatDelta, formatPercent, KIND_VERB } from '../../channels/format.js';
 import { formatDuration } from '../../config/duration.js';
 import { collectStatus, type StatusReport } from '../../ops/status.js';
+import { isSnapshotCorruptError } from '../../state/snapshot-corrupt-error.js';
 import type { CommandContext } from '../context.js';
 import { withApp } from '../context.js';
+import { issuerSources, lookupIssuer } from '../issuer-lookup.js';
+import { parseCount } from '../number-options.js';
 import { renderTable } from '../table.js';
 import { resolveIssuerArgument } from './upstream.js';
 
@@ -29,9 +32,11 @@ export async function statusCommand(ctx: CommandContext, options: { json?: boole
 export function formatStatus(r: StatusReport): string {
   const access =
     r.upstream.access === 'ok'
-      ? r.upstream.blockedUntil
-        ? `blocked by a 429 until ${r.upstream.blockedUntil}`
-        : 'ok'
+      ? r.budget.probing
+        ? `rate-limited, one probe request every ${r.budget.probing.every} (next ${r.upstream.blockedUntil ?? 'now'}): ${r.budget.blockedReason}`
+        : r.upstream.blockedUntil
+          ? `blocked by a 429 until ${r.upstream.blockedUntil}`
+          : 'ok'
       : `${r.upstream.access === 'unauthorized' ? 'UNAUTHORIZED (401)' : 'NO API ACCESS (403)'} since ${r.upstream.since}; polling stopped`;
   const lines = [
     `Upstream access: ${access}`,
@@ -40,25 +45,45 @@ export function formatStatus(r: StatusReport): string {
     `Last sweep: ${r.sweep.lastSweepAt ?? 'never'}; dataset last_updated ${r.sweep.datasetLastUpdated ?? 'unknown'}`,
     '',
     renderTable(
-      ['ISSUER', 'NAME', 'LAST POLL', 'HOLDERS', 'TOTAL SHORT'],
-      r.issuers.map((i) => [i.id, i.name, i.lastPoll ?? 'never', i.holders, `${i.totalShort}%`]),
+      ['ISSUER', 'NAME', 'LAST POLL', 'HOLDERS', 'TOTAL SHORT', 'POLLING'],
+      r.issuers.map((i) => [
+        i.id,
+        i.name,
+        // Before its first poll an issuer has no holders to count: "0 holders, 0%" would be a claim.
+        ...(i.lastPoll === null ? ['not polled yet', '-', '-'] : [i.lastPoll, i.holders, `${i.totalShort}%`]),
+        i.problem ? `${i.health}: ${i.problem}` : i.health,
+      ]),
     ),
+    ...(r.overdue.length > 0 ? ['', 'Overdue:', ...r.overdue.map((line) => `  ${line}`)] : []),
     '',
     renderTable(
       ['CHANNEL', 'KIND', 'MODE', 'WAITING', 'DELAYED', 'FAILED', 'STAGED'],
       r.channels.map((c) => [c.name, c.kind, c.mode, c.waiting, c.delayed, c.failed, c.staged]),
     ),
     '',
-    `Schedulers: ${r.schedulers.map((s) => `${s.id} next ${s.next ?? 'none'}${s.late ? ' (LATE)' : ''}`).join('; ') || 'none'}`,
+    `Schedulers: ${r.schedulers.map(describeScheduler).join('; ') || 'none'}`,
     `Processes alive: ${r.processes.map((p) => `${p.id} (${p.role})`).join(', ') || 'none'}`,
     `Notices: ${r.notices.map((n) => `[${n.severity}] ${n.title}`).join('; ') || 'none'}`,
   ];
   return lines.join('\n');
 }
 
-/** `shortwatch resume`: clears a 401/403 stop after the key or plan was fixed. */
-export async function resumeCommand(ctx: CommandContext): Promise<void> {
+function describeScheduler(s: StatusReport['schedulers'][number]): string {
+  if (!s.registered) return `${s.id} not registered yet (\`shortwatch start\` registers it)`;
+  return `${s.id} next ${s.next ?? 'none'}${s.late ? ' (LATE)' : ''}`;
+}
+
+/**
+ * `shortwatch resume`: clears a 401/403 stop after the key or plan was fixed. `shortwatch resume ISSUER`:
+ * the issuer is asked again at the next sweep, whatever its 404 backoff; a snapshot that cannot be read
+ * is dropped, so the issuer is re-baselined (silently) rather than failing at every poll.
+ */
+export async function resumeCommand(ctx: CommandContext, issuer?: string): Promise<void> {
   await withApp(ctx, async (app) => {
+    if (issuer !== undefined) {
+      ctx.out(await resumeIssuer(app, issuer));
+      return;
+    }
     const restored = await app.ctx.access.restore();
     if (restored) await app.ctx.notices.clear('access-revoked', 'Resumed by an operator.');
     ctx.out(
@@ -69,16 +94,49 @@ export async function resumeCommand(ctx: CommandContext): Promise<void> {
   });
 }
 
+async function resumeIssuer(app: App, argument: string): Promise<string> {
+  const directory = (await app.ctx.directory.load())?.issuers ?? [];
+  const id = resolveIssuerArgument(argument, directory);
+  const said: string[] = [];
+  if (await app.ctx.pollHealth.clearNotFound(id)) {
+    await app.ctx.notices.clear(`issuer-missing-${id}`, `Resumed by an operator: ${id} is asked again.`);
+    said.push(`${id}: 404 backoff cleared; asked again at the next sweep.`);
+  }
+  try {
+    await app.ctx.snapshots.get(id);
+  } catch (error) {
+    if (!isSnapshotCorruptError(error)) throw error;
+    await app.ctx.snapshots.delete(id);
+    said.push(`${id}: the unreadable snapshot was dropped; the next poll re-baselines it silently.`);
+  }
+  return said.join('\n') || `${id}: nothing to resume (no 404 backoff, snapshot readable).`;
+}
+
+/**
+ * The issuer `events` is asked about: named like the watchlist binds names (a part of one name will do),
+ * or an id the event log still holds (an issuer since dropped from the list). Anything else is a usage
+ * error with the closest names, rather than an empty table that looks like "no changes".
+ */
+async function eventsIssuerId(app: App, argument: string): Promise<string> {
+  try {
+    return lookupIssuer(argument, await issuerSources(app), { partial: true }).id;
+  } catch (error) {
+    const logged = await app.ctx.eventLog.recent({ issuerId: argument.trim(), limit: 1 });
+    if (logged.length > 0) return argument.trim();
+    throw error;
+  }
+}
+
 /** `shortwatch events [ISSUER] [--limit N]`: the latest detected events, newest first. */
 export async function eventsCommand(
   ctx: CommandContext,
   issuer: string | undefined,
   options: { limit: string; json?: boolean },
 ): Promise<void> {
+  const limit = parseCount(options.limit, '--limit');
   await withApp(ctx, async (app) => {
-    const directory = (await app.ctx.directory.load())?.issuers ?? [];
-    const issuerId = issuer ? resolveIssuerArgument(issuer, directory) : undefined;
-    const events = await app.ctx.eventLog.recent({ issuerId, limit: Number(options.limit) || 20 });
+    const issuerId = issuer ? await eventsIssuerId(app, issuer) : undefined;
+    const events = await app.ctx.eventLog.recent({ issuerId, limit });
     if (options.json) {
       ctx.out(JSON.stringify(events, null, 2));
       return;

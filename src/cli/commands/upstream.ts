@@ -1,8 +1,12 @@
+import type { App } from '../../app.js';
+import { displayText } from '../../channels/format.js';
 import { normaliseName } from '../../jobs/watchlist.js';
 import type { Issuer } from '../../upstream/schemas.js';
 import { withBudgetWait } from '../budget-wait.js';
 import { type CommandContext, withApp } from '../context.js';
 import { CliError } from '../exit.js';
+import { lookupIssuer } from '../issuer-lookup.js';
+import { activeTable, historyTable } from '../position-rows.js';
 import { renderTable } from '../table.js';
 
 /** `shortwatch issuers [--search TEXT]`: the upstream's issuer list as a table. */
@@ -28,7 +32,11 @@ export async function issuersCommand(ctx: CommandContext, options: { search?: st
   });
 }
 
-/** `shortwatch positions ISSUER [--all]`: one issuer's disclosed positions, largest first. */
+/**
+ * `shortwatch positions ISSUER [--all]`: one issuer's disclosed positions, largest first. The issuer is
+ * looked up in the saved issuer list (fetched once when there is none) before any positions request, and
+ * holders are told apart as the alerts tell them: spellings of one holder are one row, counted once.
+ */
 export async function positionsCommand(
   ctx: CommandContext,
   issuer: string,
@@ -37,24 +45,28 @@ export async function positionsCommand(
   await withApp(ctx, async (app) => {
     const client = app.client('interactive');
     const wait = Boolean(ctx.options.wait);
-    const directory = (await app.ctx.directory.load())?.issuers;
-    const id = resolveIssuerArgument(issuer, directory ?? []);
+    const directory = await savedOrFetchedDirectory(app, wait, ctx.out);
+    const { id } = lookupIssuer(issuer, { directory, watchlist: ctx.config.watchlist }, { partial: true });
     const result = await withBudgetWait(
       wait,
       () => client.getPositions(id, options.all ? 'all' : 'active'),
       ctx.out,
     );
-    const rows = [...result.data]
-      .sort((a, b) => (options.all ? b.date.localeCompare(a.date) : b.value - a.value))
-      .map((p) => [p.position_holder, `${Math.round(p.value * 10_000) / 10_000}%`, p.date]);
-    ctx.out(`${result.issuer.name} (${result.issuer.svc_issuer_id}), ${result.status} positions`);
+    const { name, svc_issuer_id: issuerId } = result.issuer;
+    ctx.out(`${displayText(name)} (${displayText(issuerId)}), ${result.status} positions`);
+    const { rows, summary } = options.all ? historyTable(result.data) : activeTable(result.data);
     ctx.out(renderTable(['HOLDER', 'VALUE', 'DATE'], rows));
-    const total = result.data.reduce((sum, p) => sum + p.value, 0);
-    const summary = options.all
-      ? `${rows.length} disclosures`
-      : `${rows.length} holders, total disclosed short ${Math.round(total * 100) / 100}%`;
     ctx.out(`\n${summary}; dataset last updated ${result.last_updated ?? 'unknown'}`);
   });
+}
+
+/** The issuer list the sweeps saved; before the first sweep, one request fetches and saves it. */
+async function savedOrFetchedDirectory(app: App, wait: boolean, say: (text: string) => void) {
+  const saved = await app.ctx.directory.load();
+  if (saved !== null) return saved.issuers;
+  const list = await withBudgetWait(wait, () => app.client('interactive').listIssuers(), say);
+  await app.ctx.directory.save(list.data, list.last_updated, app.ctx.now());
+  return list.data;
 }
 
 /** An issuer argument is an id, or a name found in the cached directory. */

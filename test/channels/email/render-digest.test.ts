@@ -59,28 +59,22 @@ describe('renderEmail: digest', () => {
     );
   });
 
-  it('text: period, top movers by |Δ|, then issuers newest first with totals, events newest first', () => {
+  it("text: period, no top movers in a short digest, issuers newest first, each one's events in order", () => {
     expect(email.text).toBe(
       [
         'Short positions digest: 4 changes',
         'Period: 20 Nov 2024 07:30 – 21 Nov 2024 07:30 (Europe/London)',
         '',
-        'Top movers',
-        '* Citadel opened a short in Beta Group: 0.80% (2024-11-20)',
-        "* Marshall Wace's short in Gamma Ltd fell below the 0.5% public disclosure threshold (last disclosed 0.45% on 2024-11-20)",
-        '* Marshall Wace cut its short in Acme plc to 0.98% (-0.25 pp, from 1.23%; 2024-11-21)',
-        '* Marshall Wace raised its short in Acme plc to 1.23% (+0.12 pp, from 1.11%; 2024-11-20)',
-        '',
         'Acme plc: total disclosed short 3.27% (net -0.13 pp over the period)',
-        '* Marshall Wace cut its short in Acme plc to 0.98% (-0.25 pp, from 1.23%; 2024-11-21)',
-        '* Marshall Wace raised its short in Acme plc to 1.23% (+0.12 pp, from 1.11%; 2024-11-20)',
+        '* Marshall Wace raised 1.11% → 1.23% (+0.12 pp) on 2024-11-20',
+        '* Marshall Wace cut 1.23% → 0.98% (-0.25 pp) on 2024-11-21',
         '',
         'Beta Group: total disclosed short 0.80% (net +0.80 pp over the period)',
-        '* Citadel opened a short in Beta Group: 0.80% (2024-11-20)',
+        '* Citadel opened 0.80% (+0.80 pp) on 2024-11-20',
         '  Thresholds crossed: 0.5%',
         '',
         'Gamma Ltd: total disclosed short 1.00% (net -0.55 pp over the period)',
-        "* Marshall Wace's short in Gamma Ltd fell below the 0.5% public disclosure threshold (last disclosed 0.45% on 2024-11-20)",
+        '* Marshall Wace closed 0.55% → below 0.5% (last disclosed 0.45%) on 2024-11-20',
         '  Thresholds crossed: 0.5%',
         '',
         'Closed: the position fell below the 0.5% public disclosure threshold and is no longer published; it is not known to be covered.',
@@ -92,27 +86,68 @@ describe('renderEmail: digest', () => {
     );
   });
 
-  it('html: period, top movers first, issuer sections newest first, one row per event', () => {
+  it('html: period, issuer sections newest first, one row per event, oldest first within an issuer', () => {
     const { html } = email;
     expect(html).toContain('Period: 20 Nov 2024 07:30 – 21 Nov 2024 07:30 (Europe/London)');
     const headings = [...html.matchAll(/<h2[^>]*>([^<]*)<\/h2>/g)].map((m) => m[1]);
-    expect(headings).toEqual(['Top movers', 'Acme plc', 'Beta Group', 'Gamma Ltd']);
+    expect(headings).toEqual(['Acme plc', 'Beta Group', 'Gamma Ltd']);
     expect(html).toContain('Total disclosed short 3.27% (net -0.13 pp over the period)');
-    expect(html.match(/<tr><td class="sw-td"/g)).toHaveLength(4);
+    expect(html.match(/<tr><td class="sw-td/g)).toHaveLength(4);
+    const changes = [...html.matchAll(/<td class="sw-td sw-word"[^>]*>([^<]*)<\/td>/g)].map((m) => m[1]);
+    expect(changes).toEqual(['raised', 'cut', 'opened', 'closed']);
   });
 
-  it('top movers are capped at five', () => {
-    const many = [0.1, 0.7, 0.3, 0.9, 0.2, 0.5, 0.4].map((delta, i) =>
+  it('a close reads after the cut that came before it, whatever order the events arrive in', () => {
+    const cutFirst = makeEvent({
+      id: 'cut',
+      kind: 'decreased',
+      previous: { value: 0.62, date: '2024-11-19' },
+      current: { value: 0.56, date: '2024-11-20' },
+      delta: -0.06,
+      detectedAt: '2024-11-20T08:00:00.000Z',
+    });
+    const thenClosed = makeEvent({
+      id: 'closed',
+      kind: 'closed',
+      previous: { value: 0.56, date: '2024-11-20' },
+      current: null,
+      final: { value: 0.47, date: '2024-11-21' },
+      delta: -0.56,
+      detectedAt: '2024-11-21T06:00:00.000Z',
+    });
+    const { text } = renderEmail(digest([thenClosed, cutFirst]), { timezone: 'UTC' });
+    expect(text.split('\n').filter((line) => line.startsWith('* '))).toEqual([
+      '* Marshall Wace cut 0.62% → 0.56% (-0.06 pp) on 2024-11-20',
+      '* Marshall Wace closed 0.56% → below 0.5% (last disclosed 0.47%) on 2024-11-21',
+    ]);
+  });
+
+  it.each([
+    { name: '9 changes: no top movers (they would repeat most of the list)', count: 9, movers: [] },
+    {
+      name: '10 changes: the 5 largest moves by |Δ|, ties to the newest',
+      count: 10,
+      movers: ['3', '1', '8', '5', '6'],
+    },
+  ])('$name', ({ count, movers }) => {
+    const deltas = [0.1, 0.7, 0.3, 0.9, 0.2, 0.5, 0.4, 0.05, 0.5, 0.01];
+    const many = deltas.slice(0, count).map((delta, i) =>
       makeEvent({
         id: `e${i}`,
         holder: `Fund ${i}`,
         delta,
         current: { value: 1 + delta, date: '2024-11-20' },
+        detectedAt: `2024-11-20T08:0${i}:00.000Z`,
       }),
     );
-    const { text } = renderEmail(digest(many), { timezone: 'UTC' });
-    const movers = text.split('\n\n')[1]?.split('\n').slice(1);
-    expect(movers?.map((line) => line.split(' ')[2])).toEqual(['3', '1', '5', '6', '2']);
+    const { text, html } = renderEmail(digest(many), { timezone: 'UTC' });
+    const lines = text.split('\n');
+    const start = lines.indexOf('Top movers');
+    const listed = start < 0 ? [] : lines.slice(start + 1, start + 1 + movers.length);
+    expect(listed.map((line) => /Fund (\d+)/.exec(line)?.[1])).toEqual(movers);
+    expect(html.includes('Top movers')).toBe(movers.length > 0);
+    if (movers.length > 0)
+      expect(listed[0]).toBe('* Acme plc: Fund 3 raised 1.11% → 1.90% (+0.90 pp) on 2024-11-20');
   });
 
   it('escapes upstream strings in the html', () => {
@@ -162,6 +197,16 @@ describe('renderEmail: digest', () => {
         timezone: 'America/New_York',
       },
       subject: 'Short positions digest: 1 change, 20 Nov 09:30 – 21 Nov 09:30 (America/New_York)',
+    },
+    {
+      name: 'one instant (a period sealed as it opened)',
+      period: { from: '2024-11-23T08:45:00.000Z', to: '2024-11-23T08:45:00.000Z', timezone: 'Europe/London' },
+      subject: 'Short positions digest: 1 change, 23 Nov 08:45 (Europe/London)',
+    },
+    {
+      name: 'within one day',
+      period: { from: '2024-11-23T07:30:00.000Z', to: '2024-11-23T08:45:00.000Z', timezone: 'Europe/London' },
+      subject: 'Short positions digest: 1 change, 23 Nov 07:30 – 08:45 (Europe/London)',
     },
   ])('period in the digest zone: $name', ({ period, subject }) => {
     expect(renderEmail(digest([acmeRaised], period), { timezone: 'UTC' }).subject).toBe(subject);

@@ -2,10 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { renderEmail } from '../../../src/channels/email/render.js';
 import type { Message } from '../../../src/channels/types.js';
 import type { PositionEvent } from '../../../src/positions/types.js';
+import { EMAIL_SAMPLES } from '../../browser/email-samples.js';
 import { ACME, makeEvent } from './fixtures.js';
 
 const LONDON = { timezone: 'Europe/London' };
 const FOOTER = ['--', 'shortwatch · issuer ISS-1 · detected 20 Nov 2024 07:31 (Europe/London)', ''];
+// One subject per issuer per UTC day: every alert of Acme plc on 20 Nov 2024 threads under it.
+const SUBJECT = 'Short positions · Acme plc · 20 Nov 2024';
 const CLOSED_NOTE =
   'Closed: the position fell below the 0.5% public disclosure threshold and is no longer published; it is not known to be covered.';
 
@@ -39,6 +42,11 @@ const closedFinal = makeEvent({
 });
 const { final: _dropped, ...closedBare } = closedFinal;
 
+/** The text of every data cell of the html, in order. */
+function cellsOf(html: string): string[] {
+  return [...html.matchAll(/<td class="sw-td[^"]*"[^>]*>([^<]*)<\/td>/g)].map((m) => m[1] ?? '');
+}
+
 function eventsMessage(events: PositionEvent[], issuer = ACME): Message {
   return { type: 'events', issuer, events };
 }
@@ -48,11 +56,10 @@ describe('renderEmail: one event', () => {
     {
       name: 'opened',
       event: opened,
-      subject: 'Citadel opened a 0.62% short in Acme plc',
       text: [
         'Citadel opened a 0.62% short in Acme plc',
         '',
-        '* Citadel opened a short in Acme plc: 0.62% (2024-11-20)',
+        '* Citadel opened 0.62% (+0.62 pp) on 2024-11-20',
         '  Thresholds crossed: 0.5%',
         '',
         'Total disclosed short in Acme plc: 3.40% → 4.02% (+0.62 pp)',
@@ -63,11 +70,10 @@ describe('renderEmail: one event', () => {
     {
       name: 'raised',
       event: raised,
-      subject: 'Marshall Wace raised its short in Acme plc to 1.23% (+0.12 pp)',
       text: [
         'Marshall Wace raised its short in Acme plc to 1.23% (+0.12 pp)',
         '',
-        '* Marshall Wace raised its short in Acme plc to 1.23% (+0.12 pp, from 1.11%; 2024-11-20)',
+        '* Marshall Wace raised 1.11% → 1.23% (+0.12 pp) on 2024-11-20',
         '  Thresholds crossed: 1%',
         '',
         'Total disclosed short in Acme plc: 3.40% → 3.52% (+0.12 pp)',
@@ -78,11 +84,10 @@ describe('renderEmail: one event', () => {
     {
       name: 'cut',
       event: cut,
-      subject: 'Marshall Wace cut its short in Acme plc to 0.98% (-0.25 pp)',
       text: [
         'Marshall Wace cut its short in Acme plc to 0.98% (-0.25 pp)',
         '',
-        '* Marshall Wace cut its short in Acme plc to 0.98% (-0.25 pp, from 1.23%; 2024-11-20)',
+        '* Marshall Wace cut 1.23% → 0.98% (-0.25 pp) on 2024-11-20',
         '  Thresholds crossed: 1%',
         '',
         'Total disclosed short in Acme plc: 3.52% → 3.27% (-0.25 pp)',
@@ -93,11 +98,10 @@ describe('renderEmail: one event', () => {
     {
       name: 'closed, final value known',
       event: closedFinal,
-      subject: "Marshall Wace's short in Acme plc fell below the 0.5% disclosure threshold",
       text: [
         "Marshall Wace's short in Acme plc fell below the 0.5% disclosure threshold",
         '',
-        "* Marshall Wace's short in Acme plc fell below the 0.5% public disclosure threshold (last disclosed 0.41% on 2024-11-19)",
+        '* Marshall Wace closed 0.62% → below 0.5% (last disclosed 0.41%) on 2024-11-19',
         '  Thresholds crossed: 0.5%',
         '',
         'Total disclosed short in Acme plc: 3.40% → 2.78% (-0.62 pp)',
@@ -110,11 +114,10 @@ describe('renderEmail: one event', () => {
     {
       name: 'closed, final value unknown',
       event: closedBare,
-      subject: "Marshall Wace's short in Acme plc fell below the 0.5% disclosure threshold",
       text: [
         "Marshall Wace's short in Acme plc fell below the 0.5% disclosure threshold",
         '',
-        "* Marshall Wace's short in Acme plc fell below the 0.5% public disclosure threshold (last seen at 0.62% on 2024-11-10)",
+        '* Marshall Wace closed 0.62% → below 0.5%',
         '  Thresholds crossed: 0.5%',
         '',
         'Total disclosed short in Acme plc: 3.40% → 2.78% (-0.62 pp)',
@@ -124,9 +127,9 @@ describe('renderEmail: one event', () => {
         ...FOOTER,
       ],
     },
-  ])('$name: exact subject and text', ({ event, subject, text }) => {
+  ])('$name: exact subject and text', ({ event, text }) => {
     const email = renderEmail(eventsMessage([event]), LONDON);
-    expect(email.subject).toBe(subject);
+    expect(email.subject).toBe(SUBJECT);
     expect(email.text).toBe(text.join('\n'));
   });
 
@@ -135,14 +138,37 @@ describe('renderEmail: one event', () => {
     for (const part of [email.subject, email.text, email.html]) {
       expect(part.replaceAll('not known to be covered', '')).not.toMatch(/cover/i);
     }
-    expect(email.html).toContain('closed (below 0.5%)');
-    expect(email.html).toContain('0.62% → below 0.5%; last disclosed 0.41% on 2024-11-19');
+    expect(cellsOf(email.html)).toEqual([
+      'Marshall Wace',
+      'closed',
+      '0.62% → below 0.5% (last disclosed 0.41%)',
+      '—',
+      '2024-11-19',
+      '0.5%',
+    ]);
+  });
+
+  it('a close whose last disclosure is the value already shown states it once, in both parts', () => {
+    const same = makeEvent({
+      ...closedFinal,
+      previous: { value: 0.43, date: '2024-11-10' },
+      final: { value: 0.43, date: '2024-11-19' },
+    });
+    const email = renderEmail(eventsMessage([same]), LONDON);
+    expect(cellsOf(email.html)[2]).toBe('0.43% → below 0.5%');
+    expect(email.text).toContain('\n* Marshall Wace closed 0.43% → below 0.5% on 2024-11-19\n');
   });
 
   it('html carries the table row and the issuer total', () => {
     const { html } = renderEmail(eventsMessage([raised]), LONDON);
-    const cells = [...html.matchAll(/<td class="sw-td"[^>]*>([^<]*)<\/td>/g)].map((m) => m[1]);
-    expect(cells).toEqual(['Marshall Wace', 'raised', '1.11% → 1.23%', '+0.12 pp', '2024-11-20', '1%']);
+    expect(cellsOf(html)).toEqual([
+      'Marshall Wace',
+      'raised',
+      '1.11% → 1.23%',
+      '+0.12 pp',
+      '2024-11-20',
+      '1%',
+    ]);
     expect(html).toContain('Total disclosed short in Acme plc: 3.40% → 3.52% (+0.12 pp)');
   });
 });
@@ -153,16 +179,16 @@ describe('renderEmail: several events', () => {
     const issuerTotal = { before: 3.4, after: 3.52 };
     const events = [opened, raised, closedFinal].map((e) => ({ ...e, issuerTotal }));
     const email = renderEmail(eventsMessage(events), LONDON);
-    expect(email.subject).toBe('3 changes in Acme plc');
+    expect(email.subject).toBe(SUBJECT);
     expect(email.text).toBe(
       [
         '3 changes in Acme plc',
         '',
-        '* Citadel opened a short in Acme plc: 0.62% (2024-11-20)',
+        '* Citadel opened 0.62% (+0.62 pp) on 2024-11-20',
         '  Thresholds crossed: 0.5%',
-        '* Marshall Wace raised its short in Acme plc to 1.23% (+0.12 pp, from 1.11%; 2024-11-20)',
+        '* Marshall Wace raised 1.11% → 1.23% (+0.12 pp) on 2024-11-20',
         '  Thresholds crossed: 1%',
-        "* Marshall Wace's short in Acme plc fell below the 0.5% public disclosure threshold (last disclosed 0.41% on 2024-11-19)",
+        '* Marshall Wace closed 0.62% → below 0.5% (last disclosed 0.41%) on 2024-11-19',
         '  Thresholds crossed: 0.5%',
         '',
         'Total disclosed short in Acme plc: 3.40% → 3.52% (+0.12 pp)',
@@ -172,7 +198,7 @@ describe('renderEmail: several events', () => {
         ...FOOTER,
       ].join('\n'),
     );
-    expect(email.html.match(/<tr><td class="sw-td"/g)).toHaveLength(3);
+    expect(email.html.match(/<tr><td class="sw-td/g)).toHaveLength(3);
   });
 });
 
@@ -183,8 +209,9 @@ describe('renderEmail: hostile upstream strings', () => {
     const email = renderEmail(eventsMessage([makeEvent({ holder: script })]), LONDON);
     expect(email.html).not.toContain('<script');
     expect(email.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
-    expect(email.text).toContain(`* ${script} raised its short in Acme plc`);
-    expect(email.subject).toBe(`${script} raised its short in Acme plc to 1.23% (+0.12 pp)`);
+    expect(email.text).toContain(`* ${script} raised 1.11% → 1.23%`);
+    expect(email.text.split('\n')[0]).toBe(`${script} raised its short in Acme plc to 1.23% (+0.12 pp)`);
+    expect(email.subject).toBe(SUBJECT);
   });
 
   it('quotes and ampersands in an issuer name are escaped in html', () => {
@@ -197,32 +224,92 @@ describe('renderEmail: hostile upstream strings', () => {
   it('CR and LF in an issuer name never reach the subject', () => {
     const issuer = { id: 'ISS-3', name: 'Acme\r\nBcc: victim@example.com\r\n' };
     const email = renderEmail(eventsMessage([makeEvent({ issuer })], issuer), LONDON);
-    expect(email.subject).toBe(
-      'Marshall Wace raised its short in Acme Bcc: victim@example.com to 1.23% (+0.12 pp)',
-    );
+    expect(email.subject).toBe('Short positions · Acme Bcc: victim@example.com · 20 Nov 2024');
     expect(email.subject).not.toMatch(/[\r\n]/);
     const several = renderEmail(
       eventsMessage([makeEvent({ issuer }), makeEvent({ issuer })], issuer),
       LONDON,
     );
-    expect(several.subject).toBe('2 changes in Acme Bcc: victim@example.com');
+    expect(several.subject).toBe('Short positions · Acme Bcc: victim@example.com · 20 Nov 2024');
+    expect(several.text.split('\n')[0]).toBe('2 changes in Acme Bcc: victim@example.com');
   });
 
-  it('a very long name is cut so that the subject stays at 200 characters', () => {
-    const issuer = { id: 'ISS-4', name: 'Very Long Name '.repeat(40) };
-    const { subject } = renderEmail(eventsMessage([makeEvent({ issuer })], issuer), LONDON);
-    expect(Array.from(subject).length).toBeLessThanOrEqual(200);
-    expect(Array.from(subject).length).toBeGreaterThan(190);
-    expect(subject.endsWith('…')).toBe(true);
+  const LONG = 'Very Long Name '.repeat(40);
+  const CLIPPED = `${'Very Long Name '.repeat(7)}Very Long Name…`;
+  const longIssuer = { id: 'ISS-4', name: LONG };
+
+  it.each([
+    {
+      name: 'a long issuer name is clipped to 120 characters in the subject and the headline',
+      events: [makeEvent({ issuer: longIssuer })],
+      subject: `Short positions · ${CLIPPED} · 20 Nov 2024`,
+      headline: `Marshall Wace raised its short in ${CLIPPED} to 1.23% (+0.12 pp)`,
+    },
+    {
+      name: 'a long holder name is clipped to 120 characters in the headline',
+      events: [makeEvent({ holder: LONG })],
+      subject: SUBJECT,
+      headline: `${CLIPPED} raised its short in Acme plc to 1.23% (+0.12 pp)`,
+    },
+    {
+      name: 'a long issuer name in a count headline is clipped',
+      events: [makeEvent({ issuer: longIssuer }), makeEvent({ issuer: longIssuer })],
+      subject: `Short positions · ${CLIPPED} · 20 Nov 2024`,
+      headline: `2 changes in ${CLIPPED}`,
+    },
+  ])('$name', ({ events, subject, headline }) => {
+    const issuer = events[0]?.issuer ?? ACME;
+    const email = renderEmail(eventsMessage(events, issuer), LONDON);
+    expect(email.subject).toBe(subject);
+    expect(email.text.split('\n')[0]).toBe(headline);
+  });
+
+  it('the subject names the UTC day of the newest detection, not of the local zone', () => {
+    // 23:30 UTC on 20 Nov is 08:30 on 21 Nov in Tokyo: the thread (and subject) day is the UTC one.
+    const late = makeEvent({ detectedAt: '2024-11-20T23:30:00.000Z' });
+    const early = makeEvent({ id: 'evt-0', detectedAt: '2024-11-20T01:00:00.000Z' });
+    expect(renderEmail(eventsMessage([late, early]), { timezone: 'Asia/Tokyo' }).subject).toBe(SUBJECT);
+    const next = makeEvent({ detectedAt: '2024-11-21T00:00:00.000Z' });
+    expect(renderEmail(eventsMessage([early, next]), LONDON).subject).toBe(
+      'Short positions · Acme plc · 21 Nov 2024',
+    );
+  });
+
+  it('two long names: each is clipped in the headline, the subject stays within 200 characters', () => {
+    const event = makeEvent({ holder: 'H'.repeat(5000), issuer: longIssuer });
+    const email = renderEmail(eventsMessage([event], longIssuer), LONDON);
+    expect(email.text.split('\n')[0]).toBe(
+      `${'H'.repeat(119)}… raised its short in ${CLIPPED} to 1.23% (+0.12 pp)`,
+    );
+    expect(Array.from(email.subject).length).toBeLessThanOrEqual(200);
+    // The body keeps the full names.
+    expect(email.text).toContain('H'.repeat(5000));
   });
 });
 
+describe('renderEmail: the html and text parts carry the same facts', () => {
+  it.each(EMAIL_SAMPLES.filter((sample) => sample.message.type !== 'notice'))(
+    '$name: every cell of the html is in the text',
+    ({ message }) => {
+      const email = renderEmail(message, LONDON);
+      const cells = cellsOf(email.html).filter((cell) => cell !== '—');
+      const decoded = cells.map((cell) => cell.replaceAll('&amp;', '&'));
+      expect(decoded.filter((cell) => !email.text.includes(cell))).toEqual([]);
+    },
+  );
+});
+
 describe('renderEmail: layout', () => {
-  it('is one self-contained, dark-mode aware 600px document', () => {
+  it('is one self-contained, dark-mode aware 680px document, stacked on narrow screens', () => {
     const { html } = renderEmail(eventsMessage([raised]), LONDON);
     expect(html).toContain('<meta name="color-scheme" content="light dark">');
     expect(html).toContain('@media (prefers-color-scheme: dark)');
-    expect(html).toContain('max-width:600px');
+    expect(html).toContain('max-width:680px');
+    expect(html).toContain('@media (max-width: 620px)');
+    // Values, deltas and dates never break over two lines (measured in a browser in test/browser).
+    expect(html).toMatch(/<td class="sw-td sw-value" data-label="Old → new" style="[^"]*white-space:nowrap/);
+    expect(html).toMatch(/<td class="sw-td sw-delta" data-label="Δ" style="[^"]*white-space:nowrap/);
+    expect(html).toMatch(/<td class="sw-td sw-date" data-label="Date" style="[^"]*white-space:nowrap/);
     expect(html).not.toMatch(/<img|src=|url\(|https?:/i);
   });
 });

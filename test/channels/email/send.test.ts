@@ -49,11 +49,11 @@ describe('email channel: delivery', () => {
 
     expect(server.received).toHaveLength(1);
     const [mail] = server.received;
-    expect(mail?.subject).toBe('<script>alert(1)</script> raised its short in Acme plc to 1.23% (+0.12 pp)');
+    expect(mail?.subject).toBe('Short positions · Acme plc · 20 Nov 2024');
     expect(mail?.from?.text).toBe('shortwatch@example.com');
     const to = Array.isArray(mail?.to) ? mail?.to.map((a) => a.text) : [mail?.to?.text];
     expect(to).toEqual(['alice@example.com, desk@example.com']);
-    expect(mail?.text).toContain('* <script>alert(1)</script> raised its short in Acme plc to 1.23%');
+    expect(mail?.text).toContain('* <script>alert(1)</script> raised 1.11% → 1.23% (+0.12 pp) on 2024-11-20');
     expect(mail?.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(mail?.html).not.toContain('<script>');
     const contentType = mail?.headerLines.find((h) => h.key === 'content-type')?.line ?? '';
@@ -80,6 +80,82 @@ describe('email channel: delivery', () => {
     expect(logins).toEqual([`alice:${PASSWORD}`]);
     expect(server.received[0]?.subject).toBe('shortwatch test message — not a real alert');
     expect(server.received[0]?.headers.get('x-shortwatch-message')).toBe('test');
+  });
+});
+
+describe('email channel: idempotency', () => {
+  const progress = (deliveryId: string) => ({ partsSent: 0, deliveryId });
+
+  it('a resend with the same delivery id carries the same Message-ID; another id another', async () => {
+    const server = await stub();
+    const sender = channel({ host: '127.0.0.1', port: server.port, secure: false });
+    await sender.send(message, progress('dlv-3f2a9c'));
+    await sender.send(message, progress('dlv-3f2a9c'));
+    await sender.send(message, progress('dlv-77e0b1'));
+    expect(server.received.map((mail) => mail.messageId)).toEqual([
+      '<dlv-3f2a9c@example.com>',
+      '<dlv-3f2a9c@example.com>',
+      '<dlv-77e0b1@example.com>',
+    ]);
+    expect(server.received.map((mail) => mail.headers.get('x-shortwatch-delivery'))).toEqual([
+      'dlv-3f2a9c',
+      'dlv-3f2a9c',
+      'dlv-77e0b1',
+    ]);
+    for (const mail of server.received) expect(mail.headers.get('auto-submitted')).toBe('auto-generated');
+  });
+
+  it('takes the domain from a from address with a display name', async () => {
+    const server = await stub();
+    const sender = channel({
+      host: '127.0.0.1',
+      port: server.port,
+      secure: false,
+      from: 'Shortwatch Alerts <alerts@desk.example.org>',
+    });
+    await sender.send(message, progress('dlv-1'));
+    expect(server.received[0]?.messageId).toBe('<dlv-1@desk.example.org>');
+  });
+
+  it('without a delivery (test-notify) it is still marked auto-generated, with a Message-ID of its own', async () => {
+    const server = await stub();
+    await channel({ host: '127.0.0.1', port: server.port, secure: false }).send(message);
+    const [mail] = server.received;
+    expect(mail?.headers.get('auto-submitted')).toBe('auto-generated');
+    expect(mail?.headers.has('x-shortwatch-delivery')).toBe(false);
+    expect(mail?.messageId).toMatch(/^<.+@.+>$/);
+  });
+});
+
+describe('email channel: hostile names', () => {
+  it('a 5,000-character holder with a lone surrogate goes out with a clipped headline', async () => {
+    const server = await stub();
+    const holder = `Fund \uD800 ${'X'.repeat(5000)}`;
+    const hostile: Message = { type: 'events', issuer: ACME, events: [makeEvent({ holder })] };
+    await channel({ host: '127.0.0.1', port: server.port, secure: false }).send(hostile, {
+      partsSent: 0,
+      deliveryId: 'dlv-h',
+    });
+    const [mail] = server.received;
+    expect(mail?.subject).toBe('Short positions · Acme plc · 20 Nov 2024');
+    expect(mail?.text?.split('\n')[0]).toBe(
+      `Fund \uFFFD ${'X'.repeat(112)}… raised its short in Acme plc to 1.23% (+0.12 pp)`,
+    );
+    expect(mail?.text).toContain(`* Fund \uFFFD ${'X'.repeat(5000)} raised 1.11% → 1.23%`);
+  });
+});
+
+describe('email channel: coalesce', () => {
+  it.each([
+    { name: 'no issuers', count: 0, expected: 0 },
+    { name: 'one issuer', count: 1, expected: 1 },
+    { name: 'many issuers, still one per e-mail', count: 30, expected: 1 },
+  ])('$name → $expected', ({ count, expected }) => {
+    const groups = Array.from({ length: count }, (_, i) => ({
+      issuer: { id: `ISS-${i}`, name: `Issuer ${i}` },
+      events: [makeEvent()],
+    }));
+    expect(channel({ host: '127.0.0.1', port: 25 }).coalesce(groups)).toBe(expected);
   });
 });
 

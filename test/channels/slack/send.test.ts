@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type DeliveryError, isDeliveryError } from '../../../src/channels/delivery-error.js';
 import {
+  coalesceSlack,
   createSlackChannel,
   createSlackSender,
   PART_GAP_MS,
@@ -166,6 +167,7 @@ describe('Slack sender', () => {
     expect(payloads.length).toBeGreaterThan(1);
     await sender({}, sleeps).send(large, {
       partsSent: 0,
+      deliveryId: 'd-1',
       onPartSent: async (count) => {
         progress.push(count);
       },
@@ -177,7 +179,7 @@ describe('Slack sender', () => {
 
   it('resumes a split message after the parts already sent', async () => {
     const payloads = renderSlack(large);
-    await sender().send(large, { partsSent: 1 });
+    await sender().send(large, { partsSent: 1, deliveryId: 'd-1' });
     expect(received.map((request) => request.body)).toEqual(payloads.slice(1));
   });
 
@@ -187,6 +189,7 @@ describe('Slack sender', () => {
     const error = await failure(
       sender().send(large, {
         partsSent: 0,
+        deliveryId: 'd-1',
         onPartSent: async (count) => {
           progress.push(count);
         },
@@ -286,6 +289,25 @@ describe('Slack sender', () => {
     const error = await failure(sender({ webhookUrl: `http://127.0.0.1:${deadPort}${PATH}` }).send(small));
     expect({ outcome: error.outcome, code: error.code }).toEqual({ outcome: 'retry', code: 'ECONNREFUSED' });
     expectNoSecret(error);
+  });
+
+  it('parks at once when the webhook host does not exist (a wrong URL is not retried for minutes)', async () => {
+    // `.invalid` never resolves (RFC 2606): the resolver answers NXDOMAIN, ENOTFOUND.
+    const error = await failure(sender({ webhookUrl: `https://hooks.example.invalid${PATH}` }).send(small));
+    expect({ outcome: error.outcome, code: error.code }).toEqual({ outcome: 'park', code: 'ENOTFOUND' });
+    expectNoSecret(error);
+  });
+});
+
+describe('Slack coalesce', () => {
+  it('counts with the channel mention, as send renders with it, and sends nothing', () => {
+    const groups = Array.from({ length: 40 }, (_, i) => {
+      const issuer = { id: `ISS-${i}`, name: `Issuer ${i}` };
+      return { issuer, events: [{ ...event(i), issuer }] };
+    });
+    const mention = '<!here>';
+    expect(sender({ mention }).coalesce(groups)).toBe(coalesceSlack(groups, { mention }));
+    expect(received).toEqual([]);
   });
 });
 

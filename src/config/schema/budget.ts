@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { duration } from './value-types.js';
+
+/** Schema of the `budget` section. */
+export const budgetSchema = z
+  .strictObject({
+    perMinute: z
+      .number()
+      .int()
+      .positive()
+      .default(100)
+      .describe('Requests allowed per minute window (UTC-aligned).'),
+    perDay: z
+      .number()
+      .int()
+      .positive()
+      .default(1000)
+      .describe('Requests allowed per day window (UTC-aligned).'),
+    reserve: z
+      .number()
+      .int()
+      .min(0)
+      .default(50)
+      .describe('Daily requests kept for interactive CLI commands; polling never spends them.'),
+    minuteWindow: duration
+      .prefault('1m')
+      .describe('Length of the short window; shorten only for tests and benchmarks.'),
+    dayWindow: duration
+      .prefault('1d')
+      .describe('Length of the long window; shorten only for tests and benchmarks.'),
+    probeInterval: duration
+      .refine((ms) => ms > 0, 'must be more than 0')
+      .prefault('1h')
+      .describe(
+        'After a 429 without Retry-After for the day window (or a window it does not name), how often one request, from any process, checks whether the upstream answers again.',
+      ),
+  })
+  .describe("The plan's request caps, shared by every process through Redis.");

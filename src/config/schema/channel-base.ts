@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { filterSchema } from './channel-filter.js';
+import { quietHoursSchema } from './quiet-hours.js';
+import { duration, ianaTimezone } from './value-types.js';
+
+/** The `kind` key of one channel variant: the tag that decides which other keys are allowed. */
+export function kindTag<const Kind extends string>(kind: Kind) {
+  return z.literal(kind).describe('Which kind of channel this is; it decides which other keys are allowed.');
+}
+
+/** Sends per second allowed to a channel, with its kind's default (Slack webhooks take about one a second). */
+export function ratePerSecond(defaultRate: number) {
+  return z
+    .number()
+    .positive()
+    .max(100)
+    .default(defaultRate)
+    .describe('Sends per second allowed to this channel.');
+}
+
+/** A request timeout of a channel that sends over HTTP. */
+export const requestTimeout = duration.prefault('10s').describe('Request timeout.');
+
+/** Keys every channel kind shares. */
+export const channelBase = {
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,40}$/, 'letters, digits, _ and - only (at most 40)')
+    .describe('Unique channel name (letters, digits, `_` and `-`).'),
+  filter: filterSchema
+    .prefault({})
+    .describe(
+      'Which events this channel receives; every rule given must pass, an empty filter passes everything.',
+    ),
+  mode: z
+    .enum(['immediate', 'digest'])
+    .default('immediate')
+    .describe(
+      "`immediate` sends each poll's events at once; `digest` collects them for a scheduled summary.",
+    ),
+  quietHours: quietHoursSchema
+    .optional()
+    .describe('Immediate channels only: hours in which the channel stays silent.'),
+  schedule: z
+    .string()
+    .min(9)
+    .optional()
+    .describe('Digest channels only: cron pattern, e.g. `30 7 * * 1-5` for weekdays 07:30.'),
+  timezone: ianaTimezone.default('UTC').describe('Digest channels only: IANA time zone of the schedule.'),
+  sendEmpty: z
+    .boolean()
+    .default(false)
+    .describe('Digest channels only: send a digest even when nothing happened in its period.'),
+  attempts: z
+    .number()
+    .int()
+    .min(1)
+    .max(50)
+    .default(8)
+    .describe('Delivery attempts before the job is parked.'),
+  backoff: duration.prefault('2s').describe('First retry delay; doubles each attempt, with jitter.'),
+};

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { percent } from './value-types.js';
+
+/** Schema of a channel's `filter`. */
+export const filterSchema = z
+  .strictObject({
+    issuers: z
+      .array(z.string().min(1))
+      .optional()
+      .describe('Issuer ids or names; default: every watched issuer.'),
+    holders: z
+      .array(z.string().min(1))
+      .optional()
+      .describe('Holder names matched by holder key (spelling-insensitive).'),
+    excludeHolders: z
+      .array(z.string().min(1))
+      .optional()
+      .describe('Holder names never sent to this channel.'),
+    kinds: z
+      .array(z.enum(['opened', 'increased', 'decreased', 'closed']))
+      .optional()
+      .describe('Event kinds to send.'),
+    minValue: percent.optional().describe('Minimum of the larger of the old and new value, in %.'),
+    minDelta: percent.optional().describe('Minimum absolute change, in percentage points.'),
+    thresholds: z
+      .array(percent)
+      .optional()
+      .describe('Send only events whose position crosses one of these values (%), up or down.'),
+    issuerTotalThresholds: z
+      .array(percent)
+      .optional()
+      .describe('Send only events whose issuer total disclosed short crosses one of these values (%).'),
+  })
+  .describe('Which events a channel receives. Every list is optional; an empty filter passes everything.');
+
+/** A channel's filter. */
+export type ChannelFilter = z.output<typeof filterSchema>;

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { budgetSchema } from './budget.js';
+import { channelsSchema } from './channels.js';
+import { httpSchema } from './http.js';
+import { logSchema } from './log.js';
+import { opsSchema } from './ops.js';
+import { pollSchema } from './poll.js';
+import { redisSchema } from './redis.js';
+import { upstreamSchema } from './upstream.js';
+import { watchlistSchema } from './watchlist.js';
+
+// The sections in the order docs/configuration.md lists them.
+const sections = z.strictObject({
+  upstream: upstreamSchema,
+  redis: redisSchema.prefault({}),
+  budget: budgetSchema.prefault({}),
+  poll: pollSchema.prefault({}),
+  watchlist: watchlistSchema,
+  channels: channelsSchema,
+  ops: opsSchema.prefault({}),
+  http: httpSchema.prefault({}),
+  log: logSchema.prefault({}),
+});
+
+type Sections = z.output<typeof sections>;
+
+function checkChannels(config: Sections, ctx: z.RefinementCtx): void {
+  const seen = new Set<string>();
+  config.channels.forEach((channel, index) => {
+    if (seen.has(channel.name)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['channels', index, 'name'],
+        message: `duplicate channel name "${channel.name}"`,
+      });
+    }
+    seen.add(channel.name);
+    if (channel.kind === 'email' && !channel.smtpUrl && !channel.host) {
+      ctx.addIssue({ code: 'custom', path: ['channels', index], message: 'needs smtpUrl or host' });
+    }
+    if (channel.mode === 'digest' && !channel.schedule) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['channels', index, 'schedule'],
+        message: 'is required for a digest channel',
+      });
+    }
+    if (channel.mode === 'digest' && channel.quietHours) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['channels', index, 'quietHours'],
+        message: 'applies to immediate channels only',
+      });
+    }
+  });
+}
+
+function checkChannelReferences(config: Sections, ctx: z.RefinementCtx): void {
+  const names = new Map(config.channels.map((c) => [c.name, c]));
+  config.channels.forEach((channel, index) => {
+    if (channel.mode === 'immediate' && channel.quietHours?.foldInto) {
+      const target = names.get(channel.quietHours.foldInto);
+      if (target?.mode !== 'digest') {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['channels', index, 'quietHours', 'foldInto'],
+          message: `"${channel.quietHours.foldInto}" is not a digest channel`,
+        });
+      }
+    }
+  });
+  if (config.ops.channel && !names.has(config.ops.channel)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['ops', 'channel'],
+      message: `no channel named "${config.ops.channel}"`,
+    });
+  }
+}
+
+function checkBudget(config: Sections, ctx: z.RefinementCtx): void {
+  if (config.budget.reserve >= config.budget.perDay) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['budget', 'reserve'],
+      message: 'must be smaller than budget.perDay',
+    });
+  }
+}
+
+/** The whole config file: its sections, then the rules that span several keys. */
+export const configSchema = sections
+  .describe('The whole shortwatch configuration file.')
+  .superRefine((config, ctx) => {
+    checkChannels(config, ctx);
+    checkChannelReferences(config, ctx);
+    checkBudget(config, ctx);
+  });
+
+/** The validated configuration. */
+export type Config = z.output<typeof configSchema>;

@@ -1,0 +1,12 @@
+import { z } from 'zod';
+
+/** Schema of the `ops` section. */
+export const opsSchema = z
+  .strictObject({
+    channel: z.string().optional().describe('Name of the channel that receives operator notices.'),
+    heartbeat: z
+      .string()
+      .optional()
+      .describe('Cron pattern (UTC) of a heartbeat message proving the daemon and its delivery path live.'),
+  })
+  .describe('The operator channel and its heartbeat.');

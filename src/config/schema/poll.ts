@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { duration, percent } from './value-types.js';
+
+/** Schema of the `poll` section. */
+export const pollSchema = z
+  .strictObject({
+    gate: z
+      .boolean()
+      .default(true)
+      .describe("Use the issuer list's `last_updated` as a gate: poll issuers only when the dataset moved."),
+    gateInterval: duration
+      .prefault('2m')
+      .describe(
+        'How often the gate (one GET /issuers) is checked; raised by the planner when the budget needs it.',
+      ),
+    interval: duration
+      .prefault('30m')
+      .describe('Sweep interval when the gate is off; the planner raises it to fit the daily budget.'),
+    maxStaleness: duration
+      .prefault('6h')
+      .describe('Poll every issuer at least this often even when `last_updated` has not moved.'),
+    concurrency: z
+      .number()
+      .int()
+      .min(1)
+      .max(64)
+      .default(4)
+      .describe('Poll jobs run at once in each process.'),
+    lockDuration: duration
+      .refine((ms) => ms >= 1_000, 'must be at least 1s')
+      .prefault('30s')
+      .describe(
+        'How long a poll held by a process that died stays claimed before another process runs it again; a running poll renews its claim every half of this.',
+      ),
+    onFirstSeen: z
+      .enum(['baseline', 'alert'])
+      .default('baseline')
+      .describe(
+        'First observation of an issuer: `baseline` (silent) or `alert` (every position is `opened`).',
+      ),
+    thresholds: z
+      .array(percent)
+      .default([0.5, 1, 2, 5])
+      .describe('Position thresholds (%) whose crossing is reported on each event.'),
+    enrichClosed: z
+      .boolean()
+      .default(true)
+      .describe(
+        'Fetch `status=all` to add the final disclosed value to `closed` events when the budget has room.',
+      ),
+    overdueAfter: duration
+      .optional()
+      .describe(
+        'How long an issuer may stay due without a successful poll before an ops notice says so; default two gate intervals (two sweep intervals without the gate).',
+      ),
+    notFoundNoticeAfter: duration
+      .prefault('1h')
+      .describe(
+        'How long an issuer the directory still lists may keep answering 404 before an ops notice says so.',
+      ),
+    confirmClosedShare: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(0.2)
+      .describe(
+        "Share of the watchlist's positions that may close in one dataset refresh before each further close is confirmed by a second request.",
+      ),
+    eventsKept: z
+      .number()
+      .int()
+      .min(0)
+      .max(10_000)
+      .default(200)
+      .describe('Events kept per issuer for `shortwatch events`.'),
+  })
+  .describe('How often the watchlist is looked at.');

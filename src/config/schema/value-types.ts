@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { parseDuration } from '../duration.js';
+import { Secret } from '../secret.js';
+
+/** A secret string: from `${ENV}`, `${file:/path}` or a sibling `*File` key; never printed. */
+export const secret = z
+  .string()
+  .min(1, 'must not be empty')
+  .transform((value) => new Secret(value));
+
+/** A duration written `90s`, `2m`, `6h`, `7d`, `250ms`, or a number of milliseconds. */
+export const duration = z.union([z.string(), z.number()]).transform((value, ctx) => {
+  const ms = parseDuration(value);
+  if (ms === undefined) {
+    ctx.addIssue({ code: 'custom', message: `"${value}" is not a duration (use e.g. 90s, 2m, 6h, 7d)` });
+    return z.NEVER;
+  }
+  return ms;
+});
+
+/** An IANA time zone name that this Node.js knows, e.g. `Europe/London`. */
+export const ianaTimezone = z.string().refine(
+  (tz) => {
+    try {
+      new Intl.DateTimeFormat('en-GB', { timeZone: tz });
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { message: 'is not an IANA time zone (e.g. Europe/London)' },
+);
+
+/** A percentage from 0 to 100. */
+export const percent = z.number().finite().min(0).max(100);

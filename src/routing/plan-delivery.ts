@@ -1,0 +1,50 @@
+import type { ChannelConfig } from '../config/schema.js';
+import type { PositionEvent } from '../positions/types.js';
+import type { Mute } from './mutes.js';
+import { explainRoute, type RouteVerdict, routeEvents } from './route.js';
+
+/** Where one poll's events go: per channel outbox or digest, with the verdicts the event log keeps. */
+export interface DeliveryPlan {
+  targets: Array<{
+    type: 'outbox' | 'digest';
+    channel: string;
+    readyAt: number | null;
+    events: PositionEvent[];
+  }>;
+  suppressed: Array<{ channel: string; count: number }>;
+  /** Each event with every channel's verdict, in event order. */
+  logged: Array<{ event: PositionEvent; routes: RouteVerdict[] }>;
+}
+
+/**
+ * Decides, once and at poll time, where each event goes. The result is written with the snapshot, so a
+ * replay or a later mute or filter change never re-routes what was decided. Pure.
+ */
+export function planDelivery(
+  events: readonly PositionEvent[],
+  channels: readonly ChannelConfig[],
+  mutes: readonly Mute[],
+  now: Date,
+): DeliveryPlan {
+  const { groups, suppressed } = routeEvents(events, channels, mutes, now);
+  const targets = new Map<string, DeliveryPlan['targets'][number]>();
+  for (const group of groups) {
+    const { disposition } = group;
+    const type = disposition.action === 'stage' ? 'digest' : 'outbox';
+    const channel = disposition.action === 'stage' ? disposition.digest : group.channel;
+    const readyAt = disposition.action === 'defer' ? disposition.until.getTime() : null;
+    const key = `${type}|${channel}|${readyAt ?? ''}`;
+    const target = targets.get(key) ?? { type, channel, readyAt, events: [] };
+    // A folded event may reach one digest twice (folded, and through its own filter): the store dedupes too.
+    for (const event of group.events)
+      if (!target.events.some((e) => e.id === event.id)) target.events.push(event);
+    targets.set(key, target);
+  }
+  const counts = new Map<string, number>();
+  for (const s of suppressed) counts.set(s.channel, (counts.get(s.channel) ?? 0) + 1);
+  return {
+    targets: [...targets.values()],
+    suppressed: [...counts].map(([channel, count]) => ({ channel, count })),
+    logged: events.map((event) => ({ event, routes: explainRoute(event, channels, mutes, now) })),
+  };
+}

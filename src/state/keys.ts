@@ -1,0 +1,85 @@
+/**
+ * Every Redis key of one deployment, built here and nowhere else. All of them share one hash tag,
+ * `{<redis.prefix>}`, so every Lua script and every BullMQ queue of a deployment lives in one Redis Cluster
+ * slot, and two deployments on one Redis (or one cluster) use two tags.
+ */
+
+/** The hash-tagged root of a deployment's keys: `{shortwatch}` for `redis.prefix: shortwatch`. */
+export function keyRoot(prefix: string): string {
+  return prefix.startsWith('{') ? prefix : `{${prefix}}`;
+}
+
+/** The keys of one deployment; `root` is the tagged root from {@link keyRoot} (or a test's own prefix). */
+export function stateKeys(root: string) {
+  return {
+    /** BullMQ's own prefix: its queues live under the same tag. */
+    bull: `${root}:q`,
+    directory: `${root}:directory`,
+    directoryMeta: `${root}:directory:meta`,
+    sweep: `${root}:sweep`,
+    /** HASH: per-issuer poll health (due since, failure streak, 404 backoff): see state/poll-health.ts. */
+    pollHealth: `${root}:poll-health`,
+    /** STRING, counter: `closed` events committed for one dataset version across the watchlist. */
+    closesInRefresh: (datasetVersion: string) => `${root}:closes:${datasetVersion}`,
+    /** STRING: the id of this deployment's Redis state; a new id means the state was lost. */
+    epoch: `${root}:epoch`,
+    /** SET: issuers that have had a snapshot in this epoch, to tell a vanished snapshot from a new issuer. */
+    baselined: `${root}:baselined`,
+    notices: `${root}:notices`,
+    workers: `${root}:workers`,
+    access: `${root}:access`,
+    accessProbe: `${root}:access:probe`,
+    /** SET, PX: fingerprints whose key an interactive command saw refused; the daemon with that key checks. */
+    accessConfirm: `${root}:access:confirm`,
+    /** HASH `start`, `used`: the window of that kind the budget last counted in, by Redis' clock. */
+    budgetWindow: (window: 'minute' | 'day') => `${root}:budget:${window}`,
+    /** HASH `until`, `reason`, `mode` (`timed` | `probe`), and while probing `every`, `window`, `since`, `probeAt`. */
+    budgetBlocked: `${root}:budget:blocked`,
+    snapshot: (issuerId: string) => `${root}:snapshot:${issuerId}`,
+    pollLease: (issuerId: string) => `${root}:poll-lease:${issuerId}`,
+    events: `${root}:events`,
+    issuerEvents: (issuerId: string) => `${root}:events:${issuerId}`,
+    eventSeen: (eventId: string) => `${root}:event-seen:${eventId}`,
+    /** HASH channel name → kind: every channel the deployment ran with (a removed one keeps an outbox). */
+    channels: `${root}:channels`,
+    mutes: `${root}:mutes`,
+    muteSuppressed: `${root}:mute-suppressed`,
+    /** Pub/sub channel: a channel name is published when its outbox has new work. */
+    outboxWake: `${root}:outbox-wake`,
+    /** Capped stream of sent messages (channel, delivery id, event ids, attempts). */
+    deliveries: `${root}:deliveries`,
+    outbox: (channel: string) => outboxKeys(root, channel),
+  };
+}
+
+/** The outbox of one channel. */
+export function outboxKeys(root: string, channel: string) {
+  const base = `${root}:outbox:${channel}`;
+  return {
+    /** ZSET item id → epoch ms from which it may be sent. */
+    pending: `${base}:pending`,
+    /** HASH item id → item JSON. */
+    items: `${base}:items`,
+    /** ZSET event id → epoch ms first accepted: the per-(channel, event) dedupe memory. */
+    seen: `${base}:seen`,
+    /** STRING: the message being sent (claimed items, delivery id, attempts, parts sent). */
+    inflight: `${base}:inflight`,
+    /** HASH delivery id → parked message JSON: the dead letter. */
+    parked: `${base}:parked`,
+    /** STRING, PX: the process draining this channel. */
+    lease: `${base}:lease`,
+    /** HASH `pausedUntil` (a 429), `lastSentAt` (the rate): shared across lease holders. */
+    state: `${base}:state`,
+    /** HASH event id → event JSON: the current period of a digest channel. */
+    digestStaged: `${base}:digest:staged`,
+    /** HASH `firstStagedAt`, `lastDigestAt`. */
+    digestMeta: `${base}:digest:meta`,
+    /** HASH event id → event JSON: a sealed period waiting in the outbox. */
+    digestBatch: (batchId: string) => `${base}:digest:${batchId}`,
+  };
+}
+
+/** The state keys of one deployment. */
+export type StateKeys = ReturnType<typeof stateKeys>;
+/** The keys of one channel's outbox. */
+export type OutboxKeys = ReturnType<typeof outboxKeys>;

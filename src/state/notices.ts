@@ -1,0 +1,128 @@
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import type { NoticeMessage } from '../channels/types.js';
+import type { Logger } from '../ops/logger.js';
+import { noticeDeliveryId } from './delivery-ids.js';
+import { stateKeys } from './keys.js';
+import { NOTICE_SCRIPT } from './outbox-lua.js';
+import { DEDUPE_MEMORY_MS } from './retention.js';
+
+const activeNoticeSchema = z.object({
+  key: z.string(),
+  severity: z.enum(['info', 'warning', 'critical', 'resolved']),
+  title: z.string(),
+  text: z.string(),
+  since: z.string(),
+});
+
+/** An operator problem that is still going on. */
+export type ActiveNotice = z.infer<typeof activeNoticeSchema>;
+
+/** What Notices need besides Redis. */
+export interface NoticesDeps {
+  logger: Logger;
+  now: () => Date;
+  /** The configured ops channel, read at each raise (a reload may change it). */
+  opsChannel: () => string | undefined;
+}
+
+/**
+ * Operator notices, deduplicated through Redis across every process: one ongoing problem is one
+ * message, plus one when it clears. Marking a problem active and queuing its message are one atomic step.
+ */
+export class Notices {
+  readonly #redis: Redis;
+  readonly #root: string;
+  readonly #deps: NoticesDeps;
+
+  constructor(redis: Redis, root: string, deps: NoticesDeps) {
+    this.#redis = redis;
+    this.#root = root;
+    this.#deps = deps;
+  }
+
+  /** Raises a problem; only the first raise of an ongoing problem is logged and sent. */
+  async raise(
+    key: string,
+    severity: 'info' | 'warning' | 'critical',
+    title: string,
+    text: string,
+  ): Promise<boolean> {
+    const since = this.#deps.now().toISOString();
+    const record: ActiveNotice = { key, severity, title, text, since };
+    const message: NoticeMessage = { type: 'notice', key, severity, title, text };
+    const created = await this.#apply('raise', key, JSON.stringify(record), message, `raise-${since}`);
+    if (!created) return false;
+    await this.#log(severity, { notice: key, severity }, `${title}: ${text}`);
+    return true;
+  }
+
+  /** Clears a problem; sends one `resolved` notice if it was active. */
+  async clear(key: string, text: string): Promise<boolean> {
+    const raw = await this.#redis.hget(stateKeys(this.#root).notices, key);
+    if (raw === null) return false;
+    const active = activeNoticeSchema.safeParse(safeJson(raw));
+    const title = active.success ? `Resolved: ${active.data.title}` : 'Resolved';
+    const message: NoticeMessage = { type: 'notice', key, severity: 'resolved', title, text };
+    const cleared = await this.#apply('clear', key, raw, message, `clear-${this.#deps.now().toISOString()}`);
+    if (cleared) this.#deps.logger.info({ notice: key }, `${title}: ${text}`);
+    return cleared;
+  }
+
+  /** Every problem still going on. */
+  async list(): Promise<ActiveNotice[]> {
+    const all = await this.#redis.hgetall(stateKeys(this.#root).notices);
+    return Object.values(all).flatMap((raw) => {
+      const parsed = activeNoticeSchema.safeParse(safeJson(raw));
+      return parsed.success ? [parsed.data] : [];
+    });
+  }
+
+  async #apply(
+    mode: 'raise' | 'clear',
+    key: string,
+    record: string,
+    message: NoticeMessage,
+    occurrence: string,
+  ): Promise<boolean> {
+    const keys = stateKeys(this.#root);
+    const channel = this.#deps.opsChannel();
+    const box = keys.outbox(channel ?? '-');
+    const itemId = channel ? noticeDeliveryId(channel, key, occurrence) : '';
+    const item = JSON.stringify({ kind: 'message', deliveryId: itemId, message });
+    const reply = await this.#redis.eval(
+      NOTICE_SCRIPT,
+      4,
+      keys.notices,
+      box.pending,
+      box.items,
+      box.seen,
+      mode,
+      key,
+      record,
+      itemId,
+      item,
+      DEDUPE_MEMORY_MS,
+      keys.outboxWake,
+      channel ?? '',
+    );
+    return reply === 1;
+  }
+
+  /** Logs a new problem; at error level when the ops channel cannot carry it (none, or parked). */
+  async #log(severity: string, fields: Record<string, unknown>, line: string): Promise<void> {
+    const channel = this.#deps.opsChannel();
+    const parked = channel ? await this.#redis.hlen(stateKeys(this.#root).outbox(channel).parked) : 0;
+    if (parked > 0) this.#deps.logger.error({ ...fields, opsChannelParked: channel }, line);
+    else if (severity === 'critical') this.#deps.logger.error(fields, line);
+    else this.#deps.logger.warn(fields, line);
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,162 @@
+// Lua scripts of the per-channel outbox. Every key a script touches is passed in KEYS and shares the
+// deployment's hash tag, so each script runs in one Redis Cluster slot. Time comes from Redis `TIME`
+// where a script stamps something, so every host agrees on it. No script decodes JSON: items and
+// messages are opaque strings built and read by TypeScript.
+
+/** Epoch ms from Redis' own clock. */
+const NOW_MS = `
+local function now_ms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+`;
+
+/**
+ * Adds one item unless its id was accepted before (the per-channel dedupe memory).
+ * KEYS: pending, items, seen. ARGV: id, item JSON, ready-at ms ('' = now), dedupe memory ms, wake
+ * channel, channel name. Returns 1 when added.
+ */
+export const ENQUEUE_SCRIPT = `${NOW_MS}
+local now = now_ms()
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - tonumber(ARGV[4]))
+if redis.call('ZADD', KEYS[3], 'NX', now, ARGV[1]) == 0 then return 0 end
+local ready = ARGV[3] == '' and now or tonumber(ARGV[3])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+redis.call('ZADD', KEYS[1], ready, ARGV[1])
+redis.call('PUBLISH', ARGV[5], ARGV[6])
+return 1
+`;
+
+/**
+ * Takes the next message for sending: removes its items from the queue and records it as in flight,
+ * unless the caller lost the channel's lease or a message is already in flight.
+ * KEYS: lease, inflight, pending, items. ARGV: owner, inflight JSON, item ids…
+ * Returns 1 claimed, 0 lease lost, -1 a message is already in flight.
+ */
+export const CLAIM_SCRIPT = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if redis.call('EXISTS', KEYS[2]) == 1 then return -1 end
+for i = 3, #ARGV do
+  redis.call('ZREM', KEYS[3], ARGV[i])
+  redis.call('HDEL', KEYS[4], ARGV[i])
+end
+redis.call('SET', KEYS[2], ARGV[2])
+return 1
+`;
+
+/**
+ * Rewrites the in-flight record (attempts, parts sent, next attempt) of the caller's message.
+ * KEYS: lease, inflight. ARGV: owner, delivery id marker (a substring of the stored JSON), new JSON.
+ * Returns 1 written, 0 lease lost or another message in flight.
+ */
+export const UPDATE_INFLIGHT_SCRIPT = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+local stored = redis.call('GET', KEYS[2])
+if not stored or not string.find(stored, ARGV[2], 1, true) then return 0 end
+redis.call('SET', KEYS[2], ARGV[3])
+return 1
+`;
+
+/**
+ * Ends the in-flight message: sent (logged to the deliveries stream) or parked (kept in the dead letter).
+ * KEYS: lease, inflight, parked, deliveries stream, the digest batch hash the message carries (any key
+ * of the tag when none). ARGV: owner, delivery id marker, outcome ('sent' | 'parked'), delivery id,
+ * record JSON, stream cap, '1' when KEYS[5] is a digest batch to delete once sent.
+ * Returns 1 done, 0 lease lost or another message in flight.
+ */
+export const FINISH_SCRIPT = `${NOW_MS}
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+local stored = redis.call('GET', KEYS[2])
+if not stored or not string.find(stored, ARGV[2], 1, true) then return 0 end
+redis.call('DEL', KEYS[2])
+if ARGV[3] == 'parked' then
+  redis.call('HSET', KEYS[3], ARGV[4], ARGV[5])
+else
+  if ARGV[7] == '1' then redis.call('DEL', KEYS[5]) end
+  redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[6], '*', 'at', now_ms(), 'delivery', ARGV[5])
+end
+return 1
+`;
+
+/**
+ * Puts parked messages back at the front of the queue, under their own delivery ids.
+ * KEYS: parked, pending, items. ARGV: wake channel, channel name, then per message: delivery id, item JSON.
+ * Returns how many were requeued.
+ */
+export const REQUEUE_SCRIPT = `
+local n = 0
+for i = 3, #ARGV, 2 do
+  if redis.call('HDEL', KEYS[1], ARGV[i]) == 1 then
+    redis.call('HSET', KEYS[3], ARGV[i], ARGV[i + 1])
+    redis.call('ZADD', KEYS[2], 0, ARGV[i])
+    n = n + 1
+  end
+end
+if n > 0 then redis.call('PUBLISH', ARGV[1], ARGV[2]) end
+return n
+`;
+
+/**
+ * Takes or renews a lease. KEYS: lease. ARGV: owner, ttl ms, owner prefix that may be taken over ('' =
+ * none). Returns 1 held, 0 held by another owner.
+ */
+export const LEASE_SCRIPT = `
+local held = redis.call('GET', KEYS[1])
+if held == false or held == ARGV[1] or (ARGV[3] ~= '' and string.sub(held, 1, #ARGV[3]) == ARGV[3]) then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+return 0
+`;
+
+/** Releases a lease only if the caller still holds it. KEYS: lease. ARGV: owner. */
+export const RELEASE_SCRIPT = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`;
+
+/**
+ * Closes a digest period in one step: the staged events become one sealed batch, queued in the channel's
+ * outbox. KEYS: staged, meta, batch hash, pending, items. ARGV: batch id, period end ISO, time zone,
+ * send-empty (1/0), wake channel, channel name, first-period start ISO.
+ * Returns the number of events sealed, or -1 when there was nothing to seal.
+ */
+export const SEAL_DIGEST_SCRIPT = `${NOW_MS}
+local from = redis.call('HGET', KEYS[2], 'lastDigestAt') or redis.call('HGET', KEYS[2], 'firstStagedAt') or ARGV[7]
+local count = redis.call('HLEN', KEYS[1])
+redis.call('HSET', KEYS[2], 'lastDigestAt', ARGV[2])
+redis.call('HDEL', KEYS[2], 'firstStagedAt')
+if count == 0 and ARGV[4] ~= '1' then return -1 end
+if count > 0 then redis.call('RENAME', KEYS[1], KEYS[3]) end
+local item = cjson.encode({kind = 'digest', batchId = ARGV[1], period = {from = from, to = ARGV[2], timezone = ARGV[3]}})
+redis.call('HSET', KEYS[5], ARGV[1], item)
+redis.call('ZADD', KEYS[4], now_ms(), ARGV[1])
+redis.call('PUBLISH', ARGV[5], ARGV[6])
+return count
+`;
+
+/**
+ * Raises or clears an operator notice and queues its message for the ops channel in one step, so a crash
+ * can neither mark a problem active without its message nor send a message twice.
+ * KEYS: notices hash, then the ops channel's pending, items, seen (any keys of the tag when there is none).
+ * ARGV: mode ('raise' | 'clear'), notice key, record JSON (raise) or the record read before (clear),
+ * item id ('' = no ops channel), item JSON, dedupe memory ms, wake channel, channel name.
+ * Returns 1 when the notice changed state.
+ */
+export const NOTICE_SCRIPT = `${NOW_MS}
+if ARGV[1] == 'raise' then
+  if redis.call('HSETNX', KEYS[1], ARGV[2], ARGV[3]) == 0 then return 0 end
+else
+  if redis.call('HGET', KEYS[1], ARGV[2]) ~= ARGV[3] then return 0 end
+  redis.call('HDEL', KEYS[1], ARGV[2])
+end
+if ARGV[4] ~= '' then
+  local now = now_ms()
+  if redis.call('ZADD', KEYS[4], 'NX', now, ARGV[4]) == 1 then
+    redis.call('HSET', KEYS[3], ARGV[4], ARGV[5])
+    redis.call('ZADD', KEYS[2], now, ARGV[4])
+    redis.call('PUBLISH', ARGV[7], ARGV[8])
+  end
+end
+return 1
+`;

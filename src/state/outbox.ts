@@ -1,0 +1,373 @@
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import { messageSchema } from '../channels/message-schema.js';
+import type { Message } from '../channels/types.js';
+import { positionEventSchema } from '../positions/schemas.js';
+import type { PositionEvent } from '../positions/types.js';
+import { type OutboxKeys, stateKeys } from './keys.js';
+import {
+  CLAIM_SCRIPT,
+  ENQUEUE_SCRIPT,
+  FINISH_SCRIPT,
+  REQUEUE_SCRIPT,
+  SEAL_DIGEST_SCRIPT,
+  UPDATE_INFLIGHT_SCRIPT,
+} from './outbox-lua.js';
+import { DEDUPE_MEMORY_MS, DELIVERIES_KEPT } from './retention.js';
+
+const periodSchema = z.object({ from: z.string(), to: z.string(), timezone: z.string() });
+
+/** One waiting entry of a channel's outbox. */
+export const outboxItemSchema = z.discriminatedUnion('kind', [
+  /** One event of one poll; consecutive events coalesce into one message. */
+  z.object({ kind: z.literal('event'), event: positionEventSchema }),
+  /** A ready-made message (a notice, the heartbeat, a parked message sent again) under its own delivery id. */
+  z.object({
+    kind: z.literal('message'),
+    deliveryId: z.string(),
+    message: messageSchema,
+    /** A parked digest sent again: its batch hash is deleted once it is sent. */
+    digestBatch: z.string().optional(),
+  }),
+  /** A sealed digest period; its events wait in the batch hash. */
+  z.object({ kind: z.literal('digest'), batchId: z.string(), period: periodSchema }),
+]);
+
+/** One waiting entry of a channel's outbox, with its id. */
+export type OutboxItem = z.infer<typeof outboxItemSchema> & { id: string };
+
+/** The message a channel is sending: claimed from the outbox, retried under the same delivery id. */
+export const inflightSchema = z.object({
+  deliveryId: z.string(),
+  message: messageSchema,
+  eventIds: z.array(z.string()),
+  attempts: z.number().int().min(0),
+  partsSent: z.number().int().min(0),
+  /** Epoch ms before which it is not tried again (backoff). */
+  nextAttemptAt: z.number(),
+  /** The sealed digest batch whose events the message carries, deleted once sent. */
+  digestBatch: z.string().optional(),
+  lastError: z.string().optional(),
+  claimedAt: z.number(),
+});
+
+/** The message a channel is sending. */
+export type Inflight = z.infer<typeof inflightSchema>;
+
+/** A message that failed for good: the dead letter, until `shortwatch deliveries retry`. */
+export const parkedSchema = inflightSchema.extend({ channel: z.string(), parkedAt: z.number() });
+
+/** A parked message. */
+export type Parked = z.infer<typeof parkedSchema>;
+
+/** How much is waiting in one channel's outbox. */
+export interface OutboxDepth {
+  waiting: number;
+  ready: number;
+  inflight: number;
+  parked: number;
+}
+
+/** The outcome of a claim. */
+export type ClaimResult = 'claimed' | 'lease-lost' | 'busy';
+
+/**
+ * The per-channel outboxes: what is waiting to be sent, the message in flight and the dead letter. Items
+ * are added by the poll's commit (events), {@link Outbox.enqueue} (notices, heartbeat) and digest seals;
+ * only the holder of a channel's lease claims and finishes messages.
+ */
+export class Outbox {
+  readonly #redis: Redis;
+  readonly #root: string;
+
+  constructor(redis: Redis, root: string) {
+    this.#redis = redis;
+    this.#root = root;
+  }
+
+  /** The pub/sub channel on which channel names are published when their outbox has new work. */
+  get wakeChannel(): string {
+    return stateKeys(this.#root).outboxWake;
+  }
+
+  /** Adds a ready-made message once per id (the dedupe memory); true when it was new. */
+  async enqueue(channel: string, deliveryId: string, message: Message, readyAt?: number): Promise<boolean> {
+    const box = this.#box(channel);
+    const item = JSON.stringify({ kind: 'message', deliveryId, message });
+    const reply = await this.#redis.eval(
+      ENQUEUE_SCRIPT,
+      3,
+      box.pending,
+      box.items,
+      box.seen,
+      deliveryId,
+      item,
+      readyAt ?? '',
+      DEDUPE_MEMORY_MS,
+      this.wakeChannel,
+      channel,
+    );
+    return reply === 1;
+  }
+
+  /** Items ready at `nowMs`, oldest first (at most `limit`), and when the next later one becomes ready. */
+  async ready(
+    channel: string,
+    nowMs: number,
+    limit: number,
+  ): Promise<{ items: OutboxItem[]; nextReadyAt: number | null }> {
+    const box = this.#box(channel);
+    const ids = await this.#redis.zrangebyscore(box.pending, '-inf', nowMs, 'LIMIT', 0, limit);
+    const next = await this.#redis.zrangebyscore(
+      box.pending,
+      `(${nowMs}`,
+      '+inf',
+      'WITHSCORES',
+      'LIMIT',
+      0,
+      1,
+    );
+    const nextReadyAt = next[1] === undefined ? null : Number(next[1]);
+    if (ids.length === 0) return { items: [], nextReadyAt };
+    const raws = await this.#redis.hmget(box.items, ...ids);
+    const items: OutboxItem[] = [];
+    ids.forEach((id, index) => {
+      const parsed = outboxItemSchema.safeParse(safeJson(raws[index]));
+      if (parsed.success) items.push({ ...parsed.data, id });
+    });
+    return { items, nextReadyAt };
+  }
+
+  /** Ids of pending items whose record is unreadable (never sendable): reported and removed by the caller. */
+  async dropUnreadable(channel: string, ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    const box = this.#box(channel);
+    await this.#redis
+      .multi()
+      .zrem(box.pending, ...ids)
+      .hdel(box.items, ...ids)
+      .exec();
+  }
+
+  /** The events of a sealed digest period. */
+  async digestEvents(channel: string, batchId: string): Promise<PositionEvent[]> {
+    const raws = await this.#redis.hvals(this.#box(channel).digestBatch(batchId));
+    return raws.flatMap((raw) => {
+      const parsed = positionEventSchema.safeParse(safeJson(raw));
+      return parsed.success ? [parsed.data] : [];
+    });
+  }
+
+  /** The message in flight, if any. */
+  async inflight(channel: string): Promise<Inflight | null> {
+    const raw = await this.#redis.get(this.#box(channel).inflight);
+    if (raw === null) return null;
+    const parsed = inflightSchema.safeParse(safeJson(raw));
+    return parsed.success ? parsed.data : null;
+  }
+
+  /** Moves `itemIds` out of the queue into the in-flight record, if `owner` still holds the lease. */
+  async claim(
+    channel: string,
+    owner: string,
+    inflight: Inflight,
+    itemIds: readonly string[],
+  ): Promise<ClaimResult> {
+    const box = this.#box(channel);
+    const reply = await this.#redis.eval(
+      CLAIM_SCRIPT,
+      4,
+      box.lease,
+      box.inflight,
+      box.pending,
+      box.items,
+      owner,
+      JSON.stringify(inflightSchema.parse(inflight)),
+      ...itemIds,
+    );
+    return reply === 1 ? 'claimed' : reply === 0 ? 'lease-lost' : 'busy';
+  }
+
+  /** Rewrites the in-flight record (attempts, parts sent, backoff); false when the lease was lost. */
+  async update(channel: string, owner: string, inflight: Inflight): Promise<boolean> {
+    const box = this.#box(channel);
+    const reply = await this.#redis.eval(
+      UPDATE_INFLIGHT_SCRIPT,
+      2,
+      box.lease,
+      box.inflight,
+      owner,
+      marker(inflight.deliveryId),
+      JSON.stringify(inflightSchema.parse(inflight)),
+    );
+    return reply === 1;
+  }
+
+  /** Ends the in-flight message as sent (logged) or parked (dead letter); false when the lease was lost. */
+  async finish(
+    channel: string,
+    owner: string,
+    inflight: Inflight,
+    outcome: 'sent' | 'parked',
+    nowMs: number,
+  ): Promise<boolean> {
+    const keys = stateKeys(this.#root);
+    const box = this.#box(channel);
+    const record =
+      outcome === 'parked'
+        ? JSON.stringify(parkedSchema.parse({ ...inflight, channel, parkedAt: nowMs }))
+        : JSON.stringify({
+            channel,
+            deliveryId: inflight.deliveryId,
+            eventIds: inflight.eventIds,
+            attempts: inflight.attempts,
+            type: inflight.message.type,
+          });
+    const reply = await this.#redis.eval(
+      FINISH_SCRIPT,
+      5,
+      box.lease,
+      box.inflight,
+      box.parked,
+      keys.deliveries,
+      inflight.digestBatch ? box.digestBatch(inflight.digestBatch) : box.state,
+      owner,
+      marker(inflight.deliveryId),
+      outcome,
+      inflight.deliveryId,
+      record,
+      DELIVERIES_KEPT,
+      inflight.digestBatch ? '1' : '',
+    );
+    return reply === 1;
+  }
+
+  /** The channel's parked messages. */
+  async parked(channel: string): Promise<Parked[]> {
+    const all = await this.#redis.hvals(this.#box(channel).parked);
+    return all
+      .flatMap((raw) => {
+        const parsed = parkedSchema.safeParse(safeJson(raw));
+        return parsed.success ? [parsed.data] : [];
+      })
+      .sort((a, b) => a.parkedAt - b.parkedAt);
+  }
+
+  /** Puts parked messages (all, or those with the given delivery ids) back at the front; returns how many. */
+  async requeue(channel: string, deliveryIds?: readonly string[]): Promise<number> {
+    const parked = await this.parked(channel);
+    const chosen = parked.filter((p) => deliveryIds === undefined || deliveryIds.includes(p.deliveryId));
+    if (chosen.length === 0) return 0;
+    const box = this.#box(channel);
+    const args = chosen.flatMap((p) => [
+      p.deliveryId,
+      JSON.stringify({
+        kind: 'message',
+        deliveryId: p.deliveryId,
+        message: p.message,
+        digestBatch: p.digestBatch,
+      }),
+    ]);
+    const reply = await this.#redis.eval(
+      REQUEUE_SCRIPT,
+      3,
+      box.parked,
+      box.pending,
+      box.items,
+      this.wakeChannel,
+      channel,
+      ...args,
+    );
+    return Number(reply);
+  }
+
+  /**
+   * The channel's shared send state: paused by a 429 until, and when the last message started (the next
+   * may start one rate interval later, computed with the rate configured now).
+   */
+  async sendState(channel: string): Promise<{ pausedUntil: number; lastSentAt: number }> {
+    const raw = await this.#redis.hmget(this.#box(channel).state, 'pausedUntil', 'lastSentAt');
+    return { pausedUntil: Number(raw[0] ?? 0) || 0, lastSentAt: Number(raw[1] ?? 0) || 0 };
+  }
+
+  /** Records the shared send state. */
+  async setSendState(channel: string, state: { pausedUntil?: number; lastSentAt?: number }): Promise<void> {
+    const fields = Object.entries(state).flatMap(([k, v]) => (v === undefined ? [] : [k, String(v)]));
+    if (fields.length > 0) await this.#redis.hset(this.#box(channel).state, ...fields);
+  }
+
+  /** Counts for `status`, `/metrics` and tests. */
+  async depth(channel: string, nowMs: number): Promise<OutboxDepth> {
+    const box = this.#box(channel);
+    const reply = await this.#redis
+      .multi()
+      .zcard(box.pending)
+      .zcount(box.pending, '-inf', nowMs)
+      .exists(box.inflight)
+      .hlen(box.parked)
+      .exec();
+    const n = (i: number) => Number(reply?.[i]?.[1] ?? 0);
+    return { waiting: n(0), ready: n(1), inflight: n(2), parked: n(3) };
+  }
+
+  /** Events waiting in a digest channel's current period. */
+  async stagedCount(channel: string): Promise<number> {
+    return this.#redis.hlen(this.#box(channel).digestStaged);
+  }
+
+  /**
+   * Closes a digest period in one step: the staged events become one sealed batch in the outbox.
+   * Returns the number of events sealed, or -1 when nothing was queued (empty and `sendEmpty` off).
+   */
+  async sealDigest(
+    channel: string,
+    batch: { batchId: string; to: string; timezone: string; sendEmpty: boolean; firstFrom: string },
+  ): Promise<number> {
+    const box = this.#box(channel);
+    const reply = await this.#redis.eval(
+      SEAL_DIGEST_SCRIPT,
+      5,
+      box.digestStaged,
+      box.digestMeta,
+      box.digestBatch(batch.batchId),
+      box.pending,
+      box.items,
+      batch.batchId,
+      batch.to,
+      batch.timezone,
+      batch.sendEmpty ? 1 : 0,
+      this.wakeChannel,
+      channel,
+      batch.firstFrom,
+    );
+    return Number(reply);
+  }
+
+  /** When the current period of a digest channel started, if anything was staged or sent before. */
+  async digestPeriodStart(channel: string): Promise<string | null> {
+    const [last, first] = await this.#redis.hmget(
+      this.#box(channel).digestMeta,
+      'lastDigestAt',
+      'firstStagedAt',
+    );
+    return last ?? first ?? null;
+  }
+
+  #box(channel: string): OutboxKeys {
+    return stateKeys(this.#root).outbox(channel);
+  }
+}
+
+/** A substring only this delivery's in-flight JSON holds, for the fencing checks in the scripts. */
+function marker(deliveryId: string): string {
+  return `"deliveryId":${JSON.stringify(deliveryId)}`;
+}
+
+function safeJson(text: string | null | undefined): unknown {
+  if (text === null || text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

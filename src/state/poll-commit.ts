@@ -1,0 +1,151 @@
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import { snapshotSchema } from '../positions/schemas.js';
+import type { PositionEvent, Snapshot } from '../positions/types.js';
+import type { RouteVerdict } from '../routing/route.js';
+import { stateKeys } from './keys.js';
+import { DEDUPE_MEMORY_MS, EVENT_SEEN_TTL_SECONDS, GLOBAL_EVENTS_FACTOR } from './retention.js';
+
+/**
+ * The one write of a poll. KEYS[1] snapshot hash, KEYS[2] global event stream, KEYS[3] mute-suppressed
+ * counts, KEYS[4] the set of baselined issuers, then 2 keys per logged event (seen marker, issuer stream),
+ * then 3 per target (outbox: pending, items, seen; digest: staged, meta, seen).
+ * ARGV: expected `at` ('' = none), new `at`, snapshot JSON, per-issuer cap, global cap, seen TTL (s),
+ * dedupe memory (ms), wake channel, issuer id, event count, the event log entries (event JSON, routes JSON) each,
+ * target count, per target: type (o|d), channel, ready-at ms ('' = now), item count, (event id, JSON)…,
+ * suppressed count, (channel, n)…
+ * The snapshot is compared by its `at` field, never by decoding JSON, and only for equality: the hosts'
+ * clocks may disagree, so a newer `at` from a host behind is still a valid successor of the one it read.
+ * Returns 1 written, 0 lost the race.
+ * Mute-suppressed counts may count an event twice if a failed commit is replayed (a statistic only).
+ */
+const COMMIT_SCRIPT = `
+local stored = redis.call('HGET', KEYS[1], 'at') or ''
+if stored ~= ARGV[1] then return 0 end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local k = 5
+local a = 10
+local events = tonumber(ARGV[a]); a = a + 1
+for i = 1, events do
+  if redis.call('SET', KEYS[k], '1', 'NX', 'EX', ARGV[6]) then
+    redis.call('XADD', KEYS[k + 1], 'MAXLEN', '~', ARGV[4], '*', 'event', ARGV[a], 'routes', ARGV[a + 1])
+    redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], '*', 'event', ARGV[a], 'routes', ARGV[a + 1])
+  end
+  k = k + 2; a = a + 2
+end
+local targets = tonumber(ARGV[a]); a = a + 1
+for i = 1, targets do
+  local kind, channel, ready, items = ARGV[a], ARGV[a + 1], ARGV[a + 2], tonumber(ARGV[a + 3])
+  a = a + 4
+  redis.call('ZREMRANGEBYSCORE', KEYS[k + 2], '-inf', now - tonumber(ARGV[7]))
+  local added = 0
+  for j = 1, items do
+    local id, json = ARGV[a], ARGV[a + 1]
+    a = a + 2
+    if redis.call('ZADD', KEYS[k + 2], 'NX', now, id) == 1 then
+      added = added + 1
+      if kind == 'd' then
+        redis.call('HSET', KEYS[k], id, json)
+      else
+        redis.call('HSET', KEYS[k + 1], id, json)
+        redis.call('ZADD', KEYS[k], ready == '' and now or tonumber(ready), id)
+      end
+    end
+  end
+  if added > 0 then
+    if kind == 'd' then redis.call('HSETNX', KEYS[k + 1], 'firstStagedAt', ARGV[2]) end
+    if kind == 'o' then redis.call('PUBLISH', ARGV[8], channel) end
+  end
+  k = k + 3
+end
+local suppressed = tonumber(ARGV[a]); a = a + 1
+for i = 1, suppressed do
+  redis.call('HINCRBY', KEYS[3], ARGV[a], ARGV[a + 1])
+  a = a + 2
+end
+-- Last: Redis does not roll a script back when a command fails midway, so the snapshot advances only
+-- once everything before it was written. A failed commit is replayed, and the dedupe above drops the
+-- items it had already written.
+redis.call('HSET', KEYS[1], 'at', ARGV[2], 'json', ARGV[3])
+redis.call('SADD', KEYS[4], ARGV[9])
+return 1
+`;
+
+/** One event as the log keeps it: the event and where routing sent it. */
+export interface LoggedEvent {
+  event: PositionEvent;
+  routes: RouteVerdict[];
+}
+
+/** Events bound for one channel's outbox (send now, or at `readyAt` after quiet hours) or digest. */
+export interface CommitTarget {
+  type: 'outbox' | 'digest';
+  channel: string;
+  /** Epoch ms from which an outbox item may be sent; null: now. */
+  readyAt: number | null;
+  events: PositionEvent[];
+}
+
+/** Everything one poll writes, in one atomic step. */
+export interface PollCommit {
+  snapshot: Snapshot;
+  /** The stored snapshot's `polledAt` this poll diffed against; null: none was stored. */
+  expectedPolledAt: string | null;
+  logged: LoggedEvent[];
+  targets: CommitTarget[];
+  suppressed: Array<{ channel: string; count: number }>;
+  /** Events kept per issuer in the log; 0 turns the log off. */
+  eventsKept: number;
+}
+
+/** The JSON of an outbox item holding one event. */
+export function eventItem(event: PositionEvent): string {
+  return JSON.stringify({ kind: 'event', event });
+}
+
+/**
+ * Writes a poll's snapshot, event log entries, outbox items and digest staging together, or nothing when
+ * the snapshot moved since the poll read it (a replay, or a concurrent poll). True when written.
+ */
+export async function commitPoll(redis: Redis, root: string, commit: PollCommit): Promise<boolean> {
+  const snapshot = snapshotSchema.parse(commit.snapshot);
+  const keys = stateKeys(root);
+  const logged = commit.eventsKept > 0 ? commit.logged : [];
+  const keyList = [keys.snapshot(snapshot.issuerId), keys.events, keys.muteSuppressed, keys.baselined];
+  const args: Array<string | number> = [
+    commit.expectedPolledAt ?? '',
+    snapshot.polledAt,
+    JSON.stringify(snapshot),
+    commit.eventsKept,
+    commit.eventsKept * GLOBAL_EVENTS_FACTOR,
+    EVENT_SEEN_TTL_SECONDS,
+    DEDUPE_MEMORY_MS,
+    keys.outboxWake,
+    snapshot.issuerId,
+    logged.length,
+  ];
+  for (const { event, routes } of logged) {
+    keyList.push(keys.eventSeen(event.id), keys.issuerEvents(event.issuer.id));
+    args.push(JSON.stringify(event), JSON.stringify(routes));
+  }
+  args.push(commit.targets.length);
+  for (const target of commit.targets) {
+    const box = keys.outbox(target.channel);
+    if (target.type === 'outbox') keyList.push(box.pending, box.items, box.seen);
+    else keyList.push(box.digestStaged, box.digestMeta, box.seen);
+    args.push(
+      target.type === 'outbox' ? 'o' : 'd',
+      target.channel,
+      target.readyAt ?? '',
+      target.events.length,
+    );
+    for (const event of target.events) {
+      args.push(event.id, target.type === 'outbox' ? eventItem(event) : JSON.stringify(event));
+    }
+  }
+  args.push(commit.suppressed.length);
+  for (const { channel, count } of commit.suppressed) args.push(channel, count);
+  const reply = await redis.eval(COMMIT_SCRIPT, keyList.length, ...keyList, ...args);
+  return z.union([z.literal(0), z.literal(1)]).parse(reply) === 1;
+}

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { formatStatus } from '../../src/cli/commands/state.js';
+import type { StatusReport } from '../../src/ops/status.js';
+
+const window = { used: 0, left: 100, cap: 100, resetsAt: '2026-01-05T08:01:00.000Z' };
+
+/** A fresh deployment: the watchlist configured, nothing polled, `start` never run. */
+const FRESH: StatusReport = {
+  generatedAt: '2026-01-05T08:00:00.000Z',
+  upstream: { access: 'ok', since: null, blockedUntil: null },
+  budget: {
+    minute: window,
+    day: { ...window, cap: 1000, left: 1000 },
+    reserve: 50,
+    blockedReason: null,
+    probing: null,
+  },
+  plan: {
+    gate: true,
+    sweepEvery: '2m',
+    gateIntervalMs: 120_000,
+    sweepIntervalMs: 120_000,
+    refreshesPerDay: 46,
+    requestsPerDay: 950,
+    summary: [],
+  },
+  sweep: { lastSweepAt: null, datasetLastUpdated: null, lastDue: null },
+  issuers: [
+    {
+      id: 'ISS-0001',
+      name: 'Acme plc',
+      lastPoll: null,
+      holders: 0,
+      totalShort: 0,
+      health: 'ok',
+      problem: null,
+    },
+    {
+      id: 'ISS-0002',
+      name: 'Borealis plc',
+      lastPoll: '2026-01-05T07:59:00.000Z',
+      holders: 0,
+      totalShort: 0,
+      health: 'ok',
+      problem: null,
+    },
+    {
+      id: 'ISS-0003',
+      name: 'Cobalt plc',
+      lastPoll: '2026-01-05T07:59:00.000Z',
+      holders: 3,
+      totalShort: 2.5,
+      health: 'ok',
+      problem: null,
+    },
+  ],
+  overdue: [],
+  channels: [],
+  schedulers: [
+    { id: 'sweep', registered: false, next: null, late: false },
+    { id: 'digest-morning', registered: true, next: '2026-01-05T07:30:00.000Z', late: true },
+  ],
+  processes: [],
+  notices: [],
+};
+
+describe('formatStatus', () => {
+  const text = formatStatus(FRESH);
+
+  it('says an issuer was not polled yet instead of claiming 0 holders and 0%', () => {
+    expect(text).toMatch(/^ISS-0001\s+Acme plc\s+not polled yet\s+-\s+-\s+ok$/m);
+    // Polled and empty is a fact, and shows as one.
+    expect(text).toMatch(/^ISS-0002\s+Borealis plc\s+2026-01-05T07:59:00\.000Z\s+0\s+0%\s+ok$/m);
+    expect(text).toMatch(/^ISS-0003\s+Cobalt plc\s+2026-01-05T07:59:00\.000Z\s+3\s+2\.5%\s+ok$/m);
+  });
+
+  it('says a scheduler is not registered yet rather than LATE; a late one stays LATE', () => {
+    expect(text).toContain(
+      'Schedulers: sweep not registered yet (`shortwatch start` registers it); digest-morning next 2026-01-05T07:30:00.000Z (LATE)',
+    );
+  });
+});

@@ -1,0 +1,155 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are ${VAR} config placeholders, not templates
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { keyRoot, stateKeys } from '../../src/state/keys.js';
+import { deleteByPrefix } from '../helpers/redis.js';
+import { runShortwatch, type Stack, startStack } from './harness.js';
+
+type Config = Record<string, unknown>;
+
+/** One config `start` refuses: what to change, the environment, and the key path both commands must name. */
+interface BadConfig {
+  name: string;
+  path: string;
+  change: (config: Config) => Config;
+  env?: NodeJS.ProcessEnv;
+}
+
+const channelsOf = (config: Config): Config[] =>
+  Array.isArray(config.channels) ? config.channels.filter((c): c is Config => typeof c === 'object') : [];
+
+/** Replaces keys of the channel called `name`. */
+const patchChannel =
+  (name: string, patch: Config) =>
+  (config: Config): Config => ({
+    ...config,
+    channels: channelsOf(config).map((c) => (c.name === name ? { ...c, ...patch } : c)),
+  });
+
+const digestAt = (schedule: string) => patchChannel('morning', { schedule });
+
+// The stack's channels, in order: desk (Slack), alerts (email), morning (email digest).
+const BAD_CONFIGS: BadConfig[] = [
+  {
+    name: 'a digest schedule in words',
+    path: 'channels[2].schedule',
+    change: digestAt('every weekday at 7:30'),
+  },
+  { name: 'a digest schedule out of range', path: 'channels[2].schedule', change: digestAt('61 25 * * *') },
+  {
+    name: 'a day range with three ends',
+    path: 'channels[2].schedule',
+    change: digestAt('30 7 * * mon-fri-sat'),
+  },
+  {
+    name: 'a heartbeat that is not a cron pattern',
+    path: 'ops.heartbeat',
+    change: (config) => ({ ...config, ops: { channel: 'desk', heartbeat: '0 9 * * monday' } }),
+  },
+  {
+    name: 'the Slack webhook URL of a sending channel unset',
+    path: 'channels[0].webhookUrl',
+    change: patchChannel('desk', { webhookUrl: '${SLACK_WEBHOOK_URL}' }),
+    env: { SLACK_WEBHOOK_URL: '' },
+  },
+  {
+    name: 'an SMTP password file that cannot be read',
+    path: 'channels[1].auth.passFile',
+    change: patchChannel('alerts', { auth: { user: 'shortwatch', passFile: '/nonexistent/smtp_password' } }),
+  },
+];
+
+describe('check and start refuse the same configs, naming the same key, and a refused start leaves no key', () => {
+  let stack: Stack;
+  const dir = mkdtempSync(join(tmpdir(), 'shortwatch-preflight-'));
+  const prefixes: string[] = [];
+
+  beforeAll(async () => {
+    stack = await startStack({ issuers: 3, seed: 12, channels: ['slack', 'email', 'digest'] });
+  });
+
+  afterAll(async () => {
+    for (const prefix of prefixes) await deleteByPrefix(stack.redis.redis, prefix);
+    await stack.cleanup();
+  });
+
+  /** Writes the stack's config with `change` applied under a prefix of its own. */
+  function configFile(label: string, change: (config: Config) => Config): { file: string; prefix: string } {
+    const prefix = `${stack.prefix}-${label}`;
+    prefixes.push(prefix);
+    const config = change(structuredClone(stack.configObject));
+    const file = join(dir, `${label}.yaml`);
+    writeFileSync(file, stringify({ ...config, redis: { ...(config.redis as Config), prefix } }));
+    return { file, prefix };
+  }
+
+  async function keysUnder(prefix: string): Promise<string[]> {
+    const found: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, keys] = await stack.redis.redis.scan(cursor, 'MATCH', `${keyRoot(prefix)}*`, 'COUNT', 500);
+      cursor = next;
+      found.push(...keys);
+    } while (cursor !== '0');
+    return found.sort();
+  }
+
+  /** Runs `check` and `start` on the same config (each on its own prefix): exit codes, outputs, start's keys. */
+  async function checkAndStart(
+    label: string,
+    change: (config: Config) => Config,
+    env: NodeJS.ProcessEnv = {},
+  ) {
+    const forCheck = configFile(`${label}-check`, change);
+    const forStart = configFile(`${label}-start`, change);
+    const [check, start] = await Promise.all([
+      runShortwatch(['-c', forCheck.file, 'check'], env),
+      runShortwatch(['-c', forStart.file, 'start'], env),
+    ]);
+    return { check, start, keysLeft: await keysUnder(forStart.prefix), startPrefix: forStart.prefix };
+  }
+
+  it.each(BAD_CONFIGS.map((bad, index) => ({ ...bad, index })))(
+    '$name: both exit 2 naming $path; start registers nothing',
+    async ({ index, path, change, env }) => {
+      const { check, start, keysLeft } = await checkAndStart(`bad${index}`, change, env);
+      const problem = check.stdout.split('\n').find((line) => line.startsWith(`FAIL  ${path}: `));
+      expect(check.code, check.stdout).toBe(2);
+      expect(problem, check.stdout).toBeDefined();
+      expect(start.code, start.stderr).toBe(2);
+      // The same problem, in the same words: `start` lists it under "invalid config".
+      expect(start.stderr).toContain(`  - ${problem?.slice('FAIL  '.length)}`);
+      expect(keysLeft).toEqual([]);
+    },
+  );
+
+  it('a misspelt watchlist name: both exit 2 naming watchlist[1].name; start keeps only the count of the one request it made', async () => {
+    const [first, second] = stack.sandbox.scenario.issuers();
+    if (!first || !second) throw new Error('the scenario has no issuers');
+    const typo = second.name.replace(/^(\w)(\w)/, '$2$1');
+    const { check, start, keysLeft, startPrefix } = await checkAndStart('typo', (config) => ({
+      ...config,
+      watchlist: [{ id: first.svc_issuer_id }, { name: typo }],
+    }));
+    const expected = `watchlist[1].name: watchlist entry "${typo}" matches no issuer; closest: ${second.name} (${second.svc_issuer_id})`;
+    expect(check.code, check.stdout).toBe(2);
+    expect(check.stdout).toContain(`FAIL  ${expected}`);
+    expect(start.code, start.stderr).toBe(2);
+    expect(start.stderr).toContain(`  - ${expected}`);
+    // One GET /issuers told the names apart. Its token stays counted (the upstream counted it too: a start
+    // refused in a restart loop must not spend the plan unseen); nothing else was written.
+    const keys = stateKeys(keyRoot(startPrefix));
+    expect(keysLeft).toEqual([keys.budgetWindow('day'), keys.budgetWindow('minute')].sort());
+    expect(await stack.redis.redis.hget(keys.budgetWindow('day'), 'used')).toBe('1');
+  });
+
+  it('the same config, fixed, passes check with exit 0', async () => {
+    const { file } = configFile('good', (config) => config);
+    const check = await runShortwatch(['-c', file, 'check']);
+    expect(check.stdout).not.toContain('FAIL');
+    expect(check.code, check.stdout).toBe(0);
+  });
+});

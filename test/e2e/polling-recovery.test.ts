@@ -1,0 +1,75 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { App } from '../../src/app.js';
+import { syncSchedulers } from '../../src/jobs/schedulers.js';
+import {
+  type DaemonProcess,
+  type Stack,
+  spawnDaemon,
+  startStack,
+  stopDaemons,
+  updateConfig,
+  waitFor,
+} from './harness.js';
+
+const GATE_MS = 3_000;
+
+/*
+ * A process killed mid-poll leaves the issuer's poll lease and an active BullMQ job behind. Neither may
+ * blind the issuer: the lease lapses within half a gate interval, and the next sweep plans the issuer
+ * again (its poll deduplication lasts one sweep interval), while the job left behind finds the snapshot
+ * current when BullMQ's stalled-job check (30 s here, the default) finally runs it, and spends nothing.
+ */
+describe('polling: recovery after a process died mid-poll', () => {
+  let stack: Stack | undefined;
+  let app: App | undefined;
+  let daemons: DaemonProcess[] = [];
+
+  afterEach(async () => {
+    await stopDaemons(daemons);
+    daemons = [];
+    await app?.stop(2_000);
+    app = undefined;
+    await stack?.cleanup();
+    stack = undefined;
+  });
+
+  it('polls the cut-short issuers again within one gate interval of the restart', async () => {
+    stack = await startStack({
+      issuers: 3,
+      seed: 7,
+      channels: ['slack'],
+      config: { poll: { gateInterval: '3s' } },
+    });
+    const { sandbox } = stack;
+    updateConfig(stack, (config) => ({
+      ...config,
+      upstream: { baseUrl: sandbox.url, apiKey: 'sandbox-key', timeout: '15s', retries: 0 },
+    }));
+    const ids = sandbox.scenario.issuers().map((i) => i.svc_issuer_id);
+    app = await stack.openApp();
+    const observer = app;
+    await syncSchedulers(app.queues, app.settings.config, app.settings.plan);
+    const first = await spawnDaemon(stack, 'worker');
+    daemons.push(first);
+    await waitFor('baseline', async () => (await observer.ctx.snapshots.getMany(ids)).size === ids.length);
+    const before = await observer.ctx.snapshots.getMany(ids);
+
+    sandbox.faults.inject({ operation: 'positions', delayMs: 10_000, times: ids.length });
+    sandbox.scenario.step();
+    await waitFor('every poll in flight', () => sandbox.faults.pending() === 0, 20_000, 20);
+    first.kill('SIGKILL');
+    await first.exited;
+
+    const second = await spawnDaemon(stack, 'worker');
+    daemons.push(second);
+    const restartedAt = Date.now();
+    const repolled = async () => {
+      const now = await observer.ctx.snapshots.getMany(ids);
+      return ids.every((id) => now.get(id)?.polledAt !== before.get(id)?.polledAt);
+    };
+    await waitFor('every cut-short issuer polled again', repolled, 20_000, 50);
+    const recoveredMs = Date.now() - restartedAt;
+    // One gate interval, plus the poll itself on a loaded 2-core machine.
+    expect(recoveredMs).toBeLessThan(GATE_MS + 1_500);
+  }, 60_000);
+});
