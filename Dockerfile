@@ -4,6 +4,8 @@
 #   docker run --rm -v "$PWD/config/shortwatch.yaml:/app/config/shortwatch.yaml:ro" \
 #     --env-file .env -p 127.0.0.1:9464:9464 shortwatch            # runs `start`
 #   docker run --rm ... shortwatch status                          # any other CLI command
+#   docker run ... -e SHORTWATCH_HTTP_CONSOLE=true ... shortwatch  # the web console too: needs
+#                                                                  # SHORTWATCH_HTTP_TOKEN in .env
 #
 # Two stages: `build` compiles TypeScript to dist/ with the dev dependencies; the final stage holds the
 # production dependencies, dist/, bin/ and config/ only, and runs as the unprivileged `node` user.
@@ -28,8 +30,11 @@ FROM ${NODE_IMAGE} AS runtime
 LABEL org.opencontainers.image.title="shortwatch" \
       org.opencontainers.image.description="Alerts on disclosed net short positions, in Slack and by email, within the upstream rate budget" \
       org.opencontainers.image.licenses="MIT"
+# SHORTWATCH_HTTP_HOST: config/example.yaml binds http.host: ${SHORTWATCH_HTTP_HOST:-127.0.0.1}, and a
+# container's loopback cannot be reached through a published port (-p); what the host exposes is up to -p.
 ENV NODE_ENV=production \
-    SHORTWATCH_CONFIG=/app/config/shortwatch.yaml
+    SHORTWATCH_CONFIG=/app/config/shortwatch.yaml \
+    SHORTWATCH_HTTP_HOST=0.0.0.0
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
@@ -42,8 +47,8 @@ COPY config ./config
 RUN mkdir -p /app/demo-out && chown node:node /app/demo-out
 USER node
 
-# /healthz, /readyz and /metrics: config/example.yaml sets http.port: ${SHORTWATCH_HTTP_PORT:-9464}
-# (see docs/operations.md).
+# /healthz, /readyz, /metrics and the web console: config/example.yaml sets
+# http.port: ${SHORTWATCH_HTTP_PORT:-9464} (see docs/operations.md).
 EXPOSE 9464
 # Liveness only: /readyz also fails while upstream access is revoked, which a restart cannot fix.
 # Slim images have no curl; Node's own fetch does the request.

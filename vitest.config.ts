@@ -22,7 +22,15 @@ const SLOW = [
   // Spawned CLI processes against a daemon waiting on its heartbeat probe: about 50 s and 20 s.
   'test/e2e/polling-access-interactive.test.ts',
   'test/e2e/check-start-validation.test.ts',
-  // Every e-mail template in headless Chromium at two widths: about 20 s.
+  // A flap held for its 20 s window, end to end: about 25 s.
+  'test/e2e/alerts-threshold-story.test.ts',
+  // Private Redis topologies with spawned daemons: Sentinel failover about 30 s, Cluster about 20 s,
+  // the hash-tag run (every channel kind, a digest, the CLI) about 20 s.
+  'test/e2e/ha-sentinel.test.ts',
+  'test/e2e/ha-cluster.test.ts',
+  'test/e2e/keys-hash-tag.test.ts',
+  // Every e-mail template in headless Chromium at two widths: about 20 s; the web console against a
+  // running daemon (console.test.ts): about 20 s.
   'test/browser/*.test.ts',
 ];
 

@@ -1,12 +1,21 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { consoleRender } from './console-render.js';
 import { detection } from './detection.js';
+import { detectionScale } from './detection-scale.js';
 import { diffThroughput } from './diff-throughput.js';
 import { e2eLatency } from './e2e-latency.js';
 import { footprint } from './footprint.js';
 import { type Benchmark, formatReport, machineInfo, writeReport } from './lib/report.js';
 
-const BENCHMARKS: readonly Benchmark[] = [detection, diffThroughput, e2eLatency, footprint];
+const BENCHMARKS: readonly Benchmark[] = [
+  detection,
+  detectionScale,
+  diffThroughput,
+  e2eLatency,
+  footprint,
+  consoleRender,
+];
 const RESULTS = join(new URL('.', import.meta.url).pathname, 'results');
 
 const USAGE = `usage: npm run bench -- [--quick] [--only NAME[,NAME...]]

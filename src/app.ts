@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type { Writable } from 'node:stream';
-import { Redis } from 'ioredis';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ACCESS_REVOKED_NOTICE } from './budget/access-state.js';
 import { AccessState, RateBudget } from './budget/index.js';
 import { channelRegistry, createSender } from './channels/registry.js';
@@ -20,8 +20,10 @@ import { createMetrics, type Metrics } from './ops/metrics.js';
 import { redisErrorFields } from './ops/redis-error-fields.js';
 import { checkEvictionPolicy, reportEvictionPolicy } from './ops/redis-eviction.js';
 import { RedisHealth } from './ops/redis-health.js';
+import { type LivenessReport, WorkerLiveness } from './ops/worker-liveness.js';
 import { planFor } from './plan-for.js';
 import { configIssues, watchlistIssues } from './preflight/preflight.js';
+import { inspectTopology } from './preflight/redis-topology.js';
 import { ChannelRegistry } from './state/channel-registry.js';
 import { IssuerDirectory } from './state/directory.js';
 import { StateEpoch } from './state/epoch.js';
@@ -31,10 +33,13 @@ import { MuteStore } from './state/mute-store.js';
 import { Notices } from './state/notices.js';
 import { Outbox } from './state/outbox.js';
 import { PollHealth } from './state/poll-health.js';
+import { connectWithin, openRedis, type RedisClient } from './state/redis-connection.js';
+import { RequestTally } from './state/request-tally.js';
 import { SnapshotStore } from './state/snapshot-store.js';
 import { unavailableClient, unavailableSender, unlessSecretUnread } from './unread-secret-parts.js';
 import type { IssuerList, UpstreamClient } from './upstream/index.js';
 import { buildUpstreamClients, type ClientRole, fingerprintOf } from './upstream-clients.js';
+import { talliedClients } from './upstream-tally.js';
 
 export { planFor } from './plan-for.js';
 export type { ClientRole } from './upstream-clients.js';
@@ -62,8 +67,8 @@ export interface AppOptions {
 export class App {
   readonly ctx: JobContext;
   readonly metrics: Metrics;
-  readonly redis: Redis;
-  readonly #workerRedis: Redis;
+  readonly redis: RedisClient;
+  #workerRedis: RedisClient;
   readonly #health: RedisHealth;
   readonly #options: AppOptions;
   #settings: Settings;
@@ -73,12 +78,16 @@ export class App {
   #beat: NodeJS.Timeout | undefined;
   #queues: QueueSet | undefined;
   readonly #processId = `${hostname()}-${process.pid}`;
+  /** The name every connection of this process carries in `CLIENT LIST`, with its purpose appended. */
+  readonly #connectionName: string;
+  #liveness: WorkerLiveness | undefined;
+  readonly #deadListeners: Array<(reason: string) => void> = [];
 
   private constructor(
     config: Config,
     options: AppOptions,
-    redis: Redis,
-    workerRedis: Redis,
+    redis: RedisClient,
+    workerRedis: RedisClient,
     health: RedisHealth,
   ) {
     const now = options.now ?? (() => new Date());
@@ -86,6 +95,7 @@ export class App {
     this.#options = options;
     this.redis = redis;
     this.#workerRedis = workerRedis;
+    this.#connectionName = connectionNameOf(config);
     this.#health = health;
     this.metrics = createMetrics();
     const nowMs = () => now().getTime();
@@ -157,27 +167,16 @@ export class App {
 
   /** Connects to Redis and builds every part; fails fast when Redis does not answer. */
   static async open(config: Config, options: AppOptions): Promise<App> {
-    const url = config.redis.url.reveal();
     // Named so that `CLIENT LIST` tells which deployment and process owns each connection.
-    const name = `${config.redis.prefix}:${hostname()}-${process.pid}`;
-    const redis = new Redis(url, {
-      maxRetriesPerRequest: 3,
-      lazyConnect: true,
-      connectTimeout: 5_000,
-      connectionName: `${name}:app`,
-    });
-    const workerRedis = new Redis(url, {
-      maxRetriesPerRequest: null,
-      lazyConnect: true,
-      connectTimeout: 5_000,
-      connectionName: `${name}:jobs`,
-    });
+    const name = connectionNameOf(config);
+    const redis = openRedis(config.redis, { purpose: 'commands', name: `${name}:app` });
+    const workerRedis = openRedis(config.redis, { purpose: 'jobs', name: `${name}:jobs` });
     // Without a listener ioredis prints reconnect errors itself, possibly with the URL. A Redis that does
     // not answer at start is the caller's error to report (RedisUnavailableError), not an outage to log.
     const quiet = (error: Error) => options.logger.debug({ error: redisErrorFields(error) }, 'redis connect');
     for (const client of [redis, workerRedis]) client.on('error', quiet);
     try {
-      await Promise.all([redis.connect(), workerRedis.connect()]);
+      await Promise.all([redis, workerRedis].map((client) => connectWithin(client, 10_000)));
     } catch (error) {
       redis.disconnect();
       workerRedis.disconnect();
@@ -194,6 +193,83 @@ export class App {
       workerRedis.disconnect();
       throw error;
     }
+  }
+
+  /** Whether this process's BullMQ workers still take jobs (src/ops/worker-liveness.ts); undefined in a CLI. */
+  get liveness(): LivenessReport | undefined {
+    return this.#liveness?.report();
+  }
+
+  /** Calls `listener` when the workers stay stuck after their connections were recreated: exit non-zero. */
+  onWorkersDead(listener: (reason: string) => void): void {
+    this.#deadListeners.push(listener);
+  }
+
+  /** The topology reached and what would lose data (no persistence, no replica): logged at every start. */
+  async #reportTopology(): Promise<void> {
+    const { logger } = this.ctx;
+    try {
+      const report = await inspectTopology(this.redis, this.#settings.config.redis);
+      logger.info({ topology: report.topology, nodes: report.nodes }, `redis ${report.summary}`);
+      for (const warning of report.warnings) logger.warn({ topology: report.topology }, warning);
+    } catch (error) {
+      logger.warn({ err: error }, 'could not inspect the redis topology');
+    }
+  }
+
+  /**
+   * After a Redis outage (a failover above all) the sweep's next job may be gone: a write the old master
+   * never replicated, or the iteration that was running, left to stalled-job recovery (up to twice its
+   * lock). Upserting the schedulers again adds the next job at once; with nothing lost it is a no-op.
+   */
+  async #resyncSchedulers(): Promise<void> {
+    const { config, plan } = this.#settings;
+    try {
+      await syncSchedulers(this.queues, config, plan);
+      this.ctx.logger.info('job schedulers upserted again after the Redis outage');
+    } catch (error) {
+      this.ctx.logger.warn({ err: error }, 'could not upsert the job schedulers after the Redis outage');
+    }
+  }
+
+  #startLiveness(): void {
+    const { liveness } = this.#settings.config.redis;
+    this.#liveness = new WorkerLiveness({
+      root: this.ctx.prefix,
+      processId: this.#processId,
+      intervalMs: liveness.interval,
+      timeoutMs: liveness.timeout,
+      commands: this.redis,
+      jobs: this.#workerRedis,
+      logger: this.ctx.logger,
+      now: () => this.ctx.now().getTime(),
+      workers: () => this.#workers?.all() ?? [],
+      recreate: () => this.#recreateWorkers(),
+      onDead: (reason) => {
+        for (const listener of this.#deadListeners) listener(reason);
+      },
+      watch: (name, emitter) => this.#health.watchBull(name, emitter),
+    });
+    this.#liveness.start();
+  }
+
+  /**
+   * Closes the BullMQ workers and their job connection (bounded: a stuck connection may never answer a
+   * close) and starts them again on a new one; the new connection is returned for the probe worker.
+   */
+  async #recreateWorkers(): Promise<RedisClient> {
+    const closing = this.#workers?.close(0) ?? Promise.resolve();
+    await Promise.race([closing.catch(() => undefined), sleep(5_000)]);
+    this.#workerRedis.disconnect();
+    this.#workerRedis = openRedis(this.#settings.config.redis, {
+      purpose: 'jobs',
+      name: `${this.#connectionName}:jobs`,
+    });
+    this.#health.watchClient('jobs', this.#workerRedis);
+    this.#workers = new WorkerSet(this.ctx, this.#workerRedis);
+    this.#workers.start();
+    for (const worker of this.#workers.all()) this.#health.watchBull(`worker:${worker.name}`, worker);
+    return this.#workerRedis;
   }
 
   /** The current settings (config, plan, watchlist, senders). */
@@ -218,17 +294,21 @@ export class App {
     this.#settings = { ...this.#settings, watched };
     // Evictions would silently drop snapshots and outbox items: say so at every start.
     await reportEvictionPolicy(await checkEvictionPolicy(this.redis), this.ctx);
+    await this.#reportTopology();
     await this.#reconcileAccess();
     if (!options.workerOnly) await syncSchedulers(this.queues, this.#settings.config, this.#settings.plan);
     this.#workers = new WorkerSet(this.ctx, this.#workerRedis);
     this.#workers.start();
     for (const worker of this.#workers.all()) this.#health.watchBull(`worker:${worker.name}`, worker);
-    const wake = this.redis.duplicate({
-      connectionName: `${this.redis.options.connectionName ?? 'shortwatch'}:wake`,
+    const wake = openRedis(this.#settings.config.redis, {
+      purpose: 'subscriber',
+      name: `${this.#connectionName}:wake`,
     });
     this.#health.watchClient('wake', wake);
     this.#deliveries = new DeliverySet(this.ctx, wake);
     await this.#deliveries.start();
+    this.#startLiveness();
+    if (!options.workerOnly) this.#health.onRecovered(() => void this.#resyncSchedulers());
     await this.#accountForChannels();
     // The epoch this process runs on: a later beat or sweep that finds another one reports the loss.
     await this.ctx.epoch.check();
@@ -310,6 +390,7 @@ export class App {
   /** Stops workers (finishing jobs in flight up to `timeoutMs`), then closes queues, senders and Redis. */
   async stop(timeoutMs = 10_000): Promise<void> {
     if (this.#beat) clearInterval(this.#beat);
+    await this.#liveness?.stop();
     await Promise.all([this.#workers?.close(timeoutMs), this.#deliveries?.close(timeoutMs)]);
     await this.redis.hdel(stateKeys(this.ctx.prefix).workers, this.#processId).catch(() => undefined);
     await this.#queues?.close();
@@ -428,7 +509,16 @@ export class App {
 
   #buildClients(config: Config): Record<ClientRole, UpstreamClient> {
     const { budget, access, notices, logger, now } = this.ctx;
-    return buildUpstreamClients(config, { budget, access, notices, logger, metrics: this.metrics, now });
+    const clients = buildUpstreamClients(config, {
+      budget,
+      access,
+      notices,
+      logger,
+      metrics: this.metrics,
+      now,
+    });
+    // Every call is counted by purpose for the console's overview (today's requests, all processes).
+    return talliedClients(clients, new RequestTally(this.redis, this.ctx.prefix), config.budget.dayWindow);
   }
 
   #delegate(role: ClientRole): UpstreamClient {
@@ -439,6 +529,11 @@ export class App {
       close: async () => undefined,
     };
   }
+}
+
+/** What every connection of this process is called in `CLIENT LIST`: deployment, host and pid. */
+function connectionNameOf(config: Config): string {
+  return `${config.redis.prefix}:${hostname()}-${process.pid}`;
 }
 
 /** The budget's caps and window lengths in a config. */

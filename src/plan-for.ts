@@ -16,6 +16,7 @@ export function planFor(config: Config): Plan {
       maxStalenessMs: config.poll.maxStaleness,
       dayMs: config.budget.dayWindow,
       minuteMs: config.budget.minuteWindow,
+      gateShare: config.budget.gateShare,
     });
   } catch (error) {
     if (isPlanError(error)) throw new ConfigError('plan', [{ path: 'watchlist', message: error.message }]);

@@ -1,12 +1,21 @@
 /**
  * Detection latency of one poller: when a refresh changes an issuer, the clock starts; the first poll
- * of that issuer afterwards stops it. A poll whose diff found events records the latency; one that
- * found none (the change netted out, e.g. a re-disclosure at the same value) is counted apart.
+ * of that issuer afterwards stops it. A poll whose diff found events records the latency, once per
+ * change and once per event (the event-weighted figures); one that found none (the change netted out,
+ * e.g. a re-disclosure at the same value) is counted apart. It also keeps the longest time any issuer
+ * went unpolled.
  */
 export class ChangeTracker {
   readonly latenciesMs: number[] = [];
+  /** The same latencies, one entry per event the poll found. */
+  readonly eventLatenciesMs: number[] = [];
   netted = 0;
   readonly #pending = new Map<string, number>();
+  readonly #lastPolled = new Map<string, number>();
+  #longestGapMs = 0;
+
+  /** `label` names the poller in reports. */
+  constructor(readonly label = '') {}
 
   /** A refresh at `at` changed these issuers; an earlier unseen change keeps its earlier start. */
   changed(issuerIds: readonly string[], at: number): void {
@@ -15,15 +24,30 @@ export class ChangeTracker {
 
   /** A poll of `issuerId` answered at `at` with the current dataset, and its diff found `events`. */
   polled(issuerId: string, at: number, events: number): void {
+    const last = this.#lastPolled.get(issuerId);
+    if (last !== undefined) this.#longestGapMs = Math.max(this.#longestGapMs, at - last);
+    this.#lastPolled.set(issuerId, at);
     const since = this.#pending.get(issuerId);
     if (since === undefined) return;
     this.#pending.delete(issuerId);
-    if (events > 0) this.latenciesMs.push(at - since);
-    else this.netted++;
+    if (events > 0) {
+      this.latenciesMs.push(at - since);
+      for (let i = 0; i < events; i++) this.eventLatenciesMs.push(at - since);
+    } else this.netted++;
   }
 
   /** Changes no poll had seen when the run ended. */
   undetected(): number {
     return this.#pending.size;
+  }
+
+  /**
+   * The longest time between two polls of one issuer, or from an issuer's first poll to `end` when
+   * it was not polled again; `ids` never polled count from `start`.
+   */
+  longestGapMs(ids: readonly string[], start: number, end: number): number {
+    let longest = this.#longestGapMs;
+    for (const id of ids) longest = Math.max(longest, end - (this.#lastPolled.get(id) ?? start));
+    return longest;
   }
 }

@@ -1,5 +1,6 @@
 import { windowStart } from '../../src/budget/windows.js';
 import { diffPositions, type Snapshot } from '../../src/positions/index.js';
+import { baselineAll } from './baseline.js';
 import type { PollerDeps } from './shortwatch-poller.js';
 
 /**
@@ -21,6 +22,14 @@ export class NaivePoller {
     this.#everyMs = Math.ceil(options.dayMs / options.perDay);
     this.#dayMs = options.dayMs;
     this.#thresholds = options.thresholds;
+  }
+
+  /** Every issuer's snapshot at the start, outside the budget. */
+  baseline(): void {
+    const { clock, dataset, tracker } = this.#deps;
+    for (const [id, snapshot] of baselineAll(dataset, clock.now(), this.#thresholds, tracker)) {
+      this.#snapshots.set(id, snapshot);
+    }
   }
 
   /** Starts polling now. */

@@ -4,11 +4,25 @@ import type { Config } from '../../src/config/schema.js';
 import { pollJobId } from '../../src/jobs/queues.js';
 import { type PollJobData, pollReason } from '../../src/jobs/sweep.js';
 import { diffPositions, type Snapshot } from '../../src/positions/index.js';
+import {
+  gateDecision,
+  type IssuerScheduleState,
+  learnProfile,
+  queuePriority,
+  type RefreshProfile,
+  refreshesLater,
+  seenToday,
+  selectPolls,
+  snapshotRate,
+  uniformProfile,
+  untilRefreshMs,
+} from '../../src/schedule/index.js';
 import type { Issuer } from '../../src/upstream/schemas.js';
+import { baselineAll } from './baseline.js';
 import { BudgetModel } from './budget-model.js';
 import type { ChangeTracker } from './change-tracker.js';
-import type { SimDataset } from './dataset.js';
 import type { VirtualClock } from './event-queue.js';
+import type { PollableDataset } from './skewed-dataset.js';
 
 /** The shortest pause of the poll queue after a refused token (runPoll's `Math.max(250, …)`). */
 const MIN_PAUSE_MS = 250;
@@ -16,7 +30,7 @@ const MIN_PAUSE_MS = 250;
 /** What a simulated poller shares with the run. */
 export interface PollerDeps {
   clock: VirtualClock;
-  dataset: SimDataset;
+  dataset: PollableDataset;
   tracker: ChangeTracker;
   /** Virtual time one upstream request takes, answer included. */
   requestMs: number;
@@ -28,6 +42,8 @@ interface PollJob {
   reason: PollJobData['reason'];
   /** Start of the UTC day window of the sweep that enqueued the job. */
   sweptDay: number;
+  /** BullMQ priority: 1 first. */
+  priority: number;
 }
 
 /**
@@ -64,6 +80,17 @@ export class ShortwatchPoller {
   /** Deduplication ids of jobs not finished yet: BullMQ deletes the key when the job completes. */
   readonly #pending = new Set<string>();
   readonly #queue: PollJob[] = [];
+  /** What the scheduler knows of each issuer, updated as polls commit. */
+  readonly #states: IssuerScheduleState[] = [];
+  readonly #stateOf = new Map<string, IssuerScheduleState>();
+  readonly #byId = new Map<string, Issuer>();
+  /** The `last_updated` values the gate saw, epoch ms (the RefreshHistory). */
+  readonly #refreshes: number[] = [];
+  #profile: RefreshProfile = uniformProfile();
+  #profileAt = Number.NEGATIVE_INFINITY;
+  #ratesAt = Number.NEGATIVE_INFINITY;
+  #lastCheckMs: number | null = null;
+  #savedVersion: string | null = null;
   #active = 0;
   #pausedUntil = 0;
   #wakeAt = Number.POSITIVE_INFINITY;
@@ -72,6 +99,12 @@ export class ShortwatchPoller {
     this.#deps = deps;
     this.#config = config;
     this.#plan = plan;
+    for (const issuer of deps.dataset.issuers()) {
+      const state = { id: issuer.svc_issuer_id, seenVersionMs: null, polledAtMs: null, rate: 0 };
+      this.#states.push(state);
+      this.#stateOf.set(state.id, state);
+      this.#byId.set(state.id, issuer);
+    }
     this.budget = new BudgetModel({
       perMinute: config.budget.perMinute,
       perDay: config.budget.perDay,
@@ -79,6 +112,14 @@ export class ShortwatchPoller {
       minuteMs: config.budget.minuteWindow,
       dayMs: config.budget.dayWindow,
     });
+  }
+
+  /** Every issuer's snapshot at the start, outside the budget. */
+  baseline(): void {
+    const { clock, dataset, tracker } = this.#deps;
+    for (const [id, snapshot] of baselineAll(dataset, clock.now(), this.#config.poll.thresholds, tracker)) {
+      this.#commit(id, snapshot, clock.now());
+    }
   }
 
   /** Starts the sweep scheduler: a first sweep now, then every interval on its multiples (BullMQ `every`). */
@@ -93,56 +134,142 @@ export class ShortwatchPoller {
   }
 
   #sweep(): void {
-    const { clock, dataset, requestMs } = this.#deps;
-    if (!this.budget.take(clock.now()).granted) {
+    const { clock } = this.#deps;
+    const now = clock.now();
+    const gate = this.#plan.gate ? this.#gateTick(now) : { check: true, checksLeft: 0 };
+    if (!gate.check) {
+      this.#schedule(now, this.#savedVersion, gate.checksLeft, false);
+      return;
+    }
+    if (!this.budget.take(now).granted) {
       this.sweepsRefused++;
       return;
     }
     this.requestsBy.gate++;
-    clock.at(clock.now() + requestMs, () => {
-      const now = clock.now();
-      const sweptDay = windowStart(now, this.#config.budget.dayWindow);
-      const lastUpdated = dataset.lastUpdated();
-      const version =
-        lastUpdated === null
-          ? `t${Math.floor(now / this.#plan.sweepIntervalMs)}`
-          : `v${Date.parse(lastUpdated)}`;
-      const policy = {
-        gate: this.#plan.gate,
-        maxStalenessMs: this.#plan.maxStalenessMs,
-        intervalMs: this.#plan.sweepIntervalMs,
-      };
-      for (const issuer of dataset.issuers()) {
-        if (this.#freshAtVersion(issuer.svc_issuer_id, lastUpdated, now)) continue;
-        const reason = pollReason(this.#snapshots.get(issuer.svc_issuer_id), lastUpdated, now, policy);
-        if (!reason) continue;
-        const id = pollJobId(
-          issuer.svc_issuer_id,
-          reason === 'changed' || reason === 'new' ? version : `${reason}-${version}`,
-        );
-        if (this.#pending.has(id)) continue;
-        this.#pending.add(id);
-        this.#queue.push({ id, issuer, reason, sweptDay });
+    this.#lastCheckMs = now;
+    clock.at(now + this.#deps.requestMs, () => {
+      const lastUpdated = this.#deps.dataset.lastUpdated();
+      if (lastUpdated !== null && lastUpdated !== this.#savedVersion) {
+        this.#refreshes.push(Date.parse(lastUpdated));
+        this.#profileAt = Number.NEGATIVE_INFINITY;
       }
-      this.#pump();
+      this.#savedVersion = lastUpdated;
+      this.#schedule(clock.now(), lastUpdated, gate.checksLeft, true);
     });
   }
 
-  /**
-   * A shortcut that gives pollReason's answer (nothing due) without its two Date.parse calls, for the
-   * common case only: the gate is on, the snapshot shows this very dataset version and is younger than
-   * maxStaleness. Every other issuer goes through the real pollReason. It makes long runs affordable.
-   */
-  #freshAtVersion(issuerId: string, lastUpdated: string | null, now: number): boolean {
-    const snapshot = this.#snapshots.get(issuerId);
-    const polledAt = this.#polledAtMs.get(issuerId);
-    return (
-      this.#plan.gate &&
-      lastUpdated !== null &&
-      snapshot?.lastUpdated === lastUpdated &&
-      polledAt !== undefined &&
-      now - polledAt < this.#plan.maxStalenessMs
+  /** The sweep's gate decision (sweep.ts gateThisTick), with the profile relearned at most hourly. */
+  #gateTick(now: number): { check: boolean; checksLeft: number } {
+    const dayMs = this.#config.budget.dayWindow;
+    const tickMs = this.#plan.sweepIntervalMs;
+    if (this.#plan.gateChecksPerDay >= Math.ceil(dayMs / tickMs)) {
+      return { check: true, checksLeft: Math.floor((dayMs - (now % dayMs)) / tickMs) };
+    }
+    return gateDecision({
+      nowMs: now,
+      dayMs,
+      tickMs,
+      profile: this.#profileNow(now),
+      checksPerDay: this.#plan.gateChecksPerDay,
+      lastCheckMs: this.#lastCheckMs,
+    });
+  }
+
+  #profileNow(now: number): RefreshProfile {
+    if (now - this.#profileAt >= 3_600_000) {
+      this.#profile = learnProfile(this.#refreshes.slice(-200), now, this.#config.budget.dayWindow);
+      this.#profileAt = now;
+    }
+    return this.#profile;
+  }
+
+  /** What sweep.ts queues after its gate decision: selectPolls for a gated plan, pollReason without. */
+  #schedule(now: number, lastUpdated: string | null, checksLeft: number, checked: boolean): void {
+    const sweptDay = windowStart(now, this.#config.budget.dayWindow);
+    const version =
+      lastUpdated === null
+        ? `t${Math.floor(now / this.#plan.sweepIntervalMs)}`
+        : `v${Date.parse(lastUpdated)}`;
+    if (!this.#plan.gate) {
+      if (checked) this.#scheduleUngated(now, lastUpdated, version, sweptDay);
+      return;
+    }
+    this.#refreshRates(now);
+    const { budget } = this.#config;
+    const profile = this.#profileNow(now);
+    const later = refreshesLater(
+      profile,
+      now,
+      budget.dayWindow,
+      seenToday(this.#refreshes, now, budget.dayWindow),
     );
+    const chosen = selectPolls({
+      issuers: this.#states,
+      versionMs: lastUpdated === null ? null : Date.parse(lastUpdated),
+      nowMs: now,
+      boundMs: this.#plan.maxStalenessMs,
+      budget: {
+        tokensLeft: this.budget.dayLeft(now) - budget.reserve,
+        checksLeft,
+        queued: this.#queue.length,
+        refreshesLater: later,
+      },
+      untilRefreshMs: untilRefreshMs(profile, now, budget.dayWindow, later),
+      fullSweeps: this.#plan.refreshesPerDay >= 1,
+    });
+    for (const candidate of chosen) {
+      const issuer = this.#byId.get(candidate.id);
+      if (!issuer) continue;
+      const reason = candidate.reason;
+      const id = pollJobId(
+        issuer.svc_issuer_id,
+        reason === 'changed' || reason === 'new' ? version : `${reason}-${version}`,
+      );
+      if (this.#pending.has(id)) continue;
+      this.#pending.add(id);
+      this.#enqueue({ id, issuer, reason, sweptDay, priority: queuePriority(candidate) });
+    }
+    this.#pump();
+  }
+
+  #scheduleUngated(now: number, lastUpdated: string | null, version: string, sweptDay: number): void {
+    const policy = {
+      gate: false,
+      maxStalenessMs: this.#plan.maxStalenessMs,
+      intervalMs: this.#plan.sweepIntervalMs,
+    };
+    for (const issuer of this.#deps.dataset.issuers()) {
+      const reason = pollReason(this.#snapshots.get(issuer.svc_issuer_id), lastUpdated, now, policy);
+      if (!reason) continue;
+      const id = pollJobId(issuer.svc_issuer_id, `${reason}-${version}`);
+      if (this.#pending.has(id)) continue;
+      this.#pending.add(id);
+      this.#enqueue({ id, issuer, reason, sweptDay, priority: 1 });
+    }
+    this.#pump();
+  }
+
+  /** Rates as the sweep estimates them from each snapshot, recomputed daily and after each poll. */
+  #refreshRates(now: number): void {
+    if (now - this.#ratesAt < this.#config.budget.dayWindow) return;
+    this.#ratesAt = now;
+    for (const state of this.#states) {
+      const snapshot = this.#snapshots.get(state.id);
+      if (snapshot) state.rate = snapshotRate(snapshot.positions, now);
+    }
+  }
+
+  /** BullMQ's prioritized set: lower priority numbers first, first in first out within one. */
+  #enqueue(job: PollJob): void {
+    const queue = this.#queue;
+    let low = 0;
+    let high = queue.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if ((queue[mid]?.priority ?? 0) <= job.priority) low = mid + 1;
+      else high = mid;
+    }
+    queue.splice(low, 0, job);
   }
 
   #pump(): void {
@@ -185,6 +312,17 @@ export class ShortwatchPoller {
     });
   }
 
+  /** The snapshot commit, and what the next sweep reads of it. */
+  #commit(id: string, snapshot: Snapshot, now: number): void {
+    this.#snapshots.set(id, snapshot);
+    this.#polledAtMs.set(id, Date.parse(snapshot.polledAt));
+    const state = this.#stateOf.get(id);
+    if (!state) return;
+    state.polledAtMs = Date.parse(snapshot.polledAt);
+    state.seenVersionMs = snapshot.lastUpdated === null ? null : Date.parse(snapshot.lastUpdated);
+    state.rate = snapshotRate(snapshot.positions, now);
+  }
+
   /** enrichClosed's guard: `day.left - reserve > watchlist.length`, read after the poll's own token. */
   #sweepStillFits(now: number): boolean {
     const { reserve } = this.#config.budget;
@@ -214,8 +352,7 @@ export class ShortwatchPoller {
     // Events are dispatched after the enrichment, then the snapshot is committed.
     clock.at(now + (enrich ? requestMs : 0), () => {
       tracker.polled(id, clock.now(), events.length);
-      this.#snapshots.set(id, next);
-      this.#polledAtMs.set(id, Date.parse(next.polledAt));
+      this.#commit(id, next, clock.now());
       this.#pending.delete(job.id);
       this.#active--;
       this.#pump();

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { Secret } from '../config/secret.js';
 import { stateKeys } from '../state/keys.js';
+import type { RedisClient } from '../state/redis-connection.js';
 import { LUA_REDIS_NOW } from './redis-clock.js';
 
 /** Whether the upstream accepts our key: `ok`, or revoked after a 401 (`unauthorized`) or 403 (`no-api-access`). */
@@ -71,13 +71,13 @@ return 1
  * burns budget) until a probe succeeds or the configured key or base URL changes.
  */
 export class AccessState {
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #key: string;
   readonly #probeKey: string;
   readonly #confirmKey: string;
   readonly #now: () => number;
 
-  constructor(redis: Redis, prefix: string, now: () => number = Date.now) {
+  constructor(redis: RedisClient, prefix: string, now: () => number = Date.now) {
     this.#redis = redis;
     this.#key = stateKeys(prefix).access;
     this.#probeKey = stateKeys(prefix).accessProbe;

@@ -15,7 +15,15 @@ export interface PlanInput {
   maxStalenessMs: number;
   dayMs: number;
   minuteMs: number;
+  /** Most of each minute window's requests the gate may take (`budget.gateShare`). */
+  gateShare: number;
 }
+
+/** Fewest gate checks a day, as a share of the requests available to polling, when polls need the rest. */
+const MIN_CHECK_SHARE = 0.05;
+
+/** Most of the day's polls that polls forced by the hard bound may take, when the budget cannot sweep daily. */
+const FORCED_SHARE = 0.5;
 
 /** Intervals that fit the budget, with what was changed and why. */
 export interface Plan {
@@ -28,6 +36,10 @@ export interface Plan {
   /** Full sweeps a day the budget pays for (gate on: after the gate checks, and never more than them). */
   refreshesPerDay: number;
   gateChecksPerDay: number;
+  /** Most gate checks in one minute window: the gate's bounded share of each minute. */
+  gateChecksPerMinute: number;
+  /** Polls a day the budget pays for after the gate checks. */
+  pollsPerDay: number;
   /** Worst case planned within one day window; never more than perDay - reserve. */
   requestsPerDay: number;
   /**
@@ -52,16 +64,17 @@ type Core = Omit<Plan, 'minSweepMs' | 'adjusted' | 'summary'>;
 export function planPolling(input: PlanInput): Plan {
   const available = input.perDay - input.reserve;
   const size = input.watchlistSize;
-  if (size > available) throw new PlanError(size, input.perDay, input.reserve);
   const minSweepMs = Math.ceil(size / input.perMinute) * input.minuteMs;
   const adjusted: string[] = [];
   let core: Core;
-  if (input.gate && available - size >= 1) {
+  if (input.gate && available >= 2) {
     core = planGated(input, available, adjusted);
   } else {
+    // Without the gate every sweep polls the whole watchlist: it must fit a day.
+    if (size > available) throw new PlanError(size, input.perDay, input.reserve);
     if (input.gate) {
       adjusted.push(
-        `poll.gate turned off: one gate check and one sweep of ${issuers(size)} need ${size + 1} requests a day but only ${available} are available to polling`,
+        `poll.gate turned off: one gate check and one poll need 2 requests a day but only ${available} is available to polling`,
       );
     }
     core = planUngated(input, available, minSweepMs, adjusted);
@@ -72,40 +85,79 @@ export function planPolling(input: PlanInput): Plan {
 
 function planGated(input: PlanInput, available: number, adjusted: string[]): Core {
   const { dayMs, watchlistSize: size } = input;
-  let gateIntervalMs = input.gateIntervalMs;
-  let checks = Math.ceil(dayMs / gateIntervalMs);
-  if (available - checks < size) {
-    // The smallest interval with at most (available - size) checks a day, so one full sweep still fits.
-    gateIntervalMs = Math.ceil(dayMs / (available - size));
+  const { tickMs, perMinute: gateChecksPerMinute } = gateTick(input, adjusted);
+  const slots = Math.ceil(dayMs / tickMs);
+  let checks = slots;
+  if (available - slots < size) {
+    // Polls need the requests more than the gate: keep a floor of checks and place them where the
+    // dataset refreshes (learned from its last_updated), at most one a tick.
+    const floor = Math.min(slots, Math.max(1, Math.ceil(available * MIN_CHECK_SHARE)));
+    checks = Math.min(slots, Math.max(floor, available - size));
     adjusted.push(
-      `poll.gateInterval raised from ${formatDuration(input.gateIntervalMs)} to ${formatDuration(gateIntervalMs)}: ${checks} gate checks a day would leave ${Math.max(0, available - checks)} of the ${available} requests available to polling, less than one full sweep of ${issuers(size)}`,
+      `gate checks cut from ${slots} to ${checks} a day (one every ${formatDuration(Math.ceil(dayMs / checks))} on average), placed at the times of day the dataset has been seen to refresh: ${slots} checks would leave ${Math.max(0, available - slots)} of the ${available} requests available to polling, ${available - slots >= size ? 'enough' : 'less than one full sweep'} of ${issuers(size)}`,
     );
-    checks = Math.ceil(dayMs / gateIntervalMs);
   }
+  const pollsPerDay = available - checks;
   // A refresh is only noticed at a gate check, so no more refreshes can be followed than checks are made.
-  const refreshesPerDay = size === 0 ? checks : Math.min(checks, Math.floor((available - checks) / size));
-  // Forced (stale) sweeps may use every refresh the budget pays for but one: the last is kept for a real
-  // dataset change, or a stale sweep late in the day would leave the day's refresh waiting for tomorrow.
-  let maxStalenessMs = input.maxStalenessMs;
-  const forced = Math.ceil(dayMs / maxStalenessMs);
-  const affordable = refreshesPerDay - 1;
-  if (size > 0 && forced > affordable) {
-    maxStalenessMs = affordable > 0 ? Math.ceil(dayMs / affordable) : Number.POSITIVE_INFINITY;
-    adjusted.push(
-      affordable > 0
-        ? `poll.maxStaleness raised from ${formatDuration(input.maxStalenessMs)} to ${formatDuration(maxStalenessMs)}: ${forced} forced sweeps a day would leave no budget for the dataset's own refreshes (the budget pays for ${refreshesPerDay} sweeps a day)`
-        : `poll.maxStaleness (${formatDuration(input.maxStalenessMs)}) turned off: the budget pays for ${plural(refreshesPerDay, 'full sweep')} a day, kept for the dataset's own refreshes`,
-    );
-  }
+  const refreshesPerDay = size === 0 ? checks : Math.min(checks, Math.floor(pollsPerDay / size));
+  const maxStalenessMs = hardBound(input, refreshesPerDay, pollsPerDay, adjusted);
   return {
     gate: true,
-    gateIntervalMs,
-    sweepIntervalMs: gateIntervalMs,
+    gateIntervalMs: tickMs,
+    sweepIntervalMs: tickMs,
     maxStalenessMs,
     refreshesPerDay,
     gateChecksPerDay: checks,
-    requestsPerDay: checks + refreshesPerDay * size,
+    gateChecksPerMinute,
+    pollsPerDay,
+    requestsPerDay: refreshesPerDay >= 1 ? checks + refreshesPerDay * size : available,
   };
+}
+
+/** The sweep's tick, raised so that the gate takes at most its share of a minute window. */
+function gateTick(input: PlanInput, adjusted: string[]): { tickMs: number; perMinute: number } {
+  const perMinute = Math.max(1, Math.floor(input.perMinute * input.gateShare));
+  const shortest = Math.ceil(input.minuteMs / perMinute);
+  if (input.gateIntervalMs >= shortest) {
+    return { tickMs: input.gateIntervalMs, perMinute: Math.ceil(input.minuteMs / input.gateIntervalMs) };
+  }
+  adjusted.push(
+    `poll.gateInterval raised from ${formatDuration(input.gateIntervalMs)} to ${formatDuration(shortest)}: the gate may take at most ${plural(perMinute, 'request')} of each minute's ${input.perMinute} (budget.gateShare ${input.gateShare}), so polls are never starved by gate checks`,
+  );
+  return { tickMs: shortest, perMinute };
+}
+
+/**
+ * The hard bound on how long any watched issuer goes unpolled (`maxStaleness`). With two or more full
+ * sweeps a day, forced sweeps may use all but one (the last is kept for a real refresh). With at most
+ * one, the bound is the whole days in which forced polls take at most half of the day's polls, so the
+ * rest follow the dataset's refreshes.
+ */
+function hardBound(
+  input: PlanInput,
+  refreshesPerDay: number,
+  pollsPerDay: number,
+  adjusted: string[],
+): number {
+  const { dayMs, watchlistSize: size } = input;
+  if (size === 0) return input.maxStalenessMs;
+  const forced = Math.ceil(dayMs / input.maxStalenessMs);
+  if (refreshesPerDay >= 2) {
+    const affordable = refreshesPerDay - 1;
+    if (forced <= affordable) return input.maxStalenessMs;
+    const raised = Math.ceil(dayMs / affordable);
+    adjusted.push(
+      `poll.maxStaleness raised from ${formatDuration(input.maxStalenessMs)} to ${formatDuration(raised)}: ${forced} forced sweeps a day would leave no budget for the dataset's own refreshes (the budget pays for ${refreshesPerDay} sweeps a day)`,
+    );
+    return raised;
+  }
+  const days = Math.max(1, Math.ceil(size / (pollsPerDay * FORCED_SHARE)));
+  const bound = days * dayMs;
+  if (bound <= input.maxStalenessMs) return input.maxStalenessMs;
+  adjusted.push(
+    `poll.maxStaleness raised from ${formatDuration(input.maxStalenessMs)} to ${formatDuration(bound)}: the budget pays for ${plural(pollsPerDay, 'poll')} a day across ${issuers(size)}, and polls forced by the bound may take at most half of them`,
+  );
+  return bound;
 }
 
 function planUngated(input: PlanInput, available: number, minSweepMs: number, adjusted: string[]): Core {
@@ -134,6 +186,8 @@ function planUngated(input: PlanInput, available: number, minSweepMs: number, ad
     maxStalenessMs: input.maxStalenessMs,
     refreshesPerDay: size === 0 ? 0 : sweeps,
     gateChecksPerDay: 0,
+    gateChecksPerMinute: 0,
+    pollsPerDay: sweeps * size,
     requestsPerDay: sweeps * size,
   };
 }
@@ -142,17 +196,23 @@ function describePlan(input: PlanInput, plan: Omit<Plan, 'summary'>, available: 
   const size = input.watchlistSize;
   const lines: string[] = [];
   if (plan.gate) {
-    const gate = `The gate checks GET /issuers every ${formatDuration(plan.gateIntervalMs)} (${plural(plan.gateChecksPerDay, 'request')} a day)`;
+    lines.push(describeGate(input, plan));
     if (size === 0) {
-      lines.push(`${gate}; the watchlist is empty, so no issuer is polled.`);
+      lines.push('The watchlist is empty, so no issuer is polled.');
+    } else if (plan.refreshesPerDay >= 1) {
+      lines.push(
+        `The budget can follow ${plural(plan.refreshesPerDay, 'dataset refresh', 'dataset refreshes')} a day across ${issuers(size)} with a full sweep each; each sweep polls the issuers most likely to have changed first.`,
+      );
     } else {
       lines.push(
-        `${gate} and the budget can follow ${plural(plan.refreshesPerDay, 'dataset refresh', 'dataset refreshes')} a day across ${issuers(size)}.`,
+        `A full sweep of ${issuers(size)} costs more than the ${plural(plan.pollsPerDay, 'poll')} a day the budget pays for: after each refresh the issuers most likely to have changed are polled first (each issuer's rate of change is estimated from the dates of its disclosures and the changes shortwatch saw), and a quiet issuer waits its turn.`,
       );
+    }
+    if (size > 0) {
       lines.push(
         Number.isFinite(plan.maxStalenessMs)
-          ? `Every issuer is polled at least every ${formatDuration(plan.maxStalenessMs)}, even when the dataset has not moved.`
-          : 'Issuers are polled only when the dataset moves: the budget has no room for forced sweeps.',
+          ? `No watched issuer goes unpolled longer than ${formatDuration(plan.maxStalenessMs)} (the hard bound, poll.maxStaleness), even when the dataset has not moved.`
+          : 'Issuers are polled only when the dataset moves.',
       );
     }
   } else if (size === 0) {
@@ -167,6 +227,16 @@ function describePlan(input: PlanInput, plan: Omit<Plan, 'summary'>, available: 
     `The plan spends at most ${plural(plan.requestsPerDay, 'request')} a day of the ${available} available to polling (perDay ${input.perDay} - reserve ${input.reserve}); the reserve is kept for interactive commands.`,
   );
   return lines;
+}
+
+/** Where and how often the gate checks, in words. */
+function describeGate(input: PlanInput, plan: Omit<Plan, 'summary'>): string {
+  const checks = `The gate checks GET /issuers ${plural(plan.gateChecksPerDay, 'time')} a day`;
+  const cap = `at most ${plural(plan.gateChecksPerMinute, 'check')} a minute`;
+  if (plan.gateChecksPerDay >= Math.ceil(input.dayMs / plan.gateIntervalMs)) {
+    return `${checks}, every ${formatDuration(plan.gateIntervalMs)} (${cap}).`;
+  }
+  return `${checks} (${cap}, at most one every ${formatDuration(plan.gateIntervalMs)}), placed where the dataset has been seen to refresh (the times of day of its last_updated) with a floor spread over the rest of the day; spread evenly they would be one every ${formatDuration(Math.ceil(input.dayMs / plan.gateChecksPerDay))}.`;
 }
 
 /**

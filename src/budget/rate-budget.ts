@@ -1,6 +1,6 @@
-import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { stateKeys } from '../state/keys.js';
+import type { RedisClient } from '../state/redis-connection.js';
 import { BLOCK_SCRIPT, END_PROBE_SCRIPT, PROBE_SCRIPT, TAKE_SCRIPT, USAGE_SCRIPT } from './budget-lua.js';
 import { toCallerClock } from './redis-clock.js';
 import { type BudgetWindow, boundaryMargin, nextWindowStart } from './windows.js';
@@ -116,11 +116,11 @@ const usageReply = z.tuple([
  * block set after a 429. `now` is the caller's clock, used only to tell a refused caller when to retry.
  */
 export class RateBudget {
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   #options: BudgetOptions;
   readonly #now: () => number;
 
-  constructor(redis: Redis, options: BudgetOptions, now: () => number = Date.now) {
+  constructor(redis: RedisClient, options: BudgetOptions, now: () => number = Date.now) {
     this.#redis = redis;
     this.#options = options;
     this.#now = now;

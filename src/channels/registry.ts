@@ -3,6 +3,7 @@ import type { ChannelConfig, ChannelKind } from '../config/schema.js';
 import { consoleChannelFactory } from './console/index.js';
 import { createEmailChannel } from './email/index.js';
 import { createSlackChannel } from './slack/index.js';
+import { createTeamsChannel } from './teams/index.js';
 import type { ChannelDeps, ChannelFactory, ChannelSender } from './types.js';
 import { createWebhookChannel } from './webhook/index.js';
 
@@ -15,23 +16,23 @@ export function channelRegistry(consoleOut?: Writable) {
     email: createEmailChannel,
     webhook: createWebhookChannel,
     console: consoleChannelFactory(consoleOut),
+    teams: createTeamsChannel,
   } satisfies Registry;
 }
 
-/** Builds the sender of one configured channel. */
+/** The factory of one kind; indexing the mapped type with a type parameter keeps kind and config paired. */
+function factoryOf<K extends ChannelKind>(registry: Registry, kind: K): ChannelFactory<K> {
+  return registry[kind];
+}
+
+/**
+ * Builds the sender of one configured channel. One lookup, no switch over kinds: a new kind is one schema
+ * variant and one registry entry.
+ */
 export function createSender(
   config: ChannelConfig,
   deps: ChannelDeps,
   registry: Registry = channelRegistry(),
 ): ChannelSender {
-  switch (config.kind) {
-    case 'slack':
-      return registry.slack(config, deps);
-    case 'email':
-      return registry.email(config, deps);
-    case 'webhook':
-      return registry.webhook(config, deps);
-    case 'console':
-      return registry.console(config, deps);
-  }
+  return factoryOf(registry, config.kind)(config, deps);
 }

@@ -1,6 +1,6 @@
-import type { Redis } from 'ioredis';
 import type { ChannelConfig } from '../config/schema.js';
 import type { JobContext } from '../jobs/context.js';
+import type { RedisClient } from '../state/redis-connection.js';
 import { ChannelDeliverer } from './deliverer.js';
 
 /**
@@ -9,10 +9,10 @@ import { ChannelDeliverer } from './deliverer.js';
  */
 export class DeliverySet {
   readonly #ctx: JobContext;
-  readonly #subscriber: Redis;
+  readonly #subscriber: RedisClient;
   readonly #deliverers = new Map<string, ChannelDeliverer>();
 
-  constructor(ctx: JobContext, subscriber: Redis) {
+  constructor(ctx: JobContext, subscriber: RedisClient) {
     this.#ctx = ctx;
     this.#subscriber = subscriber;
   }

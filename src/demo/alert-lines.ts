@@ -1,13 +1,21 @@
 import { z } from 'zod';
-import { KIND_EMOJI } from '../channels/slack/lines.js';
+import { LOOK_EMOJI } from '../channels/slack/lines.js';
 
 /** The parts of a Slack payload the demo reads back; anything else in it is ignored. */
 const slackPayloadSchema = z.object({
   text: z.string(),
-  blocks: z.array(z.object({ type: z.string(), text: z.object({ text: z.string() }).optional() })).optional(),
+  blocks: z
+    .array(
+      z.object({
+        type: z.string(),
+        text: z.object({ text: z.string() }).optional(),
+        elements: z.array(z.object({ text: z.string().optional() })).optional(),
+      }),
+    )
+    .optional(),
 });
 
-const EVENT_EMOJI = Object.values(KIND_EMOJI);
+const EVENT_EMOJI = Object.values(LOOK_EMOJI);
 const ENTITIES: Record<string, string> = { '&lt;': '<', '&gt;': '>', '&amp;': '&' };
 
 /** `12:01:05`, in the machine's local time: the demo prints for the person watching it. */
@@ -35,7 +43,16 @@ export function slackAlertLines(payload: unknown): string[] {
     });
   if (events.length === 0) return [plainFromMrkdwn(parsed.data.text.split('\n')[0] ?? '')];
   const issuer = header ? `${plainFromMrkdwn(header)}: ` : '';
-  return events.map((event) => `${issuer}${event}`);
+  // Lines that share a disclosure date leave it to the context line: the printed line takes it back.
+  const context = blocks.find((block) => block.type === 'context')?.elements?.[0]?.text ?? '';
+  const date = / · disclosed (\S+)$/.exec(context)?.[1];
+  return events.map((event) => `${issuer}${date ? withDate(event, date) : event}`);
+}
+
+/** `… (+0.13 pp) · 2026-01-06`, before the thresholds crossed when the line names some. */
+function withDate(line: string, date: string): string {
+  const crossed = line.lastIndexOf(' · crossed ');
+  return crossed < 0 ? `${line} · ${date}` : `${line.slice(0, crossed)} · ${date}${line.slice(crossed)}`;
 }
 
 /** Which demo folder an email belongs in: digests apart from immediate alerts. */

@@ -17,6 +17,8 @@ export interface BannerInfo {
   channels: readonly ChannelConfig[];
   out: string;
   durationMs?: number;
+  /** The web console's address, when it started. */
+  consoleUrl?: string;
   /** Set by `--chaos`: the modes the sandbox cycles through, and when. */
   chaos?: { modes: readonly string[]; startAfterMs: number; phaseMs: number };
 }
@@ -70,6 +72,9 @@ export function bannerLines(info: BannerInfo): string[] {
     `  slack     stand-in at ${info.slackUrl}`,
     `  smtp      local server at ${info.smtp}`,
     `  redis     ${redis}, keys under prefix ${info.prefix} (removed on exit)`,
+    ...(info.consoleUrl
+      ? [`  console   ${info.consoleUrl} (the web console: issuers, charts, events, deliveries, mutes)`]
+      : []),
     `  daemon    in this process, with ${info.configFile}; channels:`,
     ...info.channels.map((channel) => `              - ${describeChannel(channel)}`),
     ...chaosLines(info.chaos),

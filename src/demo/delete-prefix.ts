@@ -1,8 +1,8 @@
-import type { Redis } from 'ioredis';
 import { keyRoot } from '../state/keys.js';
+import type { RedisClient } from '../state/redis-connection.js';
 
 /** Deletes every key of one deployment (`{<prefix>}:…`) with SCAN and UNLINK; never KEYS or FLUSHALL. */
-export async function deleteKeysUnder(redis: Redis, prefix: string): Promise<number> {
+export async function deleteKeysUnder(redis: RedisClient, prefix: string): Promise<number> {
   let cursor = '0';
   let deleted = 0;
   do {
@@ -14,7 +14,7 @@ export async function deleteKeysUnder(redis: Redis, prefix: string): Promise<num
 }
 
 /** Counts the keys of one deployment (`{<prefix>}:…`). */
-export async function countKeysUnder(redis: Redis, prefix: string): Promise<number> {
+export async function countKeysUnder(redis: RedisClient, prefix: string): Promise<number> {
   let cursor = '0';
   let count = 0;
   do {

@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import { redisSchema } from '../config/schema/redis.js';
+import { openRedis, type RedisClient } from '../state/redis-connection.js';
 
 /** A Redis URL fit to print: user and password left out. */
 export function displayRedisUrl(url: string): string {
@@ -12,15 +13,9 @@ export function displayRedisUrl(url: string): string {
   }
 }
 
-/** Opens a connection that fails fast: no retries, no offline queue, a short connect timeout. */
-export function connectOnce(url: string, timeoutMs: number): Redis {
-  const redis = new Redis(url, {
-    lazyConnect: true,
-    connectTimeout: timeoutMs,
-    maxRetriesPerRequest: 0,
-    enableOfflineQueue: false,
-    retryStrategy: () => null,
-  });
+/** Opens a connection to `url` that fails fast: no retries, no offline queue, a short connect timeout. */
+export function connectOnce(url: string, timeoutMs: number): RedisClient {
+  const redis = openRedis(redisSchema.parse({ url }), { purpose: 'probe', connectTimeoutMs: timeoutMs });
   // The failure is reported by connect(); without a listener ioredis would print it too.
   redis.on('error', () => undefined);
   return redis;
@@ -28,7 +23,7 @@ export function connectOnce(url: string, timeoutMs: number): Redis {
 
 /** Whether a Redis answers PING at `url` within `timeoutMs`; undefined when it does, else why not. */
 export async function probeRedis(url: string, timeoutMs = 1_500): Promise<string | undefined> {
-  let redis: Redis;
+  let redis: RedisClient;
   try {
     redis = connectOnce(url, timeoutMs);
   } catch (error) {

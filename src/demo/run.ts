@@ -2,6 +2,7 @@ import { relative } from 'node:path';
 import { CliError, EXIT } from '../cli/exit.js';
 import { parseDuration } from '../config/duration.js';
 import { sweepEvery } from '../jobs/schedulers.js';
+import { startHttpServer } from '../ops/http-server.js';
 import { acquireRedis, type DemoRedis } from './acquire-redis.js';
 import { bannerLines } from './banner.js';
 import { ChaosRun, DEMO_CHAOS_TIMING, startChaos } from './chaos-run.js';
@@ -53,6 +54,7 @@ function banner(
   redis: DemoRedis,
   options: DemoOptions,
   durationMs: number | undefined,
+  consoleUrl: string,
 ): string[] {
   const { config, app } = demo;
   const { out } = options;
@@ -71,8 +73,24 @@ function banner(
     channels: config.channels,
     out,
     durationMs,
+    consoleUrl,
     ...(options.chaos ? { chaos: { modes: CHAOS_MODES, ...DEMO_CHAOS_TIMING } } : {}),
   });
+}
+
+/** The web console on a free loopback port (no token needed there), closed at teardown; its address. */
+async function startDemoConsole(demo: RunningDemo, teardown: Teardown): Promise<string> {
+  const { server, port } = await startHttpServer(demo.app, 0, '127.0.0.1');
+  teardown.add(
+    'web console',
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // A browser left open keeps a connection: it must not hold the demo's exit.
+        server.closeAllConnections();
+      }),
+  );
+  return `http://127.0.0.1:${port}/`;
 }
 
 /** `--chaos`: the cycle over the demo's issuers, stopped first at teardown. */
@@ -125,7 +143,8 @@ async function runWithRedis(
   try {
     print(`Redis: ${redis.note}.`);
     demo = await startDemo(options.out, redis, deps, teardown);
-    for (const line of banner(demo, redis, options, durationMs)) print(line);
+    const consoleUrl = await startDemoConsole(demo, teardown);
+    for (const line of banner(demo, redis, options, durationMs, consoleUrl)) print(line);
     await demo.app.startDaemon({ workerOnly: false });
     if (options.chaos) startDemoChaos(demo, teardown, print);
   } catch (error) {

@@ -18,19 +18,30 @@ export interface ScriptedSlackReply {
   delayMs?: number;
 }
 
+/** Slack answers 200; Teams Workflows 202 Accepted. */
+const accepted = (status: number) => status >= 200 && status < 300;
+
 /** A local stand-in for Slack incoming webhooks: records what it receives, answers as scripted. */
 export interface SlackCapture {
   url: string;
   posts: CapturedSlackPost[];
-  /** Only the posts answered 200. */
+  /** Only the posts answered 2xx. */
   delivered(): CapturedSlackPost[];
   script(...replies: ScriptedSlackReply[]): void;
   close(): Promise<void>;
 }
 
-/** Starts the stand-in on 127.0.0.1; `onPost` sees each delivered payload (the demo writes it to disk). */
+/**
+ * Starts the stand-in on 127.0.0.1; `onPost` sees each delivered payload (the demo writes it to disk).
+ * `replyTo` decides the reply to a request nothing is scripted for (default `200 ok`): a Teams stand-in
+ * answers 202, or 413 to a body over its size limit.
+ */
 export async function startSlackCapture(
-  options: { port?: number; onPost?: (post: CapturedSlackPost) => void } = {},
+  options: {
+    port?: number;
+    onPost?: (post: CapturedSlackPost) => void;
+    replyTo?: (body: Buffer) => ScriptedSlackReply;
+  } = {},
 ): Promise<SlackCapture> {
   const posts: CapturedSlackPost[] = [];
   const scripted: ScriptedSlackReply[] = [];
@@ -38,7 +49,8 @@ export async function startSlackCapture(
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const reply = scripted.shift() ?? { status: 200, body: 'ok' };
+      const reply = scripted.shift() ??
+        options.replyTo?.(Buffer.concat(chunks)) ?? { status: 200, body: 'ok' };
       let payload: unknown;
       try {
         payload = JSON.parse(Buffer.concat(chunks).toString('utf8'));
@@ -50,7 +62,7 @@ export async function startSlackCapture(
       const answer = () => {
         response.writeHead(reply.status, { 'content-type': 'text/plain', ...reply.headers });
         response.end(reply.body ?? (reply.status === 200 ? 'ok' : 'error'));
-        if (reply.status === 200) options.onPost?.(post);
+        if (accepted(reply.status)) options.onPost?.(post);
       };
       if (reply.delayMs) setTimeout(answer, reply.delayMs);
       else answer();
@@ -61,7 +73,7 @@ export async function startSlackCapture(
   return {
     url: `http://127.0.0.1:${port}/services/T000/B000/demo`,
     posts,
-    delivered: () => posts.filter((p) => p.status === 200),
+    delivered: () => posts.filter((p) => accepted(p.status)),
     script: (...replies) => scripted.push(...replies),
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,5 +1,4 @@
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { AccessState, Plan, RateBudget } from '../budget/index.js';
 import type { ChannelSender } from '../channels/types.js';
 import type { Config } from '../config/schema.js';
@@ -13,6 +12,7 @@ import type { MuteStore } from '../state/mute-store.js';
 import type { Notices } from '../state/notices.js';
 import type { Outbox } from '../state/outbox.js';
 import type { PollHealth } from '../state/poll-health.js';
+import type { RedisClient } from '../state/redis-connection.js';
 import type { SnapshotStore } from '../state/snapshot-store.js';
 import type { UpstreamClient } from '../upstream/index.js';
 import type { WatchedIssuer } from './watchlist.js';
@@ -42,7 +42,7 @@ export interface JobContext {
   prefix: string;
   /** This process, as leases and the workers hash name it. */
   processId: string;
-  redis: Redis;
+  redis: RedisClient;
   now: () => Date;
   logger: Logger;
   metrics: Metrics;

@@ -7,6 +7,7 @@ import {
   type PositionEvent,
   type Snapshot,
 } from '../positions/index.js';
+import { tellStories } from '../positions/threshold-story.js';
 import { planDelivery } from '../routing/index.js';
 import { stateKeys } from '../state/keys.js';
 import { Lease } from '../state/lease.js';
@@ -113,13 +114,22 @@ async function pollLeased(ctx: JobContext, job: Job<PollJobData>): Promise<PollR
 
   const { config } = ctx.settings();
   const { events, next, baseline } = diff;
-  const enriched = await enrichClosed(ctx, issuerId, events);
+  // The story is told after the close's final value is known: it decides what "fell below" reads.
+  const told = tellStories(await enrichClosed(ctx, issuerId, events), previous?.memory ?? {}, ctx.now(), {
+    reopenWindowMs: config.alerts.reopenWindow,
+    flapWindowMs: config.alerts.flapWindow,
+  });
+  const enriched = told.events;
+  const mutes = enriched.length > 0 ? await ctx.mutes.list() : [];
   const plan = withIssuerLabel(
-    planDelivery(enriched, config.channels, enriched.length > 0 ? await ctx.mutes.list() : [], ctx.now()),
+    planDelivery(enriched, config.channels, mutes, ctx.now(), {
+      confirmedCloses: config.alerts.confirmedCloses,
+    }),
     job.data.label,
   );
+  const memory = Object.keys(told.memory).length > 0 ? { memory: told.memory } : {};
   const committed = await commitPoll(ctx.redis, ctx.prefix, {
-    snapshot: { ...next, upstreamUpdated: response.last_updated },
+    snapshot: { ...next, upstreamUpdated: response.last_updated, ...memory },
     expectedPolledAt: previous?.polledAt ?? null,
     logged: plan.logged,
     targets: plan.targets,

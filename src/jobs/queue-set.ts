@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { stateKeys } from '../state/keys.js';
+import type { RedisClient } from '../state/redis-connection.js';
 import type { Queues } from './context.js';
 import { QUEUE } from './queues.js';
 
@@ -15,7 +15,7 @@ export class QueueSet implements Queues {
   readonly poll: Queue;
   readonly digest: Queue;
 
-  constructor(connection: Redis, root: string) {
+  constructor(connection: RedisClient, root: string) {
     const open = (name: string) => new Queue(name, { connection, prefix: bullPrefix(root) });
     this.sweep = open(QUEUE.sweep);
     this.poll = open(QUEUE.poll);

@@ -1,6 +1,20 @@
 import { isAccessRevokedError, isBudgetExhaustedError } from '../budget/index.js';
 import { displayText } from '../channels/format.js';
 import type { Snapshot } from '../positions/index.js';
+import {
+  gateDecision,
+  type IssuerScheduleState,
+  learnProfile,
+  queuePriority,
+  type RefreshProfile,
+  refreshesLater,
+  seenToday,
+  selectPolls,
+  snapshotRate,
+  uniformProfile,
+  untilRefreshMs,
+} from '../schedule/index.js';
+import { RefreshHistory } from '../schedule/refresh-history.js';
 import { stateKeys } from '../state/keys.js';
 import type { IssuerHealth, PollHealthView } from '../state/poll-health.js';
 import {
@@ -23,6 +37,8 @@ import { describeProblem, resolveWatchlist, unlistedIds, type WatchedIssuer } fr
 export type SweepResult =
   | { outcome: 'polled'; due: number; watched: number; lastUpdated: string | null }
   | { outcome: 'unchanged'; watched: number; lastUpdated: string | null }
+  /** A tick with no gate check planned: polls were chosen against the issuer list last saved. */
+  | { outcome: 'between-checks'; due: number; watched: number; lastUpdated: string | null }
   | { outcome: 'revoked' | 'budget' | 'blocked' };
 
 /** A failed poll changes nothing and is retried a few times; the next sweep plans it again anyway. */
@@ -88,11 +104,17 @@ async function reportSweepFailure(ctx: JobContext, error: unknown): Promise<void
 }
 
 async function sweepOnce(ctx: JobContext): Promise<SweepResult> {
-  const list = await fetchDirectory(ctx);
-  if ('outcome' in list) return list;
   const now = ctx.now();
-  await ctx.directory.save(list.data, list.last_updated, now);
   const { config, plan } = ctx.settings();
+  const history = new RefreshHistory(ctx.redis, ctx.prefix);
+  const gate = await gateThisTick(ctx, history, now);
+  const list = gate.check ? await fetchDirectory(ctx) : await savedDirectory(ctx);
+  if ('outcome' in list) return list;
+  if (gate.check) {
+    await ctx.directory.save(list.data, list.last_updated, now);
+    await ctx.redis.hset(stateKeys(ctx.prefix).sweep, 'lastCheckAt', now.toISOString());
+    if (list.last_updated !== null) await history.record(list.last_updated);
+  }
   const { watched, problems } = resolveWatchlist(config.watchlist, list.data);
   await reportWatchlistProblems(ctx, [
     ...problems.map(describeProblem),
@@ -112,15 +134,17 @@ async function sweepOnce(ctx: JobContext): Promise<SweepResult> {
   );
   const health = await ctx.pollHealth.read();
   const waiting = waitingOutNotFound(health.issuers, now.getTime(), sweepEvery(plan));
-  const due = watched.flatMap((issuer) => {
-    if (waiting.has(issuer.id)) return [];
-    const reason = pollReason(snapshots.get(issuer.id), list.last_updated, now.getTime(), {
-      gate: plan.gate,
-      maxStalenessMs: plan.maxStalenessMs,
-      intervalMs: plan.sweepIntervalMs,
-    });
-    return reason ? [{ issuer, reason }] : [];
-  });
+  const eligible = watched.filter((issuer) => !waiting.has(issuer.id));
+  const due = plan.gate
+    ? await scheduledPolls(ctx, eligible, snapshots, list.last_updated, gate)
+    : eligible.flatMap((issuer) => {
+        const reason = pollReason(snapshots.get(issuer.id), list.last_updated, now.getTime(), {
+          gate: plan.gate,
+          maxStalenessMs: plan.maxStalenessMs,
+          intervalMs: plan.sweepIntervalMs,
+        });
+        return reason ? [{ issuer, reason, priority: undefined }] : [];
+      });
   const version = datasetVersion(list.last_updated, now.getTime(), plan);
   await ctx.redis.hset(stateKeys(ctx.prefix).sweep, {
     lastSweepAt: now.toISOString(),
@@ -131,7 +155,7 @@ async function sweepOnce(ctx: JobContext): Promise<SweepResult> {
     positions: String([...snapshots.values()].reduce((n, s) => n + Object.keys(s.positions).length, 0)),
   });
   await ctx.queues.poll.addBulk(
-    due.map(({ issuer, reason }) => ({
+    due.map(({ issuer, reason, priority }) => ({
       name: 'poll',
       data: {
         issuerId: issuer.id,
@@ -151,6 +175,8 @@ async function sweepOnce(ctx: JobContext): Promise<SweepResult> {
           ),
           ttl: Math.max(1, Math.floor(sweepEvery(plan) / 2)),
         },
+        // The most likely changes first, across sweeps too (BullMQ: 1 is the highest priority).
+        ...(priority === undefined ? {} : { priority }),
         ...POLL_JOB_OPTIONS,
       },
     })),
@@ -159,6 +185,14 @@ async function sweepOnce(ctx: JobContext): Promise<SweepResult> {
   await ctx.pollHealth.markDue(dueIds, now);
   await reportPollHealth(ctx, watched, withDue(health, dueIds, now));
   ctx.metrics.lastSweepAt.set(now.getTime() / 1000);
+  if (!gate.check) {
+    return {
+      outcome: 'between-checks',
+      due: due.length,
+      watched: watched.length,
+      lastUpdated: list.last_updated,
+    };
+  }
   if (due.length === 0) {
     ctx.metrics.sweepsSkippedByGate.inc();
     return { outcome: 'unchanged', watched: watched.length, lastUpdated: list.last_updated };
@@ -168,6 +202,110 @@ async function sweepOnce(ctx: JobContext): Promise<SweepResult> {
     'sweep enqueued polls',
   );
   return { outcome: 'polled', due: due.length, watched: watched.length, lastUpdated: list.last_updated };
+}
+
+/** What this tick knows of the gate: whether it checks, the checks left today, the refresh profile. */
+interface GateTick {
+  check: boolean;
+  checksLeft: number;
+  profile: RefreshProfile;
+  /** Refreshes seen so far in today's day window. */
+  seenToday: number;
+}
+
+/**
+ * Whether this tick checks the gate. With as many checks a day as ticks every tick does (the refresh
+ * profile is not needed); otherwise the day's checks are placed where the dataset has refreshed.
+ */
+async function gateThisTick(ctx: JobContext, history: RefreshHistory, now: Date): Promise<GateTick> {
+  const { plan, config } = ctx.settings();
+  const dayMs = config.budget.dayWindow;
+  const nowMs = now.getTime();
+  const slots = Math.ceil(dayMs / sweepEvery(plan));
+  if (!plan.gate || plan.gateChecksPerDay >= slots) {
+    const left = Math.floor((dayMs - (nowMs % dayMs)) / sweepEvery(plan));
+    return { check: true, checksLeft: plan.gate ? left : 0, profile: uniformProfile(), seenToday: 0 };
+  }
+  const refreshes = await history.list();
+  const profile = learnProfile(refreshes, nowMs, dayMs);
+  const lastCheckAt = await ctx.redis.hget(stateKeys(ctx.prefix).sweep, 'lastCheckAt');
+  const lastCheckMs = lastCheckAt ? Date.parse(lastCheckAt) : Number.NaN;
+  const decision = gateDecision({
+    nowMs,
+    dayMs,
+    tickMs: sweepEvery(plan),
+    profile,
+    checksPerDay: plan.gateChecksPerDay,
+    lastCheckMs: Number.isNaN(lastCheckMs) ? null : lastCheckMs,
+  });
+  return { ...decision, profile, seenToday: seenToday(refreshes, nowMs, dayMs) };
+}
+
+/** The issuer list the last check saved; a check when there is none yet. */
+async function savedDirectory(
+  ctx: JobContext,
+): Promise<IssuerList | { outcome: 'revoked' | 'budget' | 'blocked' }> {
+  const saved = await ctx.directory.load();
+  if (saved === null) return fetchDirectory(ctx);
+  return { data: saved.issuers, last_updated: saved.lastUpdated };
+}
+
+/** One poll the sweep queues. */
+interface DuePoll {
+  issuer: WatchedIssuer;
+  reason: PollJobData['reason'];
+  priority: number | undefined;
+}
+
+/**
+ * The polls of a gated sweep: every issuer the dataset moved past, that nears the hard bound, or is
+ * new, ranked by its estimated chance of change and cut to what today's budget pays for after the
+ * day's remaining gate checks and the refreshes still expected today (src/schedule/).
+ */
+async function scheduledPolls(
+  ctx: JobContext,
+  watched: readonly WatchedIssuer[],
+  snapshots: ReadonlyMap<string, Snapshot>,
+  lastUpdated: string | null,
+  gate: GateTick,
+): Promise<DuePoll[]> {
+  const { plan, config } = ctx.settings();
+  const nowMs = ctx.now().getTime();
+  const versionMs = lastUpdated === null ? Number.NaN : Date.parse(lastUpdated);
+  const usage = await ctx.budget.usage();
+  const counts = await ctx.queues.poll.getJobCounts('wait', 'prioritized', 'delayed');
+  const later = refreshesLater(gate.profile, nowMs, config.budget.dayWindow, gate.seenToday);
+  const chosen = selectPolls({
+    issuers: watched.map((issuer) => scheduleState(issuer.id, snapshots.get(issuer.id), nowMs)),
+    versionMs: Number.isNaN(versionMs) ? null : versionMs,
+    nowMs,
+    boundMs: plan.maxStalenessMs,
+    budget: {
+      tokensLeft: usage.day.left - usage.reserve,
+      checksLeft: gate.checksLeft,
+      queued: Object.values(counts).reduce((sum, n) => sum + n, 0),
+      refreshesLater: later,
+    },
+    untilRefreshMs: untilRefreshMs(gate.profile, nowMs, config.budget.dayWindow, later),
+    fullSweeps: plan.refreshesPerDay >= 1,
+  });
+  const byId = new Map(watched.map((issuer) => [issuer.id, issuer]));
+  return chosen.flatMap((candidate) => {
+    const issuer = byId.get(candidate.id);
+    return issuer ? [{ issuer, reason: candidate.reason, priority: queuePriority(candidate) }] : [];
+  });
+}
+
+/** What the scheduler needs of one issuer's snapshot. */
+function scheduleState(id: string, snapshot: Snapshot | undefined, nowMs: number): IssuerScheduleState {
+  if (!snapshot) return { id, seenVersionMs: null, polledAtMs: null, rate: 0 };
+  const seen = snapshot.lastUpdated === null ? Number.NaN : Date.parse(snapshot.lastUpdated);
+  return {
+    id,
+    seenVersionMs: Number.isNaN(seen) ? null : seen,
+    polledAtMs: Date.parse(snapshot.polledAt),
+    rate: snapshotRate(snapshot.positions, nowMs),
+  };
 }
 
 /** Decides whether one issuer needs a poll now, and why. Pure. */

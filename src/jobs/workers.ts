@@ -1,6 +1,6 @@
 import { type Job, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { heartbeatDeliveryId } from '../state/delivery-ids.js';
+import type { RedisClient } from '../state/redis-connection.js';
 import type { JobContext } from './context.js';
 import { runDigest } from './digest.js';
 import { runPoll } from './poll.js';
@@ -11,11 +11,11 @@ import { runSweep } from './sweep.js';
 /** The BullMQ workers of one process: sweep, poll, and digest (with the heartbeat). */
 export class WorkerSet {
   readonly #ctx: JobContext;
-  readonly #connection: Redis;
+  readonly #connection: RedisClient;
   readonly #prefix: string;
   readonly #core: Worker[] = [];
 
-  constructor(ctx: JobContext, connection: Redis) {
+  constructor(ctx: JobContext, connection: RedisClient) {
     this.#ctx = ctx;
     this.#connection = connection;
     this.#prefix = bullPrefix(ctx.prefix);

@@ -1,8 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { App } from '../app.js';
+import { createConsole } from '../console/handler.js';
 import { stateKeys } from '../state/keys.js';
 import { readiness } from './status.js';
+import { withLiveness } from './worker-liveness.js';
 
 /** Brings the gauges up to date from Redis just before a scrape, so they are never stale. */
 export async function refreshGauges(app: App): Promise<void> {
@@ -27,12 +29,14 @@ export async function refreshGauges(app: App): Promise<void> {
   }
 }
 
-/** `/healthz` (process up), `/readyz` (Redis, access, schedulers) and `/metrics` (Prometheus). */
+/** `/healthz` (process up), `/readyz` (Redis, access, schedulers, worker liveness) and `/metrics` (Prometheus). */
 export async function startHttpServer(
   app: App,
   port: number,
   host: string,
 ): Promise<{ server: Server; port: number }> {
+  // The web console (src/console/) answers its own paths; the probes below never need its token.
+  const webConsole = createConsole(app);
   const server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
     const reply = (status: number, type: string, body: string) => {
@@ -40,10 +44,12 @@ export async function startHttpServer(
       response.end(body);
     };
     const handle = async () => {
+      if (await webConsole.handle(request, response)) return;
       if (request.method !== 'GET') return reply(405, 'text/plain', 'method not allowed\n');
       if (path === '/healthz') return reply(200, 'text/plain', 'ok\n');
       if (path === '/readyz') {
-        const report = await readiness(app);
+        // The workers' liveness is this process's own (src/ops/worker-liveness.ts), not read from Redis.
+        const report = withLiveness(await readiness(app), app.liveness);
         return reply(report.ready ? 200 : 503, 'application/json', `${JSON.stringify(report)}\n`);
       }
       if (path === '/metrics') {

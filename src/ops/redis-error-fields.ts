@@ -34,8 +34,17 @@ const CONNECTION_CODES = new Set([
   'EAI_AGAIN',
 ]);
 
-// What ioredis and BullMQ say, without a code, when a command meets a closed connection.
-const CONNECTION_MESSAGES = [/^Connection is closed\.?$/, /^connect E[A-Z]+/, /^Stream isn't writeable/];
+// What ioredis and BullMQ say, without a code, when a command meets a closed connection; and, during a
+// Sentinel or Cluster failover, while no master is reachable yet or a blocked command was cut off.
+const CONNECTION_MESSAGES = [
+  /^Connection is closed\.?$/,
+  /^connect E[A-Z]+/,
+  /^Stream isn't writeable/,
+  /^All sentinels are unreachable/,
+  /^Failed to refresh slots cache/,
+  /^CLUSTERDOWN /,
+  /^UNBLOCKED /,
+];
 
 /**
  * Whether an error means the connection to Redis is down (as opposed to a failed command or a bug):

@@ -1,6 +1,6 @@
-import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { Notices } from '../state/notices.js';
+import type { RedisClient } from '../state/redis-connection.js';
 import type { Logger } from './logger.js';
 import { redisErrorFields } from './redis-error-fields.js';
 
@@ -25,7 +25,7 @@ const INFO_POLICY = /^maxmemory_policy:(\S+)\s*$/m;
  * Reads Redis' `maxmemory-policy`: CONFIG GET, else the `INFO memory` line (managed services such as
  * ElastiCache disable CONFIG but answer INFO); `unknown`, saying why, when neither answers.
  */
-export async function checkEvictionPolicy(redis: Redis): Promise<EvictionPolicy> {
+export async function checkEvictionPolicy(redis: RedisClient): Promise<EvictionPolicy> {
   let configProblem: string;
   try {
     const parsed = configReply.safeParse(await redis.config('GET', 'maxmemory-policy'));

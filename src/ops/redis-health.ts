@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../state/redis-connection.js';
 import type { Logger } from './logger.js';
 import { isConnectionError, redisErrorFields } from './redis-error-fields.js';
 
@@ -27,14 +27,20 @@ export class RedisHealth {
   /** Connections whose last event was an error, by the name they are watched under. */
   readonly #down = new Set<string>();
   #episode: Episode | undefined;
+  readonly #recoveryListeners: Array<() => void> = [];
 
   constructor(logger: Logger, now: () => number = Date.now) {
     this.#logger = logger;
     this.#now = now;
   }
 
+  /** Calls `listener` each time an outage ends (every connection that failed is ready again). */
+  onRecovered(listener: () => void): void {
+    this.#recoveryListeners.push(listener);
+  }
+
   /** Watches an ioredis connection: every error it emits is about its connection. */
-  watchClient(name: string, client: Redis): void {
+  watchClient(name: string, client: RedisClient): void {
     client.on('error', (error: Error) => this.#failed(name, error));
     client.on('ready', () => this.#ready(name));
     // A connection closed on purpose (stop) is no longer waited for.
@@ -72,5 +78,6 @@ export class RedisHealth {
       { downForMs: this.#now() - episode.since, errors: episode.errors },
       'redis connection recovered',
     );
+    for (const listener of this.#recoveryListeners) listener();
   }
 }

@@ -13,6 +13,21 @@ export const disclosureSchema = z.object({ value: z.number(), date: z.string() }
 /** A snapshot position, as read back from Redis. */
 export const heldPositionSchema = z.object({ holder: z.string(), value: z.number(), date: z.string() });
 
+const holdSchema = z.object({ since: z.string(), until: z.string() });
+
+/** One holder's memory in a snapshot (threshold-story.ts). */
+const holderMemorySchema = z.object({
+  below: z.object({ date: z.string(), at: z.string() }).optional(),
+  lastCrossing: z.string().optional(),
+  hold: holdSchema.optional(),
+});
+
+const storySchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('fell-below') }),
+  z.object({ kind: z.literal('below-confirmed'), fellBelowOn: z.string() }),
+  z.object({ kind: z.literal('back-above'), fellBelowOn: z.string(), daysBelow: z.number() }),
+]);
+
 /** A stored snapshot; `polledAt` must be canonical because the commit script compares it as a string. */
 export const snapshotSchema = z.object({
   issuerId: z.string().min(1),
@@ -21,6 +36,7 @@ export const snapshotSchema = z.object({
   lastUpdated: z.string().nullable(),
   upstreamUpdated: z.string().nullable().optional(),
   polledAt: canonicalInstant,
+  memory: z.record(z.string(), holderMemorySchema).optional(),
 }) satisfies z.ZodType<Snapshot>;
 
 /** A stored event, as read back from the event log. */
@@ -37,4 +53,7 @@ export const positionEventSchema = z.object({
   thresholdsCrossed: z.array(z.number()),
   issuerTotal: z.object({ before: z.number(), after: z.number() }),
   detectedAt: z.string(),
+  story: storySchema.optional(),
+  hold: holdSchema.optional(),
+  hidden: z.object({ count: z.number(), delta: z.number() }).optional(),
 }) satisfies z.ZodType<PositionEvent>;

@@ -29,6 +29,44 @@ export interface Snapshot {
    */
   upstreamUpdated?: string | null;
   polledAt: string;
+  /**
+   * What shortwatch remembers of holders beyond their current position (threshold-story.ts), by holder
+   * key. Absent in snapshots written before it was kept, and when there is nothing to remember.
+   */
+  memory?: Record<string, HolderMemory>;
+}
+
+/** One holder's memory: a fall below the disclosure threshold, its last crossing, a hold in progress. */
+export interface HolderMemory {
+  /** The holder fell below the threshold: the disclosure date it did, and when shortwatch saw it. */
+  below?: { date: string; at: string };
+  /** When the holder last crossed the threshold (either way), while it may still start a flap. */
+  lastCrossing?: string;
+  /** Changes of this holder are held for one message until `until` (a flap). */
+  hold?: EventHold;
+}
+
+/** A run of rapid changes of one holder, told in one message when it ends. */
+export interface EventHold {
+  since: string;
+  until: string;
+}
+
+/**
+ * How an event reads against the 0.5% public disclosure threshold: `fell-below` is told once;
+ * `below-confirmed` is the later disappearance from the register of a holder already told to be below;
+ * `back-above` is a return within the reopen window. Absent for a move that stays on one side.
+ */
+export type ThresholdStory =
+  | { kind: 'fell-below' }
+  | { kind: 'below-confirmed'; fellBelowOn: string }
+  | { kind: 'back-above'; fellBelowOn: string; daysBelow: number };
+
+/** Changes of the same issuer a channel leaves out (its filter or a mute), for the totals to say so. */
+export interface HiddenChanges {
+  count: number;
+  /** Sum of their changes in percentage points. */
+  delta: number;
 }
 
 /** One change of one holder's position in one issuer. Serialisable as JSON. */
@@ -53,4 +91,13 @@ export interface PositionEvent {
   issuerTotal: { before: number; after: number };
   /** When shortwatch detected the change (ISO 8601). */
   detectedAt: string;
+  /** The event against the 0.5% disclosure threshold (not part of the id: derived from memory). */
+  story?: ThresholdStory;
+  /** Set while the holder flaps: human channels hold the change until the hold ends. */
+  hold?: EventHold;
+  /**
+   * Only on a channel's copy (outbox, digest staging): the changes of this issuer in the same poll that
+   * this channel does not show, so its total can say what it includes.
+   */
+  hidden?: HiddenChanges;
 }

@@ -1,7 +1,8 @@
 import type { ChannelConfig } from '../config/schema.js';
-import type { PositionEvent } from '../positions/types.js';
+import { round4 } from '../positions/round.js';
+import type { HiddenChanges, PositionEvent } from '../positions/types.js';
 import type { Mute } from './mutes.js';
-import { explainRoute, type RouteVerdict, routeEvents } from './route.js';
+import { explainRoute, type RouteOptions, type RouteVerdict, routeEvents } from './route.js';
 
 /** Where one poll's events go: per channel outbox or digest, with the verdicts the event log keeps. */
 export interface DeliveryPlan {
@@ -25,8 +26,9 @@ export function planDelivery(
   channels: readonly ChannelConfig[],
   mutes: readonly Mute[],
   now: Date,
+  options?: RouteOptions,
 ): DeliveryPlan {
-  const { groups, suppressed } = routeEvents(events, channels, mutes, now);
+  const { groups, suppressed } = routeEvents(events, channels, mutes, now, options);
   const targets = new Map<string, DeliveryPlan['targets'][number]>();
   for (const group of groups) {
     const { disposition } = group;
@@ -43,8 +45,33 @@ export function planDelivery(
   const counts = new Map<string, number>();
   for (const s of suppressed) counts.set(s.channel, (counts.get(s.channel) ?? 0) + 1);
   return {
-    targets: [...targets.values()],
+    targets: [...targets.values()].map((target) => withHidden(target, events)),
     suppressed: [...counts].map(([channel, count]) => ({ channel, count })),
-    logged: events.map((event) => ({ event, routes: explainRoute(event, channels, mutes, now) })),
+    logged: events.map((event) => ({ event, routes: explainRoute(event, channels, mutes, now, options) })),
+  };
+}
+
+/**
+ * The target's events, each carrying what of its issuer's changes in this poll the message will not
+ * show (the channel's filter, a mute, a confirmed close, a flap held for later): the issuer total moves
+ * by all of them, and the message must say so rather than let the rows seem not to add up.
+ */
+function withHidden(
+  target: DeliveryPlan['targets'][number],
+  events: readonly PositionEvent[],
+): DeliveryPlan['targets'][number] {
+  const shown = new Set(target.events.map((event) => event.id));
+  const hiddenByIssuer = new Map<string, HiddenChanges>();
+  for (const event of events) {
+    if (shown.has(event.id)) continue;
+    const sum = hiddenByIssuer.get(event.issuer.id) ?? { count: 0, delta: 0 };
+    hiddenByIssuer.set(event.issuer.id, { count: sum.count + 1, delta: round4(sum.delta + event.delta) });
+  }
+  return {
+    ...target,
+    events: target.events.map((event) => {
+      const hidden = hiddenByIssuer.get(event.issuer.id);
+      return hidden ? { ...event, hidden } : event;
+    }),
   };
 }

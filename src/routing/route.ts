@@ -1,3 +1,4 @@
+import { ALERT_DEFAULTS } from '../config/schema/alerts.js';
 import type { ChannelConfig } from '../config/schema.js';
 import type { PositionEvent } from '../positions/types.js';
 import { matchFilter } from './filter.js';
@@ -32,6 +33,13 @@ export interface RouteVerdict {
   reason: string;
 }
 
+/** What routing needs of the `alerts` section. */
+export interface RouteOptions {
+  confirmedCloses: 'digest' | 'silent';
+}
+
+const DEFAULT_ROUTE_OPTIONS: RouteOptions = { confirmedCloses: ALERT_DEFAULTS.confirmedCloses };
+
 /** How a channel disposes of its events at `now`: depends on its mode and quiet hours only. */
 export function dispositionOf(channel: ChannelConfig, now: Date): Disposition {
   if (channel.mode === 'digest') return { action: 'stage', digest: channel.name };
@@ -41,34 +49,80 @@ export function dispositionOf(channel: ChannelConfig, now: Date): Disposition {
   return foldInto ? { action: 'stage', digest: foldInto } : { action: 'defer', until };
 }
 
+/** One channel's decision on one event: left out (and why), muted, or its disposition. */
+type Decision =
+  | { outcome: 'skip'; reason: string }
+  | { outcome: 'muted'; mute: Mute }
+  | { outcome: 'route'; disposition: Disposition; held: boolean };
+
 /**
- * Routes one poll's events to every channel: one group per (channel, issuer), events in input order.
- * Muted events are left out and listed in `suppressed`; digest channels still stage them unless the
- * mute says `digests: true`. A folded event may reach a digest twice (folded, and through the digest's
- * own filter): staging must be idempotent per (digest, event id).
+ * The one decision behind routing and its explanation: the filter, then mutes, then the threshold
+ * story (a confirmed close is not told twice to people), then the disposition, held while the holder flaps.
+ */
+function decide(
+  event: PositionEvent,
+  channel: ChannelConfig,
+  mutes: readonly Mute[],
+  now: Date,
+  options: RouteOptions,
+): Decision {
+  const filtered = matchFilter(event, channel.filter);
+  if (!filtered.pass) return { outcome: 'skip', reason: filtered.reason };
+  const mute = isMuted(event, channel, mutes);
+  if (mute) return { outcome: 'muted', mute };
+  const disposition = dispositionOf(channel, now);
+  if (channel.everyChange) return { outcome: 'route', disposition, held: false };
+  if (event.story?.kind === 'below-confirmed') {
+    const quietLine = disposition.action === 'stage' && options.confirmedCloses === 'digest';
+    if (!quietLine) {
+      return {
+        outcome: 'skip',
+        reason: `already told: fell below the 0.5% disclosure threshold (${event.story.fellBelowOn}); its leaving the register is in the event log${disposition.action === 'stage' ? ' (alerts.confirmedCloses: silent)' : ''}`,
+      };
+    }
+  }
+  const hold = event.hold;
+  if (hold && disposition.action !== 'stage') {
+    // Sent when the hold ends, unless quiet hours hold the channel then (or now, for longer).
+    const end = new Date(hold.until);
+    const quietAtEnd = channel.quietHours ? quietUntil(channel.quietHours, end) : null;
+    const candidates = [end, quietAtEnd, disposition.action === 'defer' ? disposition.until : null];
+    const until = new Date(Math.max(...candidates.map((date) => date?.getTime() ?? 0)));
+    return { outcome: 'route', disposition: { action: 'defer', until }, held: true };
+  }
+  return { outcome: 'route', disposition, held: false };
+}
+
+/**
+ * Routes one poll's events to every channel: one group per (channel, issuer, disposition), events in
+ * input order. Muted events are left out and listed in `suppressed`; digest channels still stage them
+ * unless the mute says `digests: true`. A folded event may reach a digest twice (folded, and through the
+ * digest's own filter): staging must be idempotent per (digest, event id).
  */
 export function routeEvents(
   events: readonly PositionEvent[],
   channels: readonly ChannelConfig[],
   mutes: readonly Mute[],
   now: Date,
+  options: RouteOptions = DEFAULT_ROUTE_OPTIONS,
 ): { groups: RoutedGroup[]; suppressed: Suppressed[] } {
   const groups: RoutedGroup[] = [];
   const suppressed: Suppressed[] = [];
   for (const channel of channels) {
-    const disposition = dispositionOf(channel, now);
-    const byIssuer = new Map<string, RoutedGroup>();
+    const byKey = new Map<string, RoutedGroup>();
     for (const event of events) {
-      if (!matchFilter(event, channel.filter).pass) continue;
-      const mute = isMuted(event, channel, mutes);
-      if (mute) {
-        suppressed.push({ channel: channel.name, eventId: event.id, mute });
+      const decision = decide(event, channel, mutes, now, options);
+      if (decision.outcome === 'skip') continue;
+      if (decision.outcome === 'muted') {
+        suppressed.push({ channel: channel.name, eventId: event.id, mute: decision.mute });
         continue;
       }
-      let group = byIssuer.get(event.issuer.id);
+      const { disposition } = decision;
+      const key = `${event.issuer.id}|${dispositionKey(disposition)}`;
+      let group = byKey.get(key);
       if (!group) {
         group = { channel: channel.name, issuer: event.issuer, events: [], disposition };
-        byIssuer.set(event.issuer.id, group);
+        byKey.set(key, group);
         groups.push(group);
       }
       group.events.push(event);
@@ -77,13 +131,24 @@ export function routeEvents(
   return { groups, suppressed };
 }
 
+function dispositionKey(disposition: Disposition): string {
+  switch (disposition.action) {
+    case 'send':
+      return 'send';
+    case 'defer':
+      return `defer:${disposition.until.getTime()}`;
+    case 'stage':
+      return `stage:${disposition.digest}`;
+  }
+}
+
 function describeMute(mute: Mute): string {
   const where = mute.channel === undefined ? 'all channels' : `channel ${mute.channel}`;
   const why = mute.reason ? ` (${mute.reason})` : '';
   return `${mute.scope} "${mute.target}" muted on ${where} until ${new Date(mute.until).toISOString()}${why}`;
 }
 
-function describeDisposition(channel: ChannelConfig, disposition: Disposition): RouteVerdict {
+function describeDisposition(channel: ChannelConfig, disposition: Disposition, held: boolean): RouteVerdict {
   switch (disposition.action) {
     case 'send':
       return { channel: channel.name, verdict: 'send', reason: 'passes filter; sent now' };
@@ -91,7 +156,9 @@ function describeDisposition(channel: ChannelConfig, disposition: Disposition): 
       return {
         channel: channel.name,
         verdict: 'defer',
-        reason: `passes filter; quiet hours, sent at ${disposition.until.toISOString()}`,
+        reason: held
+          ? `passes filter; the holder is flapping around 0.5%: held until ${disposition.until.toISOString()} and sent with its other changes in one message`
+          : `passes filter; quiet hours, sent at ${disposition.until.toISOString()}`,
       };
     case 'stage':
       return {
@@ -111,12 +178,18 @@ export function explainRoute(
   channels: readonly ChannelConfig[],
   mutes: readonly Mute[],
   now: Date,
+  options: RouteOptions = DEFAULT_ROUTE_OPTIONS,
 ): RouteVerdict[] {
-  return channels.map((channel) => {
-    const filtered = matchFilter(event, channel.filter);
-    if (!filtered.pass) return { channel: channel.name, verdict: 'skip', reason: filtered.reason };
-    const mute = isMuted(event, channel, mutes);
-    if (mute) return { channel: channel.name, verdict: 'muted', reason: describeMute(mute) };
-    return describeDisposition(channel, dispositionOf(channel, now));
-  });
+  return channels.map((channel) => verdictOf(channel, decide(event, channel, mutes, now, options)));
+}
+
+function verdictOf(channel: ChannelConfig, decision: Decision): RouteVerdict {
+  switch (decision.outcome) {
+    case 'skip':
+      return { channel: channel.name, verdict: 'skip', reason: decision.reason };
+    case 'muted':
+      return { channel: channel.name, verdict: 'muted', reason: describeMute(decision.mute) };
+    case 'route':
+      return describeDisposition(channel, decision.disposition, decision.held);
+  }
 }

@@ -76,3 +76,30 @@ function weightedIndex(rng: Random, weights: readonly number[]): number {
   const index = rng.weighted([...weights.keys()], (i) => weights[i] ?? 0);
   return index ?? 0;
 }
+
+// Per-issuer change rates of a whole register, for watchlists of thousands of issuers (issue 16).
+// Fitted to two figures of the Dutch AFM register of net short positions (public, since 2012, so
+// about 12 years or 3,000 business days): its busiest holder x issuer pair carries 498 notices, about
+// 0.17 a business day, and a crowded issuer lists several such holders, so the busiest issuers change
+// on about one business day in one or two; most issuers see "a few" notices a year, about 0.012 a
+// business day. A log-normal with that median and the busiest issuer of a few thousand at the
+// 99.9th percentile (ln(0.8 / 0.012) = 4.2 = 3.09 sigma) has sigma about 1.4; we take 1.5 for the
+// heavier tail real registers show and cap a rate at 1.2 a business day. Its mean is 0.037, so a
+// 5,000-issuer register changes about 185 issuers a business day and the busiest tenth of the
+// issuers carries about 60% of the changes.
+
+/** Median changes a business day of one issuer in a whole register. */
+export const RATE_MEDIAN = 0.012;
+
+/** Spread (sigma of the natural logarithm) of the issuers' change rates. */
+export const RATE_SIGMA = 1.5;
+
+/** Most changes a business day one issuer gets. */
+export const RATE_CAP = 1.2;
+
+/** One issuer's change rate (changes a business day), drawn from the fitted log-normal. */
+export function issuerChangeRate(rng: Random): number {
+  // Box-Muller: one standard normal from two uniforms (1 - u keeps the logarithm finite).
+  const normal = Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
+  return Math.min(RATE_CAP, RATE_MEDIAN * Math.exp(RATE_SIGMA * normal));
+}

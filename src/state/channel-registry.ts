@@ -1,5 +1,5 @@
-import type { Redis } from 'ioredis';
 import { stateKeys } from './keys.js';
+import type { RedisClient } from './redis-connection.js';
 
 /**
  * The channels a deployment has run with, by name: a channel that leaves the config still has an outbox
@@ -7,10 +7,10 @@ import { stateKeys } from './keys.js';
  * `shortwatch deliveries` and tell the operator).
  */
 export class ChannelRegistry {
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #key: string;
 
-  constructor(redis: Redis, root: string) {
+  constructor(redis: RedisClient, root: string) {
     this.#redis = redis;
     this.#key = stateKeys(root).channels;
   }

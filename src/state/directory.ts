@@ -1,7 +1,7 @@
-import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { Issuer } from '../upstream/schemas.js';
 import { stateKeys } from './keys.js';
+import type { RedisClient } from './redis-connection.js';
 
 const metaSchema = z.object({ lastUpdated: z.string().nullable(), fetchedAt: z.string() });
 
@@ -14,10 +14,10 @@ export interface DirectoryView {
 
 /** The issuer directory, refreshed by every sweep and shared by all processes through Redis. */
 export class IssuerDirectory {
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #keys: ReturnType<typeof stateKeys>;
 
-  constructor(redis: Redis, prefix: string) {
+  constructor(redis: RedisClient, prefix: string) {
     this.#redis = redis;
     this.#keys = stateKeys(prefix);
   }

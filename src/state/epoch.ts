@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { stateKeys } from './keys.js';
+import type { RedisClient } from './redis-connection.js';
 
 /** What a check of the state epoch found. */
 export type EpochCheck = { lost: false; epoch: string } | { lost: true; epoch: string; previous: string };
@@ -13,11 +13,11 @@ export type EpochCheck = { lost: false; epoch: string } | { lost: true; epoch: s
  * shortwatch process runs cannot be told from a new deployment: the epoch lives only in Redis.
  */
 export class StateEpoch {
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #key: string;
   #known: string | undefined;
 
-  constructor(redis: Redis, root: string) {
+  constructor(redis: RedisClient, root: string) {
     this.#redis = redis;
     this.#key = stateKeys(root).epoch;
   }

@@ -1,10 +1,10 @@
-import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { positionEventSchema } from '../positions/schemas.js';
 import type { PositionEvent } from '../positions/types.js';
 import { EventLogCorruptError } from './event-log-corrupt-error.js';
 import { stateKeys } from './keys.js';
 import type { LoggedEvent } from './poll-commit.js';
+import type { RedisClient } from './redis-connection.js';
 
 const routesSchema = z.array(
   z.object({
@@ -19,10 +19,10 @@ const routesSchema = z.array(
  * entry the event and where routing sent it. Entries are appended by the poll's commit (poll-commit.ts).
  */
 export class EventLog {
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #root: string;
 
-  constructor(redis: Redis, root: string) {
+  constructor(redis: RedisClient, root: string) {
     this.#redis = redis;
     this.#root = root;
   }

@@ -17,6 +17,8 @@ export function stateKeys(root: string) {
     directory: `${root}:directory`,
     directoryMeta: `${root}:directory:meta`,
     sweep: `${root}:sweep`,
+    /** ZSET `last_updated` (ISO) → epoch ms: the dataset refreshes the gate saw (newest 200), for the refresh profile. */
+    refreshes: `${root}:refreshes`,
     /** HASH: per-issuer poll health (due since, failure streak, 404 backoff): see state/poll-health.ts. */
     pollHealth: `${root}:poll-health`,
     /** STRING, counter: `closed` events committed for one dataset version across the watchlist. */
@@ -27,6 +29,8 @@ export function stateKeys(root: string) {
     baselined: `${root}:baselined`,
     notices: `${root}:notices`,
     workers: `${root}:workers`,
+    /** HASH process id → epoch ms of its last liveness tick: whose probe queue (`live-…`) may be deleted. */
+    liveness: `${root}:liveness`,
     access: `${root}:access`,
     accessProbe: `${root}:access:probe`,
     /** SET, PX: fingerprints whose key an interactive command saw refused; the daemon with that key checks. */
@@ -46,6 +50,8 @@ export function stateKeys(root: string) {
     muteSuppressed: `${root}:mute-suppressed`,
     /** Pub/sub channel: a channel name is published when its outbox has new work. */
     outboxWake: `${root}:outbox-wake`,
+    /** HASH `window` (start, Redis' clock) and a count per purpose: upstream calls of the current day window. */
+    requestTally: `${root}:requests`,
     /** Capped stream of sent messages (channel, delivery id, event ids, attempts). */
     deliveries: `${root}:deliveries`,
     outbox: (channel: string) => outboxKeys(root, channel),

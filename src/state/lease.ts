@@ -1,5 +1,5 @@
-import type { Redis } from 'ioredis';
 import { LEASE_SCRIPT, RELEASE_SCRIPT } from './outbox-lua.js';
+import type { RedisClient } from './redis-connection.js';
 
 /**
  * A short lease in Redis, renewed while its holder works and released atomically (compare and delete).
@@ -7,14 +7,14 @@ import { LEASE_SCRIPT, RELEASE_SCRIPT } from './outbox-lua.js';
  * with `takeoverPrefix` is taken over at once (a retry of the same job finds its own dead run's lease).
  */
 export class Lease {
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #key: string;
   readonly #owner: string;
   readonly #ttlMs: number;
   #timer: NodeJS.Timeout | undefined;
   #held = false;
 
-  constructor(redis: Redis, key: string, owner: string, ttlMs: number) {
+  constructor(redis: RedisClient, key: string, owner: string, ttlMs: number) {
     this.#redis = redis;
     this.#key = key;
     this.#owner = owner;

@@ -1,8 +1,8 @@
-import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { InvalidMuteError } from '../routing/mute-error.js';
 import { type Mute, type MuteRequest, type MuteScope, muteKey, muteSchema } from '../routing/mutes.js';
 import { stateKeys } from './keys.js';
+import type { RedisClient } from './redis-connection.js';
 
 const countsSchema = z.record(z.string(), z.coerce.number().int());
 
@@ -11,11 +11,11 @@ const countsSchema = z.record(z.string(), z.coerce.number().int());
  * poll reads them with one HGETALL and no SCAN; lapsed mutes are skipped on read and removed then.
  */
 export class MuteStore {
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #root: string;
   readonly #now: () => number;
 
-  constructor(redis: Redis, root: string, now: () => number = Date.now) {
+  constructor(redis: RedisClient, root: string, now: () => number = Date.now) {
     this.#redis = redis;
     this.#root = root;
     this.#now = now;

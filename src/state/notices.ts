@@ -1,10 +1,10 @@
-import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { NoticeMessage } from '../channels/types.js';
 import type { Logger } from '../ops/logger.js';
 import { noticeDeliveryId } from './delivery-ids.js';
 import { stateKeys } from './keys.js';
 import { NOTICE_SCRIPT } from './outbox-lua.js';
+import type { RedisClient } from './redis-connection.js';
 import { DEDUPE_MEMORY_MS } from './retention.js';
 
 const activeNoticeSchema = z.object({
@@ -31,11 +31,11 @@ export interface NoticesDeps {
  * message, plus one when it clears. Marking a problem active and queuing its message are one atomic step.
  */
 export class Notices {
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #root: string;
   readonly #deps: NoticesDeps;
 
-  constructor(redis: Redis, root: string, deps: NoticesDeps) {
+  constructor(redis: RedisClient, root: string, deps: NoticesDeps) {
     this.#redis = redis;
     this.#root = root;
     this.#deps = deps;

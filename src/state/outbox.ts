@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { messageSchema } from '../channels/message-schema.js';
 import type { Message } from '../channels/types.js';
@@ -13,6 +12,7 @@ import {
   SEAL_DIGEST_SCRIPT,
   UPDATE_INFLIGHT_SCRIPT,
 } from './outbox-lua.js';
+import type { RedisClient } from './redis-connection.js';
 import { DEDUPE_MEMORY_MS, DELIVERIES_KEPT } from './retention.js';
 
 const periodSchema = z.object({ from: z.string(), to: z.string(), timezone: z.string() });
@@ -77,10 +77,10 @@ export type ClaimResult = 'claimed' | 'lease-lost' | 'busy';
  * only the holder of a channel's lease claims and finishes messages.
  */
 export class Outbox {
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #root: string;
 
-  constructor(redis: Redis, root: string) {
+  constructor(redis: RedisClient, root: string) {
     this.#redis = redis;
     this.#root = root;
   }

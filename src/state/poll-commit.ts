@@ -1,9 +1,9 @@
-import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { snapshotSchema } from '../positions/schemas.js';
 import type { PositionEvent, Snapshot } from '../positions/types.js';
 import type { RouteVerdict } from '../routing/route.js';
 import { stateKeys } from './keys.js';
+import type { RedisClient } from './redis-connection.js';
 import { DEDUPE_MEMORY_MS, EVENT_SEEN_TTL_SECONDS, GLOBAL_EVENTS_FACTOR } from './retention.js';
 
 /**
@@ -66,7 +66,7 @@ for i = 1, suppressed do
 end
 -- Last: Redis does not roll a script back when a command fails midway, so the snapshot advances only
 -- once everything before it was written. A failed commit is replayed, and the dedupe above drops the
--- items it had already written.
+-- items it had already written. (test/e2e/delivery-kill-points.test.ts finds this script by that sentence.)
 redis.call('HSET', KEYS[1], 'at', ARGV[2], 'json', ARGV[3])
 redis.call('SADD', KEYS[4], ARGV[9])
 return 1
@@ -108,7 +108,7 @@ export function eventItem(event: PositionEvent): string {
  * Writes a poll's snapshot, event log entries, outbox items and digest staging together, or nothing when
  * the snapshot moved since the poll read it (a replay, or a concurrent poll). True when written.
  */
-export async function commitPoll(redis: Redis, root: string, commit: PollCommit): Promise<boolean> {
+export async function commitPoll(redis: RedisClient, root: string, commit: PollCommit): Promise<boolean> {
   const snapshot = snapshotSchema.parse(commit.snapshot);
   const keys = stateKeys(root);
   const logged = commit.eventsKept > 0 ? commit.logged : [];

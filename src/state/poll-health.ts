@@ -1,6 +1,6 @@
-import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { stateKeys } from './keys.js';
+import type { RedisClient } from './redis-connection.js';
 
 /** Why a poll did not commit: the transport, the body, or a plausibility check on a 200. */
 export type PollFailureCause =
@@ -71,10 +71,10 @@ const ENVELOPE = 'envelope:';
  * carried envelope keys we do not know). A successful poll deletes the issuer's fields.
  */
 export class PollHealth {
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #key: string;
 
-  constructor(redis: Redis, root: string) {
+  constructor(redis: RedisClient, root: string) {
     this.#redis = redis;
     this.#key = stateKeys(root).pollHealth;
   }

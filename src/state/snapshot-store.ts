@@ -1,8 +1,8 @@
-import type { Redis } from 'ioredis';
 import { snapshotSchema } from '../positions/schemas.js';
 import type { Snapshot } from '../positions/types.js';
 import { stateKeys } from './keys.js';
 import { commitPoll } from './poll-commit.js';
+import type { RedisClient } from './redis-connection.js';
 import { SnapshotCorruptError } from './snapshot-corrupt-error.js';
 
 /**
@@ -10,10 +10,10 @@ import { SnapshotCorruptError } from './snapshot-corrupt-error.js';
  * compare-and-set compares) and `json` (the snapshot). Written only by {@link commitPoll}.
  */
 export class SnapshotStore {
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #root: string;
 
-  constructor(redis: Redis, root: string) {
+  constructor(redis: RedisClient, root: string) {
     this.#redis = redis;
     this.#root = root;
   }

@@ -18,6 +18,7 @@ const defaults: PlanInput = {
   maxStalenessMs: 6 * HOUR,
   dayMs: DAY,
   minuteMs: MINUTE,
+  gateShare: 0.1,
 };
 
 type Expected = Pick<
@@ -76,14 +77,16 @@ describe('planPolling with the gate on (defaults)', () => {
         minSweepMs: MINUTE,
       },
     ],
+    // Issue 16 changed the next rows: checks are cut and placed by the learned refresh times on the
+    // configured tick (no longer spread by a raised interval), and the hard bound replaces "off".
     [
-      '500 issuers: gate raised to 450 checks (3m 12s), one refresh, forced sweeps off',
+      '500 issuers: 450 checks on the 2m tick, one refresh, a 2-day hard bound',
       500,
       {
         gate: true,
-        gateIntervalMs: 192_000,
-        sweepIntervalMs: 192_000,
-        maxStalenessMs: Number.POSITIVE_INFINITY,
+        gateIntervalMs: 2 * MINUTE,
+        sweepIntervalMs: 2 * MINUTE,
+        maxStalenessMs: 2 * DAY,
         refreshesPerDay: 1,
         gateChecksPerDay: 450,
         requestsPerDay: 950,
@@ -91,13 +94,13 @@ describe('planPolling with the gate on (defaults)', () => {
       },
     ],
     [
-      '900 issuers: gate raised to 50 checks (28m 48s)',
+      '900 issuers: 50 checks on the 2m tick, a 2-day hard bound',
       900,
       {
         gate: true,
-        gateIntervalMs: 1_728_000,
-        sweepIntervalMs: 1_728_000,
-        maxStalenessMs: Number.POSITIVE_INFINITY,
+        gateIntervalMs: 2 * MINUTE,
+        sweepIntervalMs: 2 * MINUTE,
+        maxStalenessMs: 2 * DAY,
         refreshesPerDay: 1,
         gateChecksPerDay: 50,
         requestsPerDay: 950,
@@ -105,17 +108,31 @@ describe('planPolling with the gate on (defaults)', () => {
       },
     ],
     [
-      '950 issuers: no room for a gate check, so the gate is turned off and one sweep runs a day',
+      '950 issuers: the gate stays on with its floor of 48 checks; 902 polls a day, a 3-day bound',
       950,
       {
-        gate: false,
+        gate: true,
         gateIntervalMs: 2 * MINUTE,
-        sweepIntervalMs: DAY,
-        maxStalenessMs: 6 * HOUR,
-        refreshesPerDay: 1,
-        gateChecksPerDay: 0,
+        sweepIntervalMs: 2 * MINUTE,
+        maxStalenessMs: 3 * DAY,
+        refreshesPerDay: 0,
+        gateChecksPerDay: 48,
         requestsPerDay: 950,
         minSweepMs: 10 * MINUTE,
+      },
+    ],
+    [
+      '5,000 issuers (the whole directory): 48 checks, 902 polls a day, a 12-day bound',
+      5000,
+      {
+        gate: true,
+        gateIntervalMs: 2 * MINUTE,
+        sweepIntervalMs: 2 * MINUTE,
+        maxStalenessMs: 12 * DAY,
+        refreshesPerDay: 0,
+        gateChecksPerDay: 48,
+        requestsPerDay: 950,
+        minSweepMs: 50 * MINUTE,
       },
     ],
   ])('%s', (_name, watchlistSize, expected) => {
@@ -186,23 +203,24 @@ describe('planPolling records what it raised', () => {
       'gate interval and staleness raised for 900 issuers',
       { watchlistSize: 900 },
       [
-        'poll.gateInterval raised from 2m to 28m 48s: 720 gate checks a day would leave 230 of the 950 requests available to polling, less than one full sweep of 900 issuers',
-        "poll.maxStaleness (6h) turned off: the budget pays for 1 full sweep a day, kept for the dataset's own refreshes",
+        'gate checks cut from 720 to 50 a day (one every 28m 48s on average), placed at the times of day the dataset has been seen to refresh: 720 checks would leave 230 of the 950 requests available to polling, less than one full sweep of 900 issuers',
+        'poll.maxStaleness raised from 6h to 2d: the budget pays for 900 polls a day across 900 issuers, and polls forced by the bound may take at most half of them',
       ],
     ],
     [
       'gate interval raised for an empty watchlist when the checks alone exceed the budget',
       { watchlistSize: 0, gateIntervalMs: MINUTE },
       [
-        'poll.gateInterval raised from 1m to 1m 31s: 1440 gate checks a day would leave 0 of the 950 requests available to polling, less than one full sweep of 0 issuers',
+        'gate checks cut from 1440 to 950 a day (one every 1m 31s on average), placed at the times of day the dataset has been seen to refresh: 1440 checks would leave 0 of the 950 requests available to polling, less than one full sweep of 0 issuers',
       ],
     ],
     [
-      'gate turned off when a gate check and a sweep do not fit',
-      { watchlistSize: 950 },
+      'a gate interval under the gate share of a minute is raised (budget.gateShare)',
+      { watchlistSize: 10, gateIntervalMs: 1_000 },
       [
-        'poll.gate turned off: one gate check and one sweep of 950 issuers need 951 requests a day but only 950 are available to polling',
-        'poll.interval raised from 30m to 1d: a sweep costs 950 requests and 950 a day are available to polling, so the budget pays for 1 sweep a day',
+        "poll.gateInterval raised from 1s to 6s: the gate may take at most 10 requests of each minute's 100 (budget.gateShare 0.1), so polls are never starved by gate checks",
+        'gate checks cut from 14400 to 940 a day (one every 1m 32s on average), placed at the times of day the dataset has been seen to refresh: 14400 checks would leave 0 of the 950 requests available to polling, less than one full sweep of 10 issuers',
+        'poll.maxStaleness raised from 6h to 2d: the budget pays for 10 polls a day across 10 issuers, and polls forced by the bound may take at most half of them',
       ],
     ],
     [
@@ -230,8 +248,9 @@ describe('planPolling summary', () => {
       'gate on, 10 issuers',
       { watchlistSize: 10 },
       [
-        'The gate checks GET /issuers every 2m (720 requests a day) and the budget can follow 23 dataset refreshes a day across 10 issuers.',
-        'Every issuer is polled at least every 6h, even when the dataset has not moved.',
+        'The gate checks GET /issuers 720 times a day, every 2m (at most 1 check a minute).',
+        'The budget can follow 23 dataset refreshes a day across 10 issuers with a full sweep each; each sweep polls the issuers most likely to have changed first.',
+        'No watched issuer goes unpolled longer than 6h (the hard bound, poll.maxStaleness), even when the dataset has not moved.',
         'A full sweep of 10 issuers fits within the per-minute cap (100 requests a minute), so it is not held back by it.',
         'The plan spends at most 950 requests a day of the 950 available to polling (perDay 1000 - reserve 50); the reserve is kept for interactive commands.',
       ],
@@ -240,7 +259,8 @@ describe('planPolling summary', () => {
       'gate on, empty watchlist',
       { watchlistSize: 0 },
       [
-        'The gate checks GET /issuers every 2m (720 requests a day); the watchlist is empty, so no issuer is polled.',
+        'The gate checks GET /issuers 720 times a day, every 2m (at most 1 check a minute).',
+        'The watchlist is empty, so no issuer is polled.',
         'The plan spends at most 720 requests a day of the 950 available to polling (perDay 1000 - reserve 50); the reserve is kept for interactive commands.',
       ],
     ],
@@ -248,8 +268,9 @@ describe('planPolling summary', () => {
       'gate on, 900 issuers',
       { watchlistSize: 900 },
       [
-        'The gate checks GET /issuers every 28m 48s (50 requests a day) and the budget can follow 1 dataset refresh a day across 900 issuers.',
-        'Issuers are polled only when the dataset moves: the budget has no room for forced sweeps.',
+        'The gate checks GET /issuers 50 times a day (at most 1 check a minute, at most one every 2m), placed where the dataset has been seen to refresh (the times of day of its last_updated) with a floor spread over the rest of the day; spread evenly they would be one every 28m 48s.',
+        'The budget can follow 1 dataset refresh a day across 900 issuers with a full sweep each; each sweep polls the issuers most likely to have changed first.',
+        'No watched issuer goes unpolled longer than 2d (the hard bound, poll.maxStaleness), even when the dataset has not moved.',
         'The per-minute cap (100 requests a minute) spreads a full sweep of 900 issuers over 9 minute windows, so full sweeps cannot repeat more often than every 9m.',
         'The plan spends at most 950 requests a day of the 950 available to polling (perDay 1000 - reserve 50); the reserve is kept for interactive commands.',
       ],
@@ -276,26 +297,18 @@ describe('planPolling summary', () => {
   });
 });
 
-describe('planPolling refuses a watchlist the day cannot sweep once', () => {
+describe('planPolling refuses a watchlist the day cannot sweep once without the gate', () => {
+  // Issue 16: with the gate on, a watchlist larger than the day's budget is planned (the explained plan
+  // above); only a sweep of the whole watchlist without the gate must still fit one day.
   it.each<[string, Partial<PlanInput>, string]>([
-    [
-      '951 issuers with the defaults',
-      { watchlistSize: 951 },
-      'a watchlist of 951 issuers needs 951 requests for one sweep but only 950 a day are available to polling (perDay 1000 - reserve 50)',
-    ],
-    [
-      '1200 issuers with the defaults',
-      { watchlistSize: 1200 },
-      'a watchlist of 1200 issuers needs 1200 requests for one sweep but only 950 a day are available to polling (perDay 1000 - reserve 50)',
-    ],
     [
       '951 issuers with the gate off',
       { watchlistSize: 951, gate: false },
       'a watchlist of 951 issuers needs 951 requests for one sweep but only 950 a day are available to polling (perDay 1000 - reserve 50)',
     ],
     [
-      '300 issuers with a big reserve',
-      { watchlistSize: 300, perDay: 500, reserve: 250 },
+      '300 issuers with a big reserve and the gate off',
+      { watchlistSize: 300, perDay: 500, reserve: 250, gate: false },
       'a watchlist of 300 issuers needs 300 requests for one sweep but only 250 a day are available to polling (perDay 500 - reserve 250)',
     ],
   ])('%s', (_name, input, message) => {
@@ -310,6 +323,16 @@ describe('planPolling refuses a watchlist the day cannot sweep once', () => {
     expect(caught).toHaveProperty('message', message);
     expect(caught).toMatchObject({ watchlistSize: input.watchlistSize });
   });
+
+  it.each([951, 1_200, 5_000])(
+    'plans %i issuers with the gate on, within the budget and a finite bound',
+    (size) => {
+      const plan = planPolling({ ...defaults, watchlistSize: size });
+      expect(plan.requestsPerDay).toBeLessThanOrEqual(950);
+      expect(plan.gateChecksPerDay + plan.pollsPerDay).toBe(950);
+      expect(Number.isFinite(plan.maxStalenessMs)).toBe(true);
+    },
+  );
 });
 
 describe('planPolling invariants', () => {
@@ -342,7 +365,17 @@ describe('planPolling invariants', () => {
             plan.gate ? plan.gateIntervalMs : input.intervalMs,
           );
           expect(plan.maxStalenessMs).toBeGreaterThanOrEqual(input.maxStalenessMs);
-          if (input.watchlistSize > 0) expect(plan.refreshesPerDay).toBeGreaterThanOrEqual(1);
+          if (input.watchlistSize > 0 && plan.refreshesPerDay < 1) {
+            // Fewer polls a day than issuers: a finite hard bound within which forced polls fit.
+            expect(plan.pollsPerDay).toBeGreaterThanOrEqual(1);
+            expect(Number.isFinite(plan.maxStalenessMs)).toBe(true);
+          }
+          expect(plan.gateChecksPerMinute).toBeLessThanOrEqual(
+            Math.max(
+              1,
+              Math.ceil((input.minuteMs * Math.max(1, Math.floor(input.perMinute * 0.1))) / input.minuteMs),
+            ),
+          );
         },
       ),
       { numRuns: 500 },

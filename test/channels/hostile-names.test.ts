@@ -3,6 +3,7 @@ import { renderConsoleLine } from '../../src/channels/console/index.js';
 import { renderEmail } from '../../src/channels/email/render.js';
 import { displayNotice, displayText, stringifyVisible } from '../../src/channels/format.js';
 import { coalesceSlack, renderSlack, SLACK_LIMITS, withinLimits } from '../../src/channels/slack/index.js';
+import { jsonBytes, renderTeams, TEAMS_MAX_BYTES } from '../../src/channels/teams/index.js';
 import type { IssuerEvents, Message } from '../../src/channels/types.js';
 import { renderWebhookBody } from '../../src/channels/webhook/render.js';
 import { ACME, makeEvent } from './email/fixtures.js';
@@ -26,9 +27,14 @@ const PERIOD = { from: '2024-11-20T07:30:00.000Z', to: '2024-11-21T07:30:00.000Z
 /** The events message, a batch of it with another issuer, and a digest, for one pair of hostile names. */
 function messages(holder: string, issuerName: string): { label: string; message: Message }[] {
   const issuer = { id: 'ISS-9', name: issuerName };
+  // Two holders of one poll: the issuer total moves by both raises.
+  const issuerTotal = { before: 3.4, after: 3.64 };
   const hostile: IssuerEvents = {
     issuer,
-    events: [makeEvent({ holder, issuer }), makeEvent({ id: 'evt-2', issuer })],
+    events: [
+      makeEvent({ holder, issuer, issuerTotal }),
+      makeEvent({ id: 'evt-2', holder: 'Citadel', holderKey: 'citadel', issuer, issuerTotal }),
+    ],
   };
   const plain: IssuerEvents = { issuer: ACME, events: [makeEvent({ id: 'evt-3' })] };
   return [
@@ -49,6 +55,18 @@ describe.each(names)('$name', ({ holder, issuerName }) => {
       for (const payload of payloads) {
         expect(withinLimits(payload)).toBe(true);
         expect(payload.blocks.length).toBeLessThanOrEqual(SLACK_LIMITS.blocks);
+        expect(JSON.stringify(payload)).not.toMatch(/\\ud[89a-f][0-9a-f]{2}/i);
+      }
+    },
+  );
+
+  it.each(cases)(
+    'Teams ($label): every card within the byte limit, no lone surrogate in the JSON',
+    ({ message }) => {
+      const payloads = renderTeams(message, { deliveryId: 'd-1' });
+      expect(payloads.length).toBeGreaterThan(0);
+      for (const payload of payloads) {
+        expect(jsonBytes(payload)).toBeLessThanOrEqual(TEAMS_MAX_BYTES);
         expect(JSON.stringify(payload)).not.toMatch(/\\ud[89a-f][0-9a-f]{2}/i);
       }
     },
@@ -147,6 +165,16 @@ describe.each(forging)('$name', ({ holder, issuerName }) => {
       expect(JSON.stringify(payload)).not.toMatch(/\\u00(1b|9b)|\\u202e|\\u2067|\\r/i);
     // Rendering never changes the message: the outbox, the event log and holderKey keep the raw value.
     expect(message).toEqual(before);
+  });
+
+  it.each(cases)('Teams ($label): one line per holder, no control or bidi character', ({ message }) => {
+    const events = message.type === 'batch' ? message.groups.flatMap((g) => g.events) : [];
+    const expected =
+      message.type === 'batch' ? events.length : 'events' in message ? message.events.length : 0;
+    const texts = renderTeams(message).flatMap((p) => p.attachments[0].content.body.map((b) => b.text));
+    // Every holder here is a different one: a line each, none merged into a sequence.
+    expect(texts.filter((text) => /^(🆕|⬆️|⬇️|⚪|↔️) /u.test(text))).toHaveLength(expected);
+    for (const text of texts) expect(text).not.toMatch(INVISIBLE);
   });
 
   it.each(cases)('e-mail ($label): no control or bidi character in subject, text or HTML', ({ message }) => {

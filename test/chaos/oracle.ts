@@ -72,7 +72,10 @@ export function expectedUnits(
     for (const change of stepChanges) {
       const tag = changeTag(change.kind, change.from, change.to);
       events.push({ key: eventKey(change), step, startedAt });
-      changes.push({ key: changeKey(change.issuerId, tag), step, startedAt });
+      // A position listed under 0.5% that leaves the list was told when it fell below: people
+      // channels do not get it again (alerts.confirmedCloses keeps it as a quiet digest line).
+      const confirmsFall = change.kind === 'closed' && change.from !== null && change.from < 0.5;
+      if (!confirmsFall) changes.push({ key: changeKey(change.issuerId, tag), step, startedAt });
       digest.push({ key: digestKey(issuerName(change.issuerId), tag), step, startedAt });
     }
   }

@@ -3,11 +3,12 @@ import { deliveryMessageId as messageIdFor } from '../../src/channels/email/mess
 import { DELIVERY_HEADER as EMAIL_DELIVERY_HEADER } from '../../src/channels/email/send.js';
 import { formatPercent } from '../../src/channels/format.js';
 import { messageSchema } from '../../src/channels/message-schema.js';
-import { KIND_EMOJI } from '../../src/channels/slack/lines.js';
+import { LOOK_EMOJI } from '../../src/channels/slack/lines.js';
 import type { CapturedSlackPost } from '../../src/demo/slack-capture.js';
 import type { CapturedMail } from '../../src/demo/smtp-capture.js';
-import { EVENT_KINDS, type EventKind, type PositionEvent } from '../../src/positions/types.js';
+import type { EventKind, PositionEvent } from '../../src/positions/types.js';
 import { round4 } from '../../src/sandbox/index.js';
+import { readChanges } from '../e2e/story-lines.js';
 import type { WebhookReceipt, WebhookReceiver } from './webhook-receiver.js';
 
 /** One thing a channel received, reduced to the key the oracle compares. */
@@ -172,13 +173,20 @@ export function webhookReceived(receiver: WebhookReceiver): Received {
 const slackPayload = z.object({
   text: z.string(),
   blocks: z
-    .array(z.object({ type: z.string(), text: z.object({ text: z.string() }).optional() }))
+    .array(
+      z.object({
+        type: z.string(),
+        text: z.object({ text: z.string() }).optional(),
+        elements: z.array(z.object({ text: z.string().optional() })).optional(),
+      }),
+    )
     .default([]),
 });
 
-const EMOJI_KIND = new Map(EVENT_KINDS.map((kind) => [KIND_EMOJI[kind], kind]));
-// An issuer's heading: the intro of a one-issuer message, or a section of a batch (maybe continued).
-const SLACK_HEADING = /^\*.*\* \(([^()]+)\) · (?:\d+ short position changes?|total .*)$/;
+const EVENT_EMOJI = new Set(Object.values(LOOK_EMOJI));
+// An issuer's heading in a batch (maybe continued); a one-issuer message names it in its context line.
+const SLACK_HEADING = /^\*.*\* \(([^()]+)\) · total .*$/;
+const SLACK_CONTEXT_ISSUER = /^([^ ]+) · Issuer total /;
 
 /**
  * Slack posts answered 200, one unit per event line, keyed by the issuer of the heading above it: one
@@ -200,7 +208,8 @@ export function slackReceived(posts: readonly CapturedSlackPost[]): Received {
     const lines = parsed.data.blocks.flatMap((b) =>
       b.type === 'section' ? (b.text?.text ?? '').split('\n') : [],
     );
-    const read = readSlackLines(lines);
+    const context = parsed.data.blocks.find((b) => b.type === 'context')?.elements?.[0]?.text ?? '';
+    const read = readSlackLines(lines, SLACK_CONTEXT_ISSUER.exec(context)?.[1]);
     if (typeof read === 'string') {
       unreadable.push(`Slack post not read as events (${read}): ${parsed.data.text.slice(0, 120)}`);
       return;
@@ -218,56 +227,31 @@ export function slackReceived(posts: readonly CapturedSlackPost[]): Received {
   return { units, messages, unreadable, inconsistent: [] };
 }
 
-/** The issuer and change key of each event line of a Slack post, or why they cannot be read. */
-function readSlackLines(lines: readonly string[]): Array<{ issuer: string; key: string }> | string {
+/** The issuer and change key of each change on the event lines of a Slack post, or why they cannot be read. */
+function readSlackLines(
+  lines: readonly string[],
+  contextIssuer: string | undefined,
+): Array<{ issuer: string; key: string }> | string {
   const keys: Array<{ issuer: string; key: string }> = [];
-  let issuerId: string | undefined;
+  let issuerId = contextIssuer;
   for (const line of lines) {
     const heading = SLACK_HEADING.exec(line)?.[1];
     if (heading !== undefined) {
       issuerId = heading;
       continue;
     }
-    if (!EMOJI_KIND.has(line.split(' ')[0] ?? '')) continue;
-    const tag = slackLineTag(line);
-    if (tag === undefined) return `event line not read: ${line.slice(0, 80)}`;
-    if (issuerId === undefined) return 'event line before any issuer heading';
-    keys.push({ issuer: issuerId, key: changeKey(issuerId, tag) });
+    if (!EVENT_EMOJI.has(line.split(' ')[0] ?? '')) continue;
+    const tags = lineTags(line);
+    if (tags === undefined) return `event line not read: ${line.slice(0, 80)}`;
+    if (issuerId === undefined) return 'event line without an issuer heading or context line';
+    for (const tag of tags) keys.push({ issuer: issuerId, key: changeKey(issuerId, tag) });
   }
   return keys.length > 0 ? keys : 'no event lines';
 }
 
-const PCT = String.raw`(\d+\.\d+)%`;
-const SLACK_OPENED = new RegExp(` opened \\*${PCT}\\* `);
-const SLACK_MOVED = new RegExp(` ${PCT} → \\*${PCT}\\* `);
-
-/** The change tag of one Slack event line (emoji, *holder*, what happened), or undefined. */
-function slackLineTag(line: string): string | undefined {
-  const kind = EMOJI_KIND.get(line.split(' ')[0] ?? '');
-  if (kind === 'closed') return 'closed';
-  const values = (kind === 'opened' ? SLACK_OPENED : SLACK_MOVED).exec(line);
-  if (!kind || !values) return undefined;
-  return kind === 'opened' ? `opened ${values[1]}%` : `${kind} ${values[1]}%>${values[2]}%`;
-}
-
-// The e-mail's event lines (`* holder raised 1.11% → 1.23% (+0.12 pp) on 2024-11-20`), anchored at
-// the end: holder names may hold anything.
-const EMAIL_DATE = String.raw`(?: on \S+)?$`;
-const EMAIL_OPENED = new RegExp(` opened ${PCT} \\([^()]*\\)${EMAIL_DATE}`);
-const EMAIL_MOVED = new RegExp(` (raised|cut) ${PCT} → ${PCT} \\([^()]*\\)${EMAIL_DATE}`);
-const EMAIL_CLOSED = new RegExp(
-  ` closed (?:${PCT} → )?below 0\\.5%(?: \\(last disclosed [^()]*\\))?${EMAIL_DATE}`,
-);
-
-/** The change tag of one `* …` line of an email's plain text, or undefined for any other line. */
-function emailLineTag(line: string): string | undefined {
-  if (!line.startsWith('* ')) return undefined;
-  if (EMAIL_CLOSED.test(line)) return 'closed';
-  const opened = EMAIL_OPENED.exec(line);
-  if (opened) return `opened ${opened[1]}%`;
-  const moved = EMAIL_MOVED.exec(line);
-  if (moved) return `${moved[1] === 'raised' ? 'increased' : 'decreased'} ${moved[2]}%>${moved[3]}%`;
-  return undefined;
+/** The change tags of one event line (Slack) or `* …` line (e-mail text): several for a sequence. */
+function lineTags(line: string): string[] | undefined {
+  return readChanges(line)?.map((change) => changeTag(change.kind, change.from, change.to));
 }
 
 function mailTo(mail: CapturedMail): string {
@@ -310,7 +294,7 @@ export function emailReceived(mails: readonly CapturedMail[], to: string): Recei
     const tags = text
       .split('\n')
       .filter((line) => line.startsWith('* '))
-      .map(emailLineTag);
+      .flatMap((line) => lineTags(line) ?? [undefined]);
     const id = deliveryMessageId(mail);
     if ('problem' in id) {
       unreadable.push(`email ${id.problem}: ${subject}`);
@@ -358,8 +342,9 @@ export function digestReceived(mails: readonly CapturedMail[], to: string): Rece
       const heading = /^(.+): total disclosed short /.exec(line)?.[1];
       if (heading !== undefined) issuer = heading;
       if (!line.startsWith('* ') || inMovers) continue;
-      const tag = emailLineTag(line);
-      if (tag && issuer !== undefined) read.push({ ...base, key: digestKey(issuer, tag) });
+      const tags = lineTags(line);
+      if (tags && issuer !== undefined)
+        for (const tag of tags) read.push({ ...base, key: digestKey(issuer, tag) });
       else unreadable.push(`digest line not read: ${line.slice(0, 120)}`);
     }
     units.push(...withResendKeys(read, id.messageId));

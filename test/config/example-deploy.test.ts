@@ -1,79 +1,45 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are ${VAR} placeholders, not templates
 // docker-compose.yml and the Dockerfile, checked by reading them (no Docker engine runs here): what they
-// mount, pass and copy exists, and the config the image runs (a copy of config/example.yaml) serves the
-// /healthz their health checks call.
-import { existsSync, readFileSync } from 'node:fs';
+// mount, pass and copy exists, and the config the image runs (a copy of config/example.yaml), in the
+// environment compose gives each container, binds where the published port and health checks reach it and
+// serves the console only behind a token. test/config/example-deploy-run.test.ts runs that setup for real.
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
-import { z } from 'zod';
+import { isConfigError } from '../../src/config/config-error.js';
 import { parseConfig } from '../../src/config/load.js';
+import { isLoopbackBind } from '../../src/config/schema/http.js';
+import type { Config } from '../../src/config/schema.js';
+import {
+  args,
+  compose,
+  composeInterpolate,
+  composeText,
+  containerEnv,
+  freshDotEnv,
+  healthcheckCommand,
+  healthzPort,
+  imageEnv,
+  read,
+  services,
+  shortwatchServices,
+} from './example-compose.js';
 
 const ROOT = new URL('../../', import.meta.url);
-const read = (path: string) => readFileSync(new URL(path, ROOT), 'utf8');
 const inRepo = (path: string) => existsSync(new URL(path.replace(/^\.\//, ''), ROOT));
 
-const stringList = z.array(z.string());
-const service = z.object({
-  image: z.string().optional(),
-  build: z.unknown().optional(),
-  command: z.union([z.string(), stringList]).optional(),
-  environment: z.record(z.string(), z.string()).optional(),
-  env_file: z.union([z.string(), stringList]).optional(),
-  secrets: z.array(z.union([z.string(), z.object({ source: z.string() })])).optional(),
-  volumes: z
-    .array(z.union([z.string(), z.object({ type: z.string(), source: z.string(), target: z.string() })]))
-    .optional(),
-  ports: stringList.optional(),
-  healthcheck: z.object({ test: z.union([z.string(), stringList]) }).optional(),
-});
-const composeSchema = z.object({
-  services: z.record(z.string(), service),
-  secrets: z.record(z.string(), z.unknown()).optional(),
-});
-
-const composeText = read('docker-compose.yml');
-const compose = composeSchema.parse(parse(composeText, { merge: true }));
-const services = Object.entries(compose.services);
-const shortwatchServices = services.filter(([, s]) => s.build !== undefined);
 const envExample = read('.env.example');
 const example = read('config/example.yaml');
 const readme = read('README.md');
 
 /** `NAME=` and `# NAME=` lines: every variable .env.example lists, required or optional. */
 const listed = new Set([...envExample.matchAll(/^(?:# )?([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]));
-/** The required ones (`NAME=`), each given a placeholder value as a user filling in .env would. */
-const dotEnv = Object.fromEntries(
-  [...envExample.matchAll(/^([A-Z][A-Z0-9_]*)=/gm)].map((m) => [m[1] ?? '', `value-of-${m[1]}`]),
-);
-dotEnv.SHORTWATCH_UPSTREAM_URL = 'https://shorts.example.com/api';
-dotEnv.SLACK_WEBHOOK_URL = 'https://hooks.slack.invalid/services/T0/B0/x';
-dotEnv.SMTP_URL = 'smtp://u:p@smtp.example.com:587';
+/** The .env of a fresh copy: the required variables filled in, as the README says. */
+const dotEnv = freshDotEnv();
+const TOKEN = 'console-token-0f3a9c';
 
-interface Instruction {
-  name: string;
-  args: string;
-}
-
-/** The Dockerfile's instructions, continuation lines joined, comments dropped. */
-function dockerfile(text: string): Instruction[] {
-  const joined = text
-    .split('\n')
-    .filter((line) => !/^\s*#/.test(line))
-    .join('\n')
-    .replace(/\\\n/g, ' ');
-  return joined.split('\n').flatMap((line) => {
-    const match = /^\s*([A-Z]+)\s+(.*)$/.exec(line);
-    return match ? [{ name: match[1] ?? '', args: (match[2] ?? '').trim() }] : [];
-  });
-}
-
-const instructions = dockerfile(read('Dockerfile'));
-const args = (name: string) => instructions.filter((i) => i.name === name).map((i) => i.args);
-
-/** The port of `http://127.0.0.1:<port>/healthz` in a health check command. */
-function healthzPort(command: string): number | undefined {
-  const match = /http:\/\/127\.0\.0\.1:(\d+)\/healthz/.exec(command);
-  return match ? Number(match[1]) : undefined;
-}
+/** The copied example, loaded in a container of `s` whose .env is `env`. */
+const load = (s: Parameters<typeof containerEnv>[0], env: Record<string, string>): Config =>
+  parseConfig(example, 'config/shortwatch.yaml', containerEnv(s, env));
 
 const PINNED = /^[\w./-]+:v?\d+\.\d+\.\d+(?:-[a-z0-9.-]+)?$/;
 
@@ -126,17 +92,72 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('serves /healthz from the copied example on the port the health checks and ports use', () => {
-    for (const [name, s] of shortwatchServices) {
-      const config = parseConfig(example, 'config/shortwatch.yaml', { ...dotEnv, ...s.environment });
-      const port = config.http.port;
-      expect(port, name).toBeDefined();
-      const test = s.healthcheck?.test;
-      expect(healthzPort(Array.isArray(test) ? test.join(' ') : (test ?? '')), name).toBe(port);
-      for (const mapping of s.ports ?? []) expect(mapping.split(':').at(-1)).toBe(String(port));
-      expect(args('EXPOSE')).toEqual([String(port)]);
-      expect(args('HEALTHCHECK').map(healthzPort)).toEqual([port]);
-    }
+  it.each(shortwatchServices)(
+    '%s: the health check and the published port are the port and interface the copied example binds',
+    (_, s) => {
+      const { http } = load(s, dotEnv);
+      expect(http.port).toBe(9464);
+      // The check runs inside the container, on 127.0.0.1: served by a loopback bind or by 0.0.0.0.
+      expect(healthzPort(healthcheckCommand(s))).toBe(http.port);
+      expect(http.host === '0.0.0.0' || isLoopbackBind(http.host)).toBe(true);
+      // A published port arrives on the container's own interface, never on its loopback.
+      for (const mapping of s.ports ?? []) {
+        expect(mapping.split(':').at(-1)).toBe(String(http.port));
+        expect(http.host).toBe('0.0.0.0');
+      }
+      expect(args('EXPOSE')).toEqual([String(http.port)]);
+      expect(args('HEALTHCHECK').map(healthzPort)).toEqual([http.port]);
+    },
+  );
+
+  it('publishes the HTTP port to the host on 127.0.0.1 only', () => {
+    const published = services.flatMap(([, s]) => s.ports ?? []).filter((p) => p.endsWith(':9464'));
+    expect(published).toEqual(['127.0.0.1:9464:9464']);
+  });
+
+  it.each(shortwatchServices)(
+    '%s with a fresh .env (no token): loads, binds 0.0.0.0 for the probes, and serves no console',
+    (_, s) => {
+      const { http } = load(s, dotEnv);
+      expect(http).toMatchObject({ port: 9464, host: '0.0.0.0', console: false });
+      expect(http.auth.token).toBeUndefined();
+    },
+  );
+
+  it.each(shortwatchServices)(
+    '%s with SHORTWATCH_HTTP_TOKEN in .env, and nothing else: the console is on, behind that token',
+    (_, s) => {
+      const { http } = load(s, { ...dotEnv, SHORTWATCH_HTTP_TOKEN: TOKEN });
+      expect(http).toMatchObject({ port: 9464, host: '0.0.0.0', console: true });
+      expect(http.auth.token?.reveal()).toBe(TOKEN);
+    },
+  );
+
+  it.each(shortwatchServices)(
+    '%s: SHORTWATCH_HTTP_CONSOLE=true in .env without a token opens nothing (compose derives it from the token)',
+    (_, s) => {
+      const { http } = load(s, { ...dotEnv, SHORTWATCH_HTTP_CONSOLE: 'true', SHORTWATCH_HTTP_TOKEN: '' });
+      expect(http.console).toBe(false);
+      expect(http.auth.token).toBeUndefined();
+    },
+  );
+
+  it('substitutes its ${VAR} as compose does, from the project .env (the emulation itself)', () => {
+    const env = { SET: 'x', EMPTY: '' };
+    expect(composeInterpolate('${SET:+true}|${EMPTY:+true}|${UNSET:+true}', env)).toBe('true||');
+    expect(composeInterpolate('${SET+y}|${EMPTY+y}|${UNSET+y}', env)).toBe('y|y|');
+    expect(composeInterpolate('${EMPTY:-d}|${EMPTY-d}|${UNSET-d}|$$SET|$SET', env)).toBe('d||d|$SET|x');
+    expect(() => composeInterpolate('${A:-${B}}', env)).toThrow(/nested/);
+    // Every substitution of the file sits in an `environment:` value, the only place emulated here.
+    const substituted = composeText
+      .split('\n')
+      .filter((line) => !/^\s*#/.test(line) && /\$\{/.test(line))
+      .map((line) => line.trim());
+    const environmentValues = shortwatchServices.flatMap(([, s]) =>
+      Object.entries(s.environment ?? {}).map(([name, value]) => `${name}: ${value}`),
+    );
+    const unquoted = substituted.map((line) => line.replace(/: "(.*)"$/, ': $1'));
+    expect(unquoted.filter((line) => !environmentValues.includes(line))).toEqual([]);
   });
 
   it.each(services.filter(([, s]) => s.build === undefined))('pins %s to a version tag', (_, s) => {
@@ -162,6 +183,32 @@ describe('Dockerfile', () => {
       .flatMap((a) => a.split(/\s+/).slice(0, -1));
     expect(sources.length).toBeGreaterThan(0);
     expect(sources.filter((source) => !inRepo(source))).toEqual([]);
+  });
+
+  it("binds the example's HTTP endpoint to 0.0.0.0, so that `docker run -p` reaches it", () => {
+    expect(imageEnv.SHORTWATCH_HTTP_HOST).toBe('0.0.0.0');
+  });
+
+  it('`docker run --env-file .env` alone: the copied example loads and serves the probes only', () => {
+    const { http } = parseConfig(example, 'config/shortwatch.yaml', { ...imageEnv, ...dotEnv });
+    expect(http).toMatchObject({ port: 9464, host: '0.0.0.0', console: false });
+  });
+
+  it('`docker run` with SHORTWATCH_HTTP_CONSOLE=true but no token: refused, naming http.auth.token', () => {
+    const env = { ...imageEnv, ...dotEnv, SHORTWATCH_HTTP_CONSOLE: 'true' };
+    const error = (() => {
+      try {
+        parseConfig(example, 'config/shortwatch.yaml', env);
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(isConfigError(error) && error.issues.map((issue) => issue.path)).toEqual(['http.auth.token']);
+    const withToken = parseConfig(example, 'config/shortwatch.yaml', {
+      ...env,
+      SHORTWATCH_HTTP_TOKEN: TOKEN,
+    });
+    expect(withToken.http.console).toBe(true);
   });
 
   it('builds on a pinned Node image', () => {

@@ -74,7 +74,10 @@ describe('.env.example and config/example.yaml', () => {
     const optional = [...active].filter(([, fallback]) => fallback !== undefined);
     expect(optional.map(([name]) => name).sort()).toEqual([
       'REDIS_URL',
+      'SHORTWATCH_HTTP_CONSOLE',
+      'SHORTWATCH_HTTP_HOST',
       'SHORTWATCH_HTTP_PORT',
+      'SHORTWATCH_HTTP_TOKEN',
       'SHORTWATCH_REDIS_PREFIX',
     ]);
     for (const [name, fallback] of optional) expect(envShown.get(name), name).toBe(fallback);
@@ -93,7 +96,43 @@ describe('.env.example and config/example.yaml', () => {
     expect(issuesOf(ENV)).toEqual([]);
     const config = parseConfig(example, 'config/example.yaml', ENV, noFiles);
     expect(config.redis.prefix).toBe('shortwatch');
-    expect(config.http.port).toBe(9464);
+    // Probes on this machine only, no console until asked for.
+    expect(config.http).toMatchObject({ port: 9464, host: '127.0.0.1', console: false });
+    expect(config.http.auth.token).toBeUndefined();
+  });
+
+  it('SHORTWATCH_HTTP_CONSOLE=true alone serves the console on loopback, where it needs no token', () => {
+    const config = parseConfig(
+      example,
+      'config/example.yaml',
+      { ...ENV, SHORTWATCH_HTTP_CONSOLE: 'true' },
+      noFiles,
+    );
+    expect(config.http).toMatchObject({ host: '127.0.0.1', console: true });
+    expect(config.http.auth.token).toBeUndefined();
+  });
+
+  it('beyond loopback the console needs SHORTWATCH_HTTP_TOKEN: without it one issue names http.auth.token', () => {
+    const open = { ...ENV, SHORTWATCH_HTTP_HOST: '0.0.0.0', SHORTWATCH_HTTP_CONSOLE: 'true' };
+    expect(issuesOf(open).map((issue) => issue.path)).toEqual(['http.auth.token']);
+    expect(issuesOf({ ...open, SHORTWATCH_HTTP_TOKEN: '' }).map((issue) => issue.path)).toEqual([
+      'http.auth.token',
+    ]);
+    const config = parseConfig(
+      example,
+      'config/example.yaml',
+      { ...open, SHORTWATCH_HTTP_TOKEN: 'tk-1' },
+      noFiles,
+    );
+    expect(config.http.auth.token?.reveal()).toBe('tk-1');
+    // The probes alone need no token anywhere.
+    expect(issuesOf({ ...ENV, SHORTWATCH_HTTP_HOST: '0.0.0.0' })).toEqual([]);
+  });
+
+  it('SHORTWATCH_HTTP_CONSOLE takes true or false only, naming http.console otherwise', () => {
+    expect(issuesOf({ ...ENV, SHORTWATCH_HTTP_CONSOLE: 'yes' })).toEqual([
+      { path: 'http.console', message: 'must be true or false' },
+    ]);
   });
 
   it.each(required)('without %s: one issue per key that names it, and nothing else', (name) => {

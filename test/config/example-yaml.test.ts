@@ -112,6 +112,10 @@ describe('config/example.yaml', () => {
       SMTP_PASSWORD: 'smtp-password-from-env',
       SLACK_OPS_WEBHOOK_URL: 'https://hooks.slack.invalid/services/T0/B0/ops',
       RISK_WEBHOOK_URL: 'https://risk.example.com/in',
+      TEAMS_WEBHOOK_URL: 'https://teams.example.com/workflows/1/triggers/manual/paths/invoke?sig=x',
+      REDIS_PASSWORD: 'redis-password-from-env',
+      REDIS_SENTINEL_PASSWORD: 'sentinel-password-from-env',
+      SHORTWATCH_HTTP_TOKEN: 'http-token-from-env',
     };
     const text = stringify(dropFileAlternatives(enabled));
     const all = parseConfig(
@@ -127,6 +131,7 @@ describe('config/example.yaml', () => {
       'slack',
       'webhook',
       'console',
+      'teams',
     ]);
     expect(all.ops).toEqual({ channel: 'ops', heartbeat: '0 8 * * 1-5' });
   });
@@ -158,7 +163,7 @@ describe('config/example.yaml', () => {
       .split('\n')
       .map((line) => /^\s*(?:- )?([A-Za-z]+):\s+(\S+)/.exec(line))
       .filter((m): m is RegExpExecArray => m !== null && secretKeys.has(m[1]))
-      .filter((m) => !/^\$\{[A-Z_]+(:-redis:\/\/127\.0\.0\.1:6379)?\}$/.test(m[2] ?? ''));
+      .filter((m) => !/^\$\{[A-Z_]+(:-(redis:\/\/127\.0\.0\.1:6379)?)?\}$/.test(m[2] ?? ''));
     expect(inline.map((m) => m[0])).toEqual([]);
   });
 });

@@ -22,6 +22,7 @@ describe('slackAlertLines: one line per event, read back from what the Slack sta
           previous: { value: 1.1, date: '2026-01-05' },
           current: { value: 1.23, date: '2026-01-06' },
           delta: 0.13,
+          issuerTotal: { before: 1.8, after: 1.93 },
         }),
       ],
       lines: ['Acme & Sons <plc>: Marshall Wace LLP raised 1.10% → 1.23% (+0.13 pp) · 2026-01-06'],
@@ -37,19 +38,37 @@ describe('slackAlertLines: one line per event, read back from what the Slack sta
           current: { value: 1.2, date: '2026-01-06' },
           delta: 1.2,
           thresholdsCrossed: [0.5, 1],
+          issuerTotal: { before: 1.8, after: 3 },
         }),
       ],
       lines: ['Acme & Sons <plc>: Q&R <Fund> opened 1.20% (+1.20 pp) · 2026-01-06 · crossed 0.5%, 1%'],
     },
     {
       name: 'two events of one poll: two lines',
+      // One poll: a cut and a position gone from the list; the issuer total moves by both.
       events: [
-        makeEvent({ issuer, holder: 'A LLP', kind: 'decreased', delta: -0.2 }),
-        makeEvent({ issuer, holder: 'B LLP', kind: 'closed', current: null, delta: -0.6 }),
+        makeEvent({
+          issuer,
+          holder: 'A LLP',
+          kind: 'decreased',
+          previous: { value: 0.8, date: '2026-03-02' },
+          current: { value: 0.6, date: '2026-03-03' },
+          delta: -0.2,
+          issuerTotal: { before: 2.6, after: 1.8 },
+        }),
+        makeEvent({
+          issuer,
+          holder: 'B LLP',
+          kind: 'closed',
+          current: null,
+          delta: -0.6,
+          issuerTotal: { before: 2.6, after: 1.8 },
+        }),
       ],
+      // The lines' dates differ (the close's is not known): each dated line carries its own.
       lines: [
-        'Acme & Sons <plc>: A LLP cut 0.60% → 0.80% (-0.20 pp) · 2026-03-03',
-        'Acme & Sons <plc>: B LLP closed · fell below the 0.5% disclosure threshold · last seen at 0.60% on 2026-03-02',
+        'Acme & Sons <plc>: A LLP cut 0.80% → 0.60% (-0.20 pp) · 2026-03-03',
+        'Acme & Sons <plc>: B LLP fell below the 0.5% disclosure threshold, no longer public · 0.60% → off the list',
       ],
     },
   ])('$name', ({ events, lines }) => {

@@ -140,9 +140,12 @@ describe('check and start refuse the same configs, naming the same key, and a re
     expect(start.code, start.stderr).toBe(2);
     expect(start.stderr).toContain(`  - ${expected}`);
     // One GET /issuers told the names apart. Its token stays counted (the upstream counted it too: a start
-    // refused in a restart loop must not spend the plan unseen); nothing else was written.
+    // refused in a restart loop must not spend the plan unseen), and so does its purpose in the
+    // console's tally of requests; nothing else was written.
     const keys = stateKeys(keyRoot(startPrefix));
-    expect(keysLeft).toEqual([keys.budgetWindow('day'), keys.budgetWindow('minute')].sort());
+    expect(keysLeft).toEqual(
+      [keys.budgetWindow('day'), keys.budgetWindow('minute'), keys.requestTally].sort(),
+    );
     expect(await stack.redis.redis.hget(keys.budgetWindow('day'), 'used')).toBe('1');
   });
 

@@ -52,8 +52,8 @@ describe('deliveries: upstream strings are escaped on the way out', () => {
 
     // Slack: every string of every payload, the `text` fallback and the blocks alike.
     const payloads = stack.slack.delivered().map((p) => slackText(p.payload));
-    const ping = payloads.find((t) => t.includes(`(${pingIssuer})`)) ?? '';
-    const script = payloads.find((t) => t.includes(`(${scriptIssuer})`)) ?? '';
+    const ping = payloads.find((t) => t.includes(`${pingIssuer} · `)) ?? '';
+    const script = payloads.find((t) => t.includes(`${scriptIssuer} · `)) ?? '';
     expect(ping).toContain('&lt;!channel&gt;');
     expect(script).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     for (const text of payloads) {

@@ -19,9 +19,11 @@ const mrkdwn = (text: string) =>
 
 function seenInSlack(post: CapturedSlackPost): Seen {
   const text = slackText(post.payload);
-  const match = /\(([A-Z]+-\d+)\) · (\d+) short position changes?/.exec(text);
-  if (!match?.[1] || !match[2]) throw new Error(`no issuer line in Slack payload: ${text}`);
-  return { issuerId: match[1], events: Number(match[2]), text };
+  // The headline counts the changes; the context line names the issuer by id.
+  const count = /: (\d+) short position changes?$/m.exec(text)?.[1];
+  const issuerId = /^([A-Z]+-\d+) · Issuer total /m.exec(text)?.[1];
+  if (!count || !issuerId) throw new Error(`no issuer line in Slack payload: ${text}`);
+  return { issuerId, events: Number(count), text };
 }
 
 function seenInMail(mail: CapturedMail): Seen {

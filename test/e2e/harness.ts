@@ -15,6 +15,7 @@ import { holderKey } from '../../src/positions/index.js';
 import { createScenario, type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
 import { keyRoot, type StateKeys, stateKeys } from '../../src/state/keys.js';
 import { createTestRedis, type TestRedis } from '../helpers/redis.js';
+import { readChanges } from './story-lines.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 
@@ -183,6 +184,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     upstream: { baseUrl: sandbox.url, apiKey: 'sandbox-key', timeout: '2s', retries: 1, retryDelay: '50ms' },
     redis: { url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', prefix: redis.prefix },
     poll: { gateInterval: '1s', concurrency: 4 },
+    // Tests step the sandbox many times a minute: a flapping holder's changes would be held for the
+    // window. The tests of holds set their own window.
+    alerts: { flapWindow: '0s' },
     budget: { perMinute: 6_000, perDay: 5_000_000, reserve: 10 },
     watchlist: issuers.map((i) => ({ id: i.svc_issuer_id })),
     channels,
@@ -316,25 +320,31 @@ export function slackText(payload: unknown): string {
   return collectStrings(payload, []).join('\n');
 }
 
-const SLACK_KIND: Record<string, string> = {
-  ':new:': 'opened',
-  ':arrow_up:': 'increased',
-  ':arrow_down:': 'decreased',
-  ':white_circle:': 'closed',
-};
-
 const unescapeMrkdwn = (text: string) =>
   text.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
 
+/** The issuer id of a one-issuer message: its context line starts with it (`ISS-1 · Issuer total …`). */
+function contextIssuer(blocks: readonly unknown[]): string | undefined {
+  for (const block of blocks) {
+    if (!isRecord(block) || block.type !== 'context' || !Array.isArray(block.elements)) continue;
+    const [element] = block.elements;
+    const text = isRecord(element) && typeof element.text === 'string' ? element.text : '';
+    const id = /^([A-Z]+-\d+) · /.exec(text)?.[1];
+    if (id) return id;
+  }
+  return undefined;
+}
+
 /**
- * The events a Slack payload carries, as `issuerId|holderKey|kind`, one per event line, whether the
- * message holds one issuer (`*Name* (ID) · 3 short position changes`) or several (a section per issuer,
- * `*Name* (ID) · total …`). Counting these, not payloads, stays right when a backlog coalesces.
+ * The events a Slack payload carries, as `issuerId|holderKey|kind`, one per change (a holder's
+ * sequence line counts each change in it), whether the message holds one issuer (named in its context
+ * line) or several (a section per issuer, `*Name* (ID) · total …`). Counting these, not payloads,
+ * stays right when a backlog coalesces.
  */
 export function slackEvents(payload: unknown): string[] {
   const blocks = isRecord(payload) && Array.isArray(payload.blocks) ? payload.blocks : [];
   const found: string[] = [];
-  let issuer = '?';
+  let issuer = contextIssuer(blocks) ?? '?';
   for (const block of blocks) {
     if (!isRecord(block) || block.type !== 'section' || !isRecord(block.text)) continue;
     const text = typeof block.text.text === 'string' ? block.text.text : '';
@@ -344,9 +354,15 @@ export function slackEvents(payload: unknown): string[] {
         issuer = heading[1];
         continue;
       }
-      const event = /^(:[a-z_]+:) \*(.+?)\* (?:opened \*|raised |cut |closed · )/.exec(line);
-      const kind = SLACK_KIND[event?.[1] ?? ''];
-      if (event?.[2] && kind) found.push(`${issuer}|${holderKey(unescapeMrkdwn(event[2]))}|${kind}`);
+      // Greedy to the last `* <what>`: a holder name may itself hold `*x* opened`.
+      const holder =
+        /^(?:<[^>]+> )?:[a-z_]+: \*(.+)\* (?:opened|raised|cut|fell below|back above|confirmed|crossed|\d+ changes)/.exec(
+          line,
+        )?.[1];
+      const changes = holder === undefined ? undefined : readChanges(line);
+      if (holder === undefined || !changes) continue;
+      for (const change of changes)
+        found.push(`${issuer}|${holderKey(unescapeMrkdwn(holder))}|${change.kind}`);
     }
   }
   return found;

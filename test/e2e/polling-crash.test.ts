@@ -90,7 +90,7 @@ describe('polling: SIGKILL in the middle of a poll', () => {
     const posts = stack.slack.delivered().map((p) => fromMrkdwn(slackText(p.payload)));
     expect(posts).toHaveLength(changed.length);
     for (const issuerId of changed) {
-      const mine = posts.filter((text) => text.includes(`(${issuerId})`));
+      const mine = posts.filter((text) => text.includes(`${issuerId} · `));
       expect({ issuerId, messages: mine.length }).toEqual({ issuerId, messages: 1 });
       for (const change of changes.filter((c) => c.issuerId === issuerId))
         expect(mine[0]).toContain(change.holder);

@@ -43,7 +43,7 @@ describe('watchlist label: the issuer name messages show', () => {
     await waitFor('three e-mails', () => stack.smtp.mails.length >= 3);
 
     const slack = stack.slack.delivered().map((post) => slackText(post.payload));
-    const about = (id: string) => slack.filter((text) => text.includes(`(${id})`));
+    const about = (id: string) => slack.filter((text) => text.includes(`${id} · `));
     expect(about(byId.svc_issuer_id).join('\n')).toContain('Label One');
     expect(about(byName.svc_issuer_id).join('\n')).toContain('Label Two');
     expect(about(plain.svc_issuer_id).join('\n')).toContain(plain.name);

@@ -1,10 +1,12 @@
+import { DISCLOSURE_THRESHOLD } from '../../positions/threshold-story.js';
 import type { PositionEvent } from '../../positions/types.js';
+import { FELL_BELOW, type StoryLine, storyLines, storyOf, storySentence } from '../event-story.js';
 import { formatDelta, formatPercent, KIND_VERB, round4 } from '../format.js';
 import { EMPTY_CELL, type EventColumn, escapeHtml } from './html.js';
 import { clipChars, MAX_SUBJECT_NAME_CHARS, oneLine } from './text.js';
 
-/** The public disclosure threshold below which positions are no longer published. */
-const DISCLOSURE_THRESHOLD = '0.5%';
+/** The public disclosure threshold below which positions are no longer published, as shown. */
+const THRESHOLD = `${DISCLOSURE_THRESHOLD}%`;
 
 /** The columns of an event table, in the order of {@link eventCells}. */
 export const EVENT_COLUMNS: readonly EventColumn[] = [
@@ -34,15 +36,23 @@ export function subjectEvent(event: PositionEvent): PositionEvent {
   };
 }
 
-/** `1%, 2%`, or undefined when no threshold was crossed. */
-export function thresholdList(event: PositionEvent): string | undefined {
-  if (event.thresholdsCrossed.length === 0) return undefined;
-  return event.thresholdsCrossed.map((t) => `${round4(t)}%`).join(', ');
-}
-
 /** One line that says what happened, for the title: who did what, to which value. */
 export function eventHeadline(event: PositionEvent): string {
   const { holder, issuer } = event;
+  const [line] = storyLines([event]);
+  switch (line?.story) {
+    case 'fell-below':
+      return `${holder}'s short in ${issuer.name} ${line.what}`;
+    case 'back-above':
+      return `${holder} is ${line.what} in ${issuer.name} (${formatPercent(event.current?.value ?? 0)})`;
+    case 'below-confirmed': {
+      const story = storyOf(event);
+      const on = story?.kind === 'below-confirmed' ? story.fellBelowOn : '?';
+      return `${holder}'s short in ${issuer.name} is no longer listed, as it ${FELL_BELOW} on ${on}`;
+    }
+    case undefined:
+      break;
+  }
   switch (event.kind) {
     case 'opened':
       return `${holder} opened a ${formatPercent(event.current?.value ?? 0)} short in ${issuer.name}`;
@@ -50,89 +60,53 @@ export function eventHeadline(event: PositionEvent): string {
     case 'decreased':
       return `${holder} ${KIND_VERB[event.kind]} its short in ${issuer.name} to ${formatPercent(event.current?.value ?? 0)} (${formatDelta(event.delta)})`;
     case 'closed':
-      return `${holder}'s short in ${issuer.name} fell below the ${DISCLOSURE_THRESHOLD} disclosure threshold`;
+      return `${holder}'s short in ${issuer.name} ${FELL_BELOW}`;
   }
 }
 
-/**
- * Old → new. A close says where the position went as far as is known, each value once:
- * `0.56% → below 0.5% (last disclosed 0.47%)`, or `0.43% → below 0.5%` when the last disclosure is the
- * value already shown.
- */
-function valueChange(event: PositionEvent): string {
-  const after = formatPercent(event.current?.value ?? 0);
-  // An opening has no old value: `0.62%` alone says it better than `— → 0.62%`.
-  if (!event.previous) return event.kind === 'closed' ? `below ${DISCLOSURE_THRESHOLD}` : after;
-  const before = formatPercent(event.previous.value);
-  if (event.kind !== 'closed') return `${before} → ${after}`;
-  const final = event.final;
-  const last =
-    final && round4(final.value) !== round4(event.previous.value)
-      ? ` (last disclosed ${formatPercent(final.value)})`
-      : '';
-  return `${before} → below ${DISCLOSURE_THRESHOLD}${last}`;
-}
-
-/** The facts of one event, plain text, one per column of {@link EVENT_COLUMNS}. */
-export interface EventCells {
-  holder: string;
-  change: string;
-  values: string;
-  /** Δ and a new value of a close would pretend to know where the position went: none then. */
-  delta: string | undefined;
-  /** The disclosure date of the new value (of the last disclosure, for a close), when known. */
-  date: string | undefined;
-  thresholds: string | undefined;
-}
-
-/** The facts one event row and one text line both state. */
-export function eventCells(event: PositionEvent): EventCells {
-  const closed = event.kind === 'closed';
-  return {
-    holder: event.holder,
-    change: KIND_VERB[event.kind],
-    values: valueChange(event),
-    delta: closed ? undefined : formatDelta(event.delta),
-    date: closed ? event.final?.date : event.current?.date,
-    thresholds: thresholdList(event),
-  };
-}
-
-/** `Marshall Wace raised 1.11% → 1.23% (+0.12 pp) on 2024-11-20`: the facts of a row as a sentence. */
-export function eventSentence(event: PositionEvent): string {
-  const cells = eventCells(event);
-  const delta = cells.delta ? ` (${cells.delta})` : '';
-  const date = cells.date ? ` on ${cells.date}` : '';
-  return `${cells.holder} ${cells.change} ${cells.values}${delta}${date}`;
-}
-
-/** The plain-text lines of one event: the facts of its row, then the thresholds it crossed. */
-export function eventTextLines(event: PositionEvent): string[] {
-  const lines = [`* ${eventSentence(event)}`];
-  const thresholds = thresholdList(event);
-  if (thresholds) lines.push(`  Thresholds crossed: ${thresholds}`);
+/** The plain-text lines of one holder: the facts of its row as a sentence, then the thresholds it crossed. */
+export function storyTextLines(line: StoryLine): string[] {
+  const lines = [`* ${storySentence(line)}`];
+  if (line.crossed.length > 0)
+    lines.push(`  Thresholds crossed: ${line.crossed.map((t) => `${round4(t)}%`).join(', ')}`);
   return lines;
 }
 
-/** The escaped HTML cells of one event row, in the order of {@link EVENT_COLUMNS}. */
-export function eventRow(event: PositionEvent): string[] {
-  const cells = eventCells(event);
-  return [
-    cells.holder,
-    cells.change,
-    cells.values,
-    cells.delta ?? EMPTY_CELL,
-    cells.date ?? EMPTY_CELL,
-    cells.thresholds ?? EMPTY_CELL,
+/** The escaped HTML cells of one holder's row, in the order of {@link EVENT_COLUMNS}. */
+export function storyRow(line: StoryLine): string[] {
+  const [holder = '', what = '', delta = '', date = '', crossed = ''] = [
+    line.holder,
+    line.what,
+    line.delta ?? EMPTY_CELL,
+    line.date ?? EMPTY_CELL,
+    line.crossed.length > 0 ? line.crossed.map((t) => `${round4(t)}%`).join(', ') : EMPTY_CELL,
   ].map(escapeHtml);
+  return [holder, what, valuesHtml(line.values), delta, date, crossed];
 }
 
-/** `3.40% → 3.52% (+0.12 pp)`. */
-export function totalChange(total: { before: number; after: number }): string {
-  return `${formatPercent(total.before)} → ${formatPercent(total.after)} (${formatDelta(total.after - total.before)})`;
+// Up to this many values a sequence stays on one line, as any old → new does (four fit a phone's 375 px).
+const ONE_LINE_STEPS = 4;
+
+/**
+ * Old → new never wraps inside a value; a longer sequence may wrap between its steps, each step kept
+ * whole with its arrow, so six values fit a phone's width without a side scroll.
+ */
+function valuesHtml(values: string): string {
+  const steps = values.split(' → ').map(escapeHtml);
+  if (steps.length <= ONE_LINE_STEPS) return escapeHtml(values);
+  const [first = '', ...rest] = steps;
+  const kept = (text: string) => `<span style="white-space:nowrap">${text}</span>`;
+  return `<span style="white-space:normal">${[kept(first), ...rest.map((step) => kept(`→ ${step}`))].join(' ')}</span>`;
 }
 
-/** Why "closed" is not "covered": said once under any message that holds a closed event. */
+/** True when a note on what "below 0.5%" means belongs under the message. */
+export function needsBelowNote(lines: readonly StoryLine[]): boolean {
+  return lines.some(
+    (line) => line.story === 'fell-below' || line.look === 'closed' || line.look === 'sequence',
+  );
+}
+
+/** Why "below 0.5%" is not "covered": said once under any message that tells a fall below. */
 export const CLOSED_NOTE =
-  `Closed: the position fell below the ${DISCLOSURE_THRESHOLD} public disclosure threshold and is no longer published; ` +
+  `Below ${THRESHOLD}: a position under the ${THRESHOLD} public disclosure threshold is no longer published; ` +
   'it is not known to be covered.';

@@ -1,14 +1,13 @@
-import type { PositionEvent } from '../../positions/types.js';
-import { issuerTotals } from '../format.js';
+import { type StoryLine, storyLines, totalWithHidden } from '../event-story.js';
 import { formatInstant } from '../time.js';
 import type { BatchMessage, IssuerEvents } from '../types.js';
 import {
   CLOSED_NOTE,
   EVENT_COLUMNS,
-  eventRow,
-  eventTextLines,
+  needsBelowNote,
   oneLineEvent,
-  totalChange,
+  storyRow,
+  storyTextLines,
 } from './event-facts.js';
 import { escapeHtml, htmlHeading, htmlLayout, htmlParagraph, htmlTable } from './html.js';
 import type { RenderedEmail, RenderOptions } from './rendered.js';
@@ -20,7 +19,9 @@ interface IssuerSection {
   title: string;
   /** `3.40% → 3.52% (+0.12 pp)`, the issuer's total over its events. */
   total: string | undefined;
-  events: PositionEvent[];
+  /** One per holder. */
+  lines: StoryLine[];
+  changes: number;
 }
 
 /** `1 issuer`, `3 issuers`. */
@@ -35,17 +36,17 @@ function batchHeadline(changes: number, issuers: number): string {
 
 function issuerSection(group: IssuerEvents): IssuerSection {
   const events = group.events.map(oneLineEvent);
-  const total = issuerTotals(events);
   return {
     title: `${oneLine(group.issuer.name)} (${oneLine(group.issuer.id)})`,
-    total: total ? totalChange(total) : undefined,
-    events,
+    total: totalWithHidden(events),
+    lines: storyLines(events),
+    changes: events.length,
   };
 }
 
 function sectionText(section: IssuerSection): string[] {
   const title = section.total ? `${section.title}: total disclosed short ${section.total}` : section.title;
-  return ['', title, ...section.events.flatMap(eventTextLines)];
+  return ['', title, ...section.lines.flatMap(storyTextLines)];
 }
 
 function sectionHtml(section: IssuerSection): string[] {
@@ -55,18 +56,19 @@ function sectionHtml(section: IssuerSection): string[] {
   return [
     htmlHeading(escapeHtml(section.title)),
     ...total,
-    htmlTable(EVENT_COLUMNS, section.events.map(eventRow)),
+    htmlTable(EVENT_COLUMNS, section.lines.map(storyRow)),
   ];
 }
 
 /** Several issuers' events in one e-mail: a section per issuer, its events in the given order. */
 export function renderBatch(message: BatchMessage, options: RenderOptions): RenderedEmail {
   const sections = message.groups.filter((group) => group.events.length > 0).map(issuerSection);
-  const events = sections.flatMap((section) => section.events);
-  const headline = batchHeadline(events.length, sections.length);
-  const hasClosed = events.some((e) => e.kind === 'closed');
-  const newest = events
-    .map((e) => e.detectedAt)
+  const lines = sections.flatMap((section) => section.lines);
+  const changes = sections.reduce((sum, section) => sum + section.changes, 0);
+  const headline = batchHeadline(changes, sections.length);
+  const hasClosed = needsBelowNote(lines);
+  const newest = lines
+    .flatMap((line) => line.events.map((e) => e.detectedAt))
     .sort()
     .at(-1);
   const detected = newest ? ` · detected ${formatInstant(newest, options.timezone, { year: true })}` : '';

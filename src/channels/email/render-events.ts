@@ -1,15 +1,15 @@
-import { issuerTotals } from '../format.js';
+import { storyLines, totalWithHidden } from '../event-story.js';
 import { formatInstant } from '../time.js';
 import type { EventsMessage } from '../types.js';
 import {
   CLOSED_NOTE,
   EVENT_COLUMNS,
   eventHeadline,
-  eventRow,
-  eventTextLines,
+  needsBelowNote,
   oneLineEvent,
+  storyRow,
+  storyTextLines,
   subjectEvent,
-  totalChange,
 } from './event-facts.js';
 import { escapeHtml, htmlLayout, htmlParagraph, htmlTable } from './html.js';
 import type { RenderedEmail, RenderOptions } from './rendered.js';
@@ -25,14 +25,15 @@ export function renderEvents(message: EventsMessage, options: RenderOptions): Re
   const issuerName = oneLine(message.issuer.name);
   const events = message.events.map(oneLineEvent);
   const [only] = events;
+  const lines = storyLines(events);
   // The headline is the subject: names are clipped there, and the rows below carry them in full.
   const headline =
     events.length === 1 && only
       ? eventHeadline(subjectEvent(only))
       : `${countChanges(events.length)} in ${clipChars(issuerName, MAX_SUBJECT_NAME_CHARS)}`;
-  const total = issuerTotals(events);
-  const totalLine = total ? `Total disclosed short in ${issuerName}: ${totalChange(total)}` : undefined;
-  const hasClosed = events.some((e) => e.kind === 'closed');
+  const total = totalWithHidden(events);
+  const totalLine = total ? `Total disclosed short in ${issuerName}: ${total}` : undefined;
+  const hasClosed = needsBelowNote(lines);
   const newest = events
     .map((e) => e.detectedAt)
     .sort()
@@ -43,7 +44,7 @@ export function renderEvents(message: EventsMessage, options: RenderOptions): Re
   const text = [
     headline,
     '',
-    ...events.flatMap(eventTextLines),
+    ...lines.flatMap(storyTextLines),
     ...(totalLine ? ['', totalLine] : []),
     ...(hasClosed ? ['', CLOSED_NOTE] : []),
     '',
@@ -53,7 +54,7 @@ export function renderEvents(message: EventsMessage, options: RenderOptions): Re
   ].join('\n');
 
   const body = [
-    htmlTable(EVENT_COLUMNS, events.map(eventRow)),
+    htmlTable(EVENT_COLUMNS, lines.map(storyRow)),
     ...(totalLine ? [htmlParagraph(`<strong>${escapeHtml(totalLine)}</strong>`)] : []),
     ...(hasClosed ? [htmlParagraph(escapeHtml(CLOSED_NOTE), true)] : []),
   ].join('\n');

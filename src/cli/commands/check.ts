@@ -6,6 +6,7 @@ import { unlistedIds } from '../../jobs/watchlist.js';
 import { checkEvictionPolicy, describeEvictionPolicy } from '../../ops/redis-eviction.js';
 import { planFor } from '../../plan-for.js';
 import { configIssues, watchlistIssues } from '../../preflight/preflight.js';
+import { inspectTopology } from '../../preflight/redis-topology.js';
 import type { Issuer } from '../../upstream/index.js';
 import { withBudgetWait } from '../budget-wait.js';
 import type { CommandContext } from '../context.js';
@@ -64,6 +65,7 @@ async function checkWithApp(
   out.ok(`redis answers (prefix ${ctx.config.redis.prefix})`);
   const eviction = await checkEvictionPolicy(app.redis);
   (eviction.state === 'noeviction' ? out.ok : out.warn)(describeEvictionPolicy(eviction));
+  await checkTopology(ctx, app, out);
   for (const [name, sender] of app.settings.senders) {
     try {
       out.ok(`channel ${name}: ${await sender.verify()}`);
@@ -74,6 +76,21 @@ async function checkWithApp(
   }
   const directory = options.offline ? await savedDirectory(app, out) : await upstreamDirectory(ctx, app, out);
   if (directory !== undefined) checkWatchlist(ctx, directory, out);
+}
+
+/** The topology reached (single, Sentinel, Cluster), each node's role, and what would lose data. */
+async function checkTopology(ctx: CommandContext, app: App, out: CheckOutput): Promise<void> {
+  try {
+    const report = await inspectTopology(app.redis, ctx.config.redis);
+    out.ok(`redis topology: ${report.summary}`);
+    for (const node of report.nodes) {
+      const line = `redis node ${node.address}: ${node.role}${node.note ? ` (${node.note})` : ''}`;
+      (node.role === 'unreachable' ? out.warn : out.ok)(line);
+    }
+    for (const warning of report.warnings) out.warn(warning);
+  } catch (error) {
+    out.warn(`redis topology could not be inspected: ${describeFailure(error).message}`);
+  }
 }
 
 /** `--offline`: the issuer list the last sweep saved, if any. */

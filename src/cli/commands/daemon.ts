@@ -97,6 +97,14 @@ export async function runDaemon(ctx: CommandContext, options: DaemonOptions): Pr
     };
     process.on('SIGTERM', () => stop('SIGTERM'));
     process.on('SIGINT', () => stop('SIGINT'));
+    // Workers stuck even on new connections (src/ops/worker-liveness.ts): exit 1 for the supervisor to restart.
+    app.onWorkersDead(() => {
+      if (stopping) return;
+      stopping = true;
+      watcher?.close();
+      http?.server.close();
+      void app.stop(1_000).finally(() => resolve(1));
+    });
   });
 }
 

@@ -129,7 +129,9 @@ export async function routeCommand(
       thresholds: app.settings.config.poll.thresholds,
       now,
     });
-    const verdicts = explainRoute(event, channels, await app.ctx.mutes.list(), now);
+    const verdicts = explainRoute(event, channels, await app.ctx.mutes.list(), now, {
+      confirmedCloses: app.settings.config.alerts.confirmedCloses,
+    });
     ctx.out(
       renderTable(
         ['CHANNEL', 'VERDICT', 'WHY'],

@@ -2,6 +2,7 @@ import { type App, planFor } from '../../app.js';
 import { formatDelta, formatPercent, KIND_VERB } from '../../channels/format.js';
 import { formatDuration } from '../../config/duration.js';
 import { collectStatus, type StatusReport } from '../../ops/status.js';
+import type { PositionEvent } from '../../positions/types.js';
 import { isSnapshotCorruptError } from '../../state/snapshot-corrupt-error.js';
 import type { CommandContext } from '../context.js';
 import { withApp } from '../context.js';
@@ -148,7 +149,7 @@ export async function eventsCommand(
           e.detectedAt.slice(0, 19).replace('T', ' '),
           e.issuer.name,
           e.holder,
-          KIND_VERB[e.kind],
+          kindCell(e),
           e.previous ? formatPercent(e.previous.value) : '-',
           e.current ? formatPercent(e.current.value) : '<0.5%',
           e.kind === 'closed' ? '-' : formatDelta(e.delta),
@@ -156,6 +157,16 @@ export async function eventsCommand(
       ),
     );
   });
+}
+
+/** The kind as the alerts tell it: `cut, fell below 0.5%`, `opened, back after 12d, held until 16:17Z`. */
+function kindCell(event: PositionEvent): string {
+  const parts = [KIND_VERB[event.kind]];
+  if (event.story?.kind === 'fell-below') parts.push('fell below 0.5%');
+  if (event.story?.kind === 'below-confirmed') parts.push('confirms the fall');
+  if (event.story?.kind === 'back-above') parts.push(`back after ${event.story.daysBelow}d`);
+  if (event.hold) parts.push(`held until ${event.hold.until.slice(11, 16)}Z`);
+  return parts.join(', ');
 }
 
 /** Duration text for messages. */

@@ -22,6 +22,14 @@ export const budgetSchema = z
       .min(0)
       .default(50)
       .describe('Daily requests kept for interactive CLI commands; polling never spends them.'),
+    gateShare: z
+      .number()
+      .gt(0)
+      .max(1)
+      .default(0.1)
+      .describe(
+        "Most of each minute window's requests the gate (GET /issuers) may take, so polls are never starved by gate checks; the planner raises `poll.gateInterval` to keep to it.",
+      ),
     minuteWindow: duration
       .prefault('1m')
       .describe('Length of the short window; shorten only for tests and benchmarks.'),

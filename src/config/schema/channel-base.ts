@@ -18,6 +18,16 @@ export function ratePerSecond(defaultRate: number) {
     .describe('Sends per second allowed to this channel.');
 }
 
+/** Whether a channel gets every change as detected, with its kind's default (machines read webhooks). */
+export function everyChange(defaultValue: boolean) {
+  return z
+    .boolean()
+    .default(defaultValue)
+    .describe(
+      'Send every change as it is detected: no hold while a holder flaps around 0.5%, and the disappearance of a position already told to be below 0.5% is sent too.',
+    );
+}
+
 /** A request timeout of a channel that sends over HTTP. */
 export const requestTimeout = duration.prefault('10s').describe('Request timeout.');
 
@@ -51,6 +61,7 @@ export const channelBase = {
     .boolean()
     .default(false)
     .describe('Digest channels only: send a digest even when nothing happened in its period.'),
+  everyChange: everyChange(false),
   attempts: z
     .number()
     .int()

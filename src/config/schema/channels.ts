@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { isSecret } from '../secret.js';
-import { channelBase, kindTag, ratePerSecond, requestTimeout } from './channel-base.js';
+import { channelBase, everyChange, kindTag, ratePerSecond, requestTimeout } from './channel-base.js';
 import { standardWebhooksSecretProblem } from './standard-webhooks-secret.js';
+import { teamsFields } from './teams-channel.js';
 import { secret } from './value-types.js';
 
 const slackFields = z
@@ -55,6 +56,7 @@ const webhookFields = z
   .strictObject({
     ...channelBase,
     kind: kindTag('webhook'),
+    everyChange: everyChange(true),
     ratePerSecond: ratePerSecond(10),
     url: secret.describe('Endpoint receiving a JSON POST (secret: URLs often carry tokens).'),
     signingSecret: secret.describe(
@@ -76,6 +78,7 @@ const consoleFields = z
   .strictObject({
     ...channelBase,
     kind: kindTag('console'),
+    everyChange: everyChange(true),
     ratePerSecond: ratePerSecond(100),
   })
   .describe('One JSON line per message on standard output; for pipelines and for trying shortwatch out.');
@@ -86,6 +89,7 @@ export const channelSchema = z.discriminatedUnion('kind', [
   emailFields,
   webhookFields,
   consoleFields,
+  teamsFields,
 ]);
 
 /** Schema of the `channels` section. */

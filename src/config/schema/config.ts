@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { alertsSchema } from './alerts.js';
 import { budgetSchema } from './budget.js';
 import { channelsSchema } from './channels.js';
 import { httpSchema } from './http.js';
@@ -15,6 +16,7 @@ const sections = z.strictObject({
   redis: redisSchema.prefault({}),
   budget: budgetSchema.prefault({}),
   poll: pollSchema.prefault({}),
+  alerts: alertsSchema.prefault({}),
   watchlist: watchlistSchema,
   channels: channelsSchema,
   ops: opsSchema.prefault({}),

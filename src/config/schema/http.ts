@@ -1,14 +1,62 @@
 import { z } from 'zod';
+import { isLoopbackHost } from '../upstream-url.js';
+import { secret } from './value-types.js';
 
 // Also a numeric string, so that `${HTTP_PORT:-9464}` (interpolation yields text) works.
 const portNumber = z
   .union([z.number(), z.string().regex(/^\d+$/, 'must be a port number').transform(Number)])
   .pipe(z.number().int().min(0).max(65_535));
 
+// Also the text `true` or `false`, so that `${SHORTWATCH_HTTP_CONSOLE:-false}` works the same way.
+const flag = z.union([z.boolean(), z.enum(['true', 'false']).transform((text) => text === 'true')], {
+  error: 'must be true or false',
+});
+
+// Empty is no token, so that `token: ${SHORTWATCH_HTTP_TOKEN:-}` may stay in the file while the variable is
+// unset: the console then stays where no token is needed (loopback), or the check below names the key.
+const optionalToken = z
+  .preprocess((value) => (value === '' ? undefined : value), secret.optional())
+  .optional();
+
+const authSchema = z
+  .strictObject({
+    token: optionalToken.describe(
+      'Token that opens the web console (sign-in form or `Authorization: Bearer`); required when `http.host` is not loopback and the console is on. Empty counts as unset. `/healthz`, `/readyz` and `/metrics` never ask for it.',
+    ),
+  })
+  .describe('Access to the web console.');
+
+/** Whether binding `host` keeps the endpoint on this machine (a name, or an IPv4/IPv6 address). */
+export function isLoopbackBind(host: string): boolean {
+  // `::1` as a bind address has no brackets; isLoopbackHost compares URL hostnames, which have them.
+  return isLoopbackHost(host) || host === '::1';
+}
+
 /** Schema of the `http` section. */
 export const httpSchema = z
   .strictObject({
     port: portNumber.optional().describe('Port; the endpoint is off when unset.'),
-    host: z.string().default('0.0.0.0').describe('Interface to bind.'),
+    host: z
+      .string()
+      .default('127.0.0.1')
+      .describe(
+        'Interface to bind. Loopback by default; any other address (e.g. `0.0.0.0` in a container) needs `http.auth.token` while the console is on.',
+      ),
+    console: flag
+      .default(true)
+      .describe(
+        'Serve the web console (overview, issuers, holders, events, deliveries, mutes) beside the probes.',
+      ),
+    auth: authSchema.prefault({}),
   })
-  .describe('HTTP endpoint for /healthz, /readyz and /metrics.');
+  .superRefine((http, ctx) => {
+    // The console can retry deliveries and mute alerts: off this machine, only with a token.
+    if (http.port === undefined || !http.console || http.auth.token !== undefined) return;
+    if (isLoopbackBind(http.host)) return;
+    ctx.addIssue({
+      code: 'custom',
+      path: ['auth', 'token'],
+      message: `is required to serve the console on ${http.host} (not loopback): set a token, bind 127.0.0.1, or set http.console: false`,
+    });
+  })
+  .describe('HTTP endpoint for the web console, /healthz, /readyz and /metrics.');

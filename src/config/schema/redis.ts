@@ -1,16 +1,106 @@
 import { z } from 'zod';
-import { secret } from './value-types.js';
+import { duration, secret } from './value-types.js';
+
+// A node is written `host:port` (`[::1]:6379` for an IPv6 address), the form Sentinel and
+// `redis-cli --cluster` print.
+const NODE = /^(?:\[[0-9A-Fa-f:.]+\]|[^\s:[\]]+):(\d{1,5})$/;
+
+const node = z
+  .string()
+  .regex(NODE, 'must be host:port (e.g. 10.0.0.5:26379)')
+  .refine((value) => Number(value.slice(value.lastIndexOf(':') + 1)) <= 65_535, 'port must be at most 65535');
+
+const nodes = (what: string) =>
+  z.array(node).min(1, `needs at least one ${what}`).describe(`The ${what}s, each \`host:port\`.`);
+
+const tlsSchema = z
+  .strictObject({
+    ca: z
+      .string()
+      .optional()
+      .describe('Path of a PEM file with the CA certificates to trust; the system CAs when unset.'),
+    servername: z
+      .string()
+      .optional()
+      .describe('Server name to verify the certificate against (SNI), when it differs from the host.'),
+    rejectUnauthorized: z
+      .boolean()
+      .default(true)
+      .describe('Refuse a certificate that does not verify. Turn off only for a test Redis.'),
+  })
+  .describe(
+    'TLS to every Redis node of the topology (`tls: {}` uses the system CAs); a `rediss://` url turns it on too.',
+  );
+
+const sentinelSchema = z
+  .strictObject({
+    name: z
+      .string()
+      .min(1, 'must not be empty')
+      .describe('The master group name the sentinels monitor (`sentinel monitor <name> …`).'),
+    nodes: nodes('sentinel'),
+    username: z.string().optional().describe('ACL user of the sentinels (their own, not the data nodes’).'),
+    password: secret.optional().describe('Password of the sentinels (`requirepass` in sentinel.conf).'),
+    tls: z
+      .boolean()
+      .default(false)
+      .describe('Reach the sentinels over TLS too, with the settings of `redis.tls`.'),
+  })
+  .describe(
+    'Redis Sentinel: shortwatch asks the sentinels for the current master and follows every failover.',
+  );
+
+const clusterSchema = z
+  .strictObject({
+    nodes: nodes('cluster node'),
+  })
+  .describe(
+    'Redis Cluster (also managed services in cluster mode): a few nodes to start from; the rest are discovered.',
+  );
+
+const livenessSchema = z
+  .strictObject({
+    interval: duration
+      .prefault('5s')
+      .describe('How often each daemon process sends a probe job through its own BullMQ workers.'),
+    timeout: duration
+      .prefault('30s')
+      .describe(
+        'A probe not completed this long while Redis answers means the workers are stuck (e.g. after a failover): the process recreates its BullMQ connections, and exits 1 if that does not help within another timeout.',
+      ),
+  })
+  .describe('Worker liveness: proves, in every daemon process, that its workers still take jobs.');
 
 /** Schema of the `redis` section. */
 export const redisSchema = z
   .strictObject({
     url: secret
       .prefault('redis://127.0.0.1:6379')
-      .describe('Redis URL; credentials in it are treated as secret.'),
+      .describe(
+        'Redis URL of a single node; credentials in it are treated as secret. Used when neither `sentinel` nor `cluster` is set.',
+      ),
+    sentinel: sentinelSchema.optional(),
+    cluster: clusterSchema.optional(),
+    username: z
+      .string()
+      .optional()
+      .describe('ACL user on the data nodes (Sentinel and Cluster; a url carries its own).'),
+    password: secret
+      .optional()
+      .describe('Password on the data nodes (Sentinel and Cluster; a url carries its own).'),
+    tls: tlsSchema.optional(),
     prefix: z
       .string()
       .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only')
       .default('shortwatch')
-      .describe('Key prefix for every key and queue; lets several deployments share one Redis.'),
+      .describe(
+        'Key prefix: every key and queue lives under the hash tag `{prefix}` (one Redis Cluster slot); several deployments on one Redis or cluster use different prefixes.',
+      ),
+    liveness: livenessSchema.prefault({}),
   })
-  .describe('Redis, shared by every shortwatch process.');
+  .describe(
+    'Redis, shared by every shortwatch process: one node (`url`), Sentinel (`sentinel`) or Cluster (`cluster`); `cluster` wins over `sentinel`, which wins over `url` (`shortwatch check` prints the topology reached).',
+  );
+
+/** The `redis` section as parsed. */
+export type RedisConfig = z.output<typeof redisSchema>;

@@ -6,7 +6,7 @@ import { ACME, makeEvent } from './fixtures.js';
 const LONDON = { timezone: 'Europe/London' };
 const BETA = { id: 'ISS-2', name: 'Beta Group' };
 const CLOSED_NOTE =
-  'Closed: the position fell below the 0.5% public disclosure threshold and is no longer published; it is not known to be covered.';
+  'Below 0.5%: a position under the 0.5% public disclosure threshold is no longer published; it is not known to be covered.';
 
 const acmeRaised = makeEvent({ thresholdsCrossed: [1] });
 const acmeOpened = makeEvent({
@@ -48,7 +48,7 @@ describe('renderEmail: batch', () => {
         '3 short position changes in 2 issuers',
         '',
         'Beta Group (ISS-2): total disclosed short 1.20% → 0.58% (-0.62 pp)',
-        '* Marshall Wace closed 0.62% → below 0.5% (last disclosed 0.41%) on 2024-11-19',
+        '* Marshall Wace fell below the 0.5% disclosure threshold (0.41%), no longer public: 0.62% → off the list at 0.41% (-0.21 pp) on 2024-11-19',
         '  Thresholds crossed: 0.5%',
         '',
         'Acme plc (ISS-1): total disclosed short 3.40% → 4.14% (+0.74 pp)',

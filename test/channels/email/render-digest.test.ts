@@ -65,19 +65,19 @@ describe('renderEmail: digest', () => {
         'Short positions digest: 4 changes',
         'Period: 20 Nov 2024 07:30 – 21 Nov 2024 07:30 (Europe/London)',
         '',
-        'Acme plc: total disclosed short 3.27% (net -0.13 pp over the period)',
-        '* Marshall Wace raised 1.11% → 1.23% (+0.12 pp) on 2024-11-20',
-        '* Marshall Wace cut 1.23% → 0.98% (-0.25 pp) on 2024-11-21',
+        // One holder's two changes in the period: one line with the sequence, oldest first.
+        'Acme plc: total disclosed short 3.40% → 3.27% (-0.13 pp)',
+        '* Marshall Wace 2 changes: 1.11% → 1.23% → 0.98% (-0.13 pp) on 2024-11-21',
         '',
-        'Beta Group: total disclosed short 0.80% (net +0.80 pp over the period)',
+        'Beta Group: total disclosed short 0.00% → 0.80% (+0.80 pp)',
         '* Citadel opened 0.80% (+0.80 pp) on 2024-11-20',
         '  Thresholds crossed: 0.5%',
         '',
-        'Gamma Ltd: total disclosed short 1.00% (net -0.55 pp over the period)',
-        '* Marshall Wace closed 0.55% → below 0.5% (last disclosed 0.45%) on 2024-11-20',
+        'Gamma Ltd: total disclosed short 1.55% → 1.00% (-0.55 pp)',
+        '* Marshall Wace fell below the 0.5% disclosure threshold (0.45%), no longer public: 0.55% → off the list at 0.45% (-0.10 pp) on 2024-11-20',
         '  Thresholds crossed: 0.5%',
         '',
-        'Closed: the position fell below the 0.5% public disclosure threshold and is no longer published; it is not known to be covered.',
+        'Below 0.5%: a position under the 0.5% public disclosure threshold is no longer published; it is not known to be covered.',
         '',
         '--',
         'shortwatch digest · 20 Nov 2024 07:30 – 21 Nov 2024 07:30 (Europe/London)',
@@ -86,15 +86,23 @@ describe('renderEmail: digest', () => {
     );
   });
 
-  it('html: period, issuer sections newest first, one row per event, oldest first within an issuer', () => {
+  it('html: period, issuer sections newest first, one row per holder, its changes oldest first', () => {
     const { html } = email;
     expect(html).toContain('Period: 20 Nov 2024 07:30 – 21 Nov 2024 07:30 (Europe/London)');
     const headings = [...html.matchAll(/<h2[^>]*>([^<]*)<\/h2>/g)].map((m) => m[1]);
     expect(headings).toEqual(['Acme plc', 'Beta Group', 'Gamma Ltd']);
-    expect(html).toContain('Total disclosed short 3.27% (net -0.13 pp over the period)');
-    expect(html.match(/<tr><td class="sw-td/g)).toHaveLength(4);
+    expect(html).toContain('Total disclosed short 3.40% → 3.27% (-0.13 pp)');
+    expect(html.match(/<tr><td class="sw-td/g)).toHaveLength(3);
     const changes = [...html.matchAll(/<td class="sw-td sw-word"[^>]*>([^<]*)<\/td>/g)].map((m) => m[1]);
-    expect(changes).toEqual(['raised', 'cut', 'opened', 'closed']);
+    expect(changes).toEqual([
+      '2 changes',
+      'opened',
+      'fell below the 0.5% disclosure threshold (0.45%), no longer public',
+    ]);
+    const values = [
+      ...html.matchAll(/<td class="sw-td sw-value" data-label="Old → new"[^>]*>(.*?)<\/td>/g),
+    ].map((m) => (m[1] ?? '').replace(/<[^>]+>/g, ''));
+    expect(values).toEqual(['1.11% → 1.23% → 0.98%', '0.80%', '0.55% → off the list at 0.45%']);
   });
 
   it('a close reads after the cut that came before it, whatever order the events arrive in', () => {
@@ -116,9 +124,9 @@ describe('renderEmail: digest', () => {
       detectedAt: '2024-11-21T06:00:00.000Z',
     });
     const { text } = renderEmail(digest([thenClosed, cutFirst]), { timezone: 'UTC' });
+    // One holder: one line, its values in the order they happened.
     expect(text.split('\n').filter((line) => line.startsWith('* '))).toEqual([
-      '* Marshall Wace cut 0.62% → 0.56% (-0.06 pp) on 2024-11-20',
-      '* Marshall Wace closed 0.56% → below 0.5% (last disclosed 0.47%) on 2024-11-21',
+      '* Marshall Wace 2 changes: 0.62% → 0.56% → off the list at 0.47% (-0.15 pp) on 2024-11-21',
     ]);
   });
 
@@ -131,12 +139,17 @@ describe('renderEmail: digest', () => {
     },
   ])('$name', ({ count, movers }) => {
     const deltas = [0.1, 0.7, 0.3, 0.9, 0.2, 0.5, 0.4, 0.05, 0.5, 0.01];
+    // Ten holders raising in ten polls; the issuer total moves by each raise in turn.
+    const totals = deltas.map((_, i) => 3 + deltas.slice(0, i).reduce((sum, d) => sum + d, 0));
     const many = deltas.slice(0, count).map((delta, i) =>
       makeEvent({
         id: `e${i}`,
         holder: `Fund ${i}`,
+        holderKey: `fund${i}`,
         delta,
+        previous: { value: 1, date: '2024-11-19' },
         current: { value: 1 + delta, date: '2024-11-20' },
+        issuerTotal: { before: totals[i] ?? 3, after: (totals[i] ?? 3) + delta },
         detectedAt: `2024-11-20T08:0${i}:00.000Z`,
       }),
     );
@@ -147,7 +160,7 @@ describe('renderEmail: digest', () => {
     expect(listed.map((line) => /Fund (\d+)/.exec(line)?.[1])).toEqual(movers);
     expect(html.includes('Top movers')).toBe(movers.length > 0);
     if (movers.length > 0)
-      expect(listed[0]).toBe('* Acme plc: Fund 3 raised 1.11% → 1.90% (+0.90 pp) on 2024-11-20');
+      expect(listed[0]).toBe('* Acme plc: Fund 3 raised 1.00% → 1.90% (+0.90 pp) on 2024-11-20');
   });
 
   it('escapes upstream strings in the html', () => {

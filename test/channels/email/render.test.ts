@@ -10,7 +10,7 @@ const FOOTER = ['--', 'shortwatch · issuer ISS-1 · detected 20 Nov 2024 07:31 
 // One subject per issuer per UTC day: every alert of Acme plc on 20 Nov 2024 threads under it.
 const SUBJECT = 'Short positions · Acme plc · 20 Nov 2024';
 const CLOSED_NOTE =
-  'Closed: the position fell below the 0.5% public disclosure threshold and is no longer published; it is not known to be covered.';
+  'Below 0.5%: a position under the 0.5% public disclosure threshold is no longer published; it is not known to be covered.';
 
 const opened = makeEvent({
   kind: 'opened',
@@ -99,9 +99,9 @@ describe('renderEmail: one event', () => {
       name: 'closed, final value known',
       event: closedFinal,
       text: [
-        "Marshall Wace's short in Acme plc fell below the 0.5% disclosure threshold",
+        "Marshall Wace's short in Acme plc fell below the 0.5% disclosure threshold (0.41%), no longer public",
         '',
-        '* Marshall Wace closed 0.62% → below 0.5% (last disclosed 0.41%) on 2024-11-19',
+        '* Marshall Wace fell below the 0.5% disclosure threshold (0.41%), no longer public: 0.62% → off the list at 0.41% (-0.21 pp) on 2024-11-19',
         '  Thresholds crossed: 0.5%',
         '',
         'Total disclosed short in Acme plc: 3.40% → 2.78% (-0.62 pp)',
@@ -115,9 +115,9 @@ describe('renderEmail: one event', () => {
       name: 'closed, final value unknown',
       event: closedBare,
       text: [
-        "Marshall Wace's short in Acme plc fell below the 0.5% disclosure threshold",
+        "Marshall Wace's short in Acme plc fell below the 0.5% disclosure threshold, no longer public",
         '',
-        '* Marshall Wace closed 0.62% → below 0.5%',
+        '* Marshall Wace fell below the 0.5% disclosure threshold, no longer public: 0.62% → off the list',
         '  Thresholds crossed: 0.5%',
         '',
         'Total disclosed short in Acme plc: 3.40% → 2.78% (-0.62 pp)',
@@ -140,23 +140,29 @@ describe('renderEmail: one event', () => {
     }
     expect(cellsOf(email.html)).toEqual([
       'Marshall Wace',
-      'closed',
-      '0.62% → below 0.5% (last disclosed 0.41%)',
-      '—',
+      'fell below the 0.5% disclosure threshold (0.41%), no longer public',
+      '0.62% → off the list at 0.41%',
+      '-0.21 pp',
       '2024-11-19',
       '0.5%',
     ]);
   });
 
   it('a close whose last disclosure is the value already shown states it once, in both parts', () => {
+    // Listed under the threshold at 0.43%, then gone from the list: its fall below was told before.
     const same = makeEvent({
       ...closedFinal,
       previous: { value: 0.43, date: '2024-11-10' },
       final: { value: 0.43, date: '2024-11-19' },
+      delta: -0.43,
+      thresholdsCrossed: [],
+      issuerTotal: { before: 3.4, after: 2.97 },
     });
     const email = renderEmail(eventsMessage([same]), LONDON);
-    expect(cellsOf(email.html)[2]).toBe('0.43% → below 0.5%');
-    expect(email.text).toContain('\n* Marshall Wace closed 0.43% → below 0.5% on 2024-11-19\n');
+    expect(cellsOf(email.html)[2]).toBe('0.43% → off the list');
+    expect(email.text).toContain(
+      '\n* Marshall Wace confirmed: no longer listed, as it fell below the 0.5% disclosure threshold on 2024-11-10: 0.43% → off the list\n',
+    );
   });
 
   it('html carries the table row and the issuer total', () => {
@@ -177,7 +183,8 @@ describe('renderEmail: several events', () => {
   it('3 events: count and issuer in the subject, one line each in the text, one row each in the html', () => {
     // One poll: every event carries the same issuer total.
     const issuerTotal = { before: 3.4, after: 3.52 };
-    const events = [opened, raised, closedFinal].map((e) => ({ ...e, issuerTotal }));
+    const closedOther = { ...closedFinal, holder: 'Point72', holderKey: 'point72' };
+    const events = [opened, raised, closedOther].map((e) => ({ ...e, issuerTotal }));
     const email = renderEmail(eventsMessage(events), LONDON);
     expect(email.subject).toBe(SUBJECT);
     expect(email.text).toBe(
@@ -188,7 +195,7 @@ describe('renderEmail: several events', () => {
         '  Thresholds crossed: 0.5%',
         '* Marshall Wace raised 1.11% → 1.23% (+0.12 pp) on 2024-11-20',
         '  Thresholds crossed: 1%',
-        '* Marshall Wace closed 0.62% → below 0.5% (last disclosed 0.41%) on 2024-11-19',
+        '* Point72 fell below the 0.5% disclosure threshold (0.41%), no longer public: 0.62% → off the list at 0.41% (-0.21 pp) on 2024-11-19',
         '  Thresholds crossed: 0.5%',
         '',
         'Total disclosed short in Acme plc: 3.40% → 3.52% (+0.12 pp)',

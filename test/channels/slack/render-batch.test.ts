@@ -63,11 +63,13 @@ const section = (...lines: string[]): SlackBlock => ({
 const divider: SlackBlock = { type: 'divider' };
 const batch = (...groups: IssuerEvents[]): BatchMessage => ({ type: 'batch', groups });
 
-const ACME_RAISED_LINE =
-  ':arrow_up: *Beta Partners* raised 0.95% → *1.10%* (+0.15 pp) · 2024-05-02 · crossed 1%';
-const ACME_OPENED_LINE = ':new: *Alpha Capital LLP* opened *0.62%* (+0.62 pp) · 2024-05-02 · crossed 0.5%';
+// Every line of a section shares its disclosure date: the issuer's heading states it once.
+const ACME_RAISED_LINE = ':arrow_up: *Beta Partners* raised 0.95% → *1.10%* (+0.15 pp) · crossed 1%';
+const ACME_OPENED_LINE = ':new: *Alpha Capital LLP* opened *0.62%* (+0.62 pp) · crossed 0.5%';
 const BOLT_CLOSED_LINE =
-  ':white_circle: *&lt;!channel&gt;* closed · fell below the 0.5% disclosure threshold · last disclosed 0.45% on 2024-05-02 (was 0.55% on 2024-04-28) · crossed 0.5%';
+  ':white_circle: *&lt;!channel&gt;* fell below the 0.5% disclosure threshold (0.45%), no longer public · 0.55% → off the list at 0.45% (-0.10 pp) · crossed 0.5%';
+const BOLT_HEADING =
+  '*Bolt &amp; Nut AG* (ISS-&lt;2&gt;) · total 1.05% → 0.50% (-0.55 pp) · disclosed 2024-05-02';
 
 interface Case {
   name: string;
@@ -80,7 +82,11 @@ const cases: Case[] = [
   {
     name: 'two issuers: a section each under a heading, events in the given order, names escaped',
     message: batch(
-      { issuer: ACME, events: [acmeRaised, acmeOpened] },
+      {
+        issuer: ACME,
+        // One poll: both events carry the issuer total that moved by both.
+        events: [acmeRaised, acmeOpened].map((e) => ({ ...e, issuerTotal: { before: 3.4, after: 4.17 } })),
+      },
       { issuer: BOLT, events: [boltClosed] },
     ),
     expected: [
@@ -88,9 +94,13 @@ const cases: Case[] = [
         text: '3 short position changes in 2 issuers: Acme plc, Bolt &amp; Nut AG',
         blocks: [
           header('Short position changes in 2 issuers'),
-          section('*Acme plc* (ISS-1) · total 3.40% → 3.55% (+0.15 pp)', ACME_RAISED_LINE, ACME_OPENED_LINE),
+          section(
+            '*Acme plc* (ISS-1) · total 3.40% → 4.17% (+0.77 pp) · disclosed 2024-05-02',
+            ACME_RAISED_LINE,
+            ACME_OPENED_LINE,
+          ),
           divider,
-          section('*Bolt &amp; Nut AG* (ISS-&lt;2&gt;) · total 1.05% → 0.50% (-0.55 pp)', BOLT_CLOSED_LINE),
+          section(BOLT_HEADING, BOLT_CLOSED_LINE),
         ],
       },
     ],
@@ -104,12 +114,12 @@ const cases: Case[] = [
         text: '<!here> 2 short position changes in 2 issuers: Bolt &amp; Nut AG, Acme plc',
         blocks: [
           header('Short position changes in 2 issuers'),
-          section(
-            '<!here> *Bolt &amp; Nut AG* (ISS-&lt;2&gt;) · total 1.05% → 0.50% (-0.55 pp)',
-            BOLT_CLOSED_LINE,
-          ),
+          section(`<!here> ${BOLT_HEADING}`, BOLT_CLOSED_LINE),
           divider,
-          section('*Acme plc* (ISS-1) · total 3.40% → 3.55% (+0.15 pp)', ACME_RAISED_LINE),
+          section(
+            '*Acme plc* (ISS-1) · total 3.40% → 3.55% (+0.15 pp) · disclosed 2024-05-02',
+            ACME_RAISED_LINE,
+          ),
         ],
       },
     ],
@@ -135,9 +145,13 @@ const cases: Case[] = [
         text: '3 short position changes in 2 issuers: Acme plc, Bolt &amp; Nut AG',
         blocks: [
           header('Short position changes in 2 issuers'),
-          section('*Acme plc* (ISS-1) · total 3.40% → 4.17% (+0.77 pp)', ACME_RAISED_LINE, ACME_OPENED_LINE),
+          section(
+            '*Acme plc* (ISS-1) · total 3.40% → 4.17% (+0.77 pp) · disclosed 2024-05-02',
+            ACME_RAISED_LINE,
+            ACME_OPENED_LINE,
+          ),
           divider,
-          section('*Bolt &amp; Nut AG* (ISS-&lt;2&gt;) · total 1.05% → 0.50% (-0.55 pp)', BOLT_CLOSED_LINE),
+          section(BOLT_HEADING, BOLT_CLOSED_LINE),
         ],
       },
     ],
@@ -150,7 +164,10 @@ const cases: Case[] = [
         text: '1 short position change in 1 issuer: Acme plc',
         blocks: [
           header('Short position changes in 1 issuer'),
-          section('*Acme plc* (ISS-1) · total 3.40% → 3.55% (+0.15 pp)', ACME_RAISED_LINE),
+          section(
+            '*Acme plc* (ISS-1) · total 3.40% → 3.55% (+0.15 pp) · disclosed 2024-05-02',
+            ACME_RAISED_LINE,
+          ),
         ],
       },
     ],
@@ -175,7 +192,11 @@ describe('renderSlack: batch', () => {
   it('a batch too big for one message splits, continuing issuer headings, and loses no event', () => {
     const groups = Array.from({ length: 20 }, (_, i) => {
       const issuer = { id: `ISS-${i}`, name: `Issuer ${i} plc` };
-      const events = Array.from({ length: 10 }, (_, j) => event(issuer, { holder: `Holder ${i}-${j}` }));
+      // One poll of ten raises: the issuer total moves by all of them.
+      const issuerTotal = { before: 3.4, after: 4.9 };
+      const events = Array.from({ length: 10 }, (_, j) =>
+        event(issuer, { holder: `Holder ${i}-${j}`, issuerTotal }),
+      );
       return { issuer, events };
     });
     const payloads = renderSlack(batch(...groups));
@@ -194,12 +215,9 @@ describe('renderSlack: batch', () => {
     expect(payloads[1]?.blocks.slice(0, 2)).toEqual([
       header('Short position changes in 20 issuers (2/2)'),
       section(
-        '*Issuer 12 plc* (ISS-12) · total 3.40% → 3.55% (+0.15 pp) (continued)',
-        ...Array.from(
-          { length: 9 },
-          (_, j) =>
-            `:arrow_up: *Holder 12-${j + 1}* raised 0.95% → *1.10%* (+0.15 pp) · 2024-05-02 · crossed 1%`,
-        ),
+        '*Issuer 13 plc* (ISS-13) · total 3.40% → 4.90% (+1.50 pp) · disclosed 2024-05-02 (continued)',
+        ':arrow_up: *Holder 13-8* raised 0.95% → *1.10%* (+0.15 pp) · crossed 1%',
+        ':arrow_up: *Holder 13-9* raised 0.95% → *1.10%* (+0.15 pp) · crossed 1%',
       ),
     ]);
   });

@@ -10,56 +10,18 @@ import {
 } from '../../../src/channels/slack/index.js';
 import type { Message } from '../../../src/channels/types.js';
 import type { PositionEvent } from '../../../src/positions/types.js';
-
-const ACME = { id: 'ISS-1', name: 'Acme plc' };
-const TOTAL_TEXT = 'Issuer total disclosed short: 3.40% → 3.52% (+0.12 pp)';
-
-function event(fields: Partial<PositionEvent> & Pick<PositionEvent, 'kind' | 'holder'>): PositionEvent {
-  return {
-    id: `ev-${fields.holder}`,
-    issuer: ACME,
-    holderKey: fields.holder.toLowerCase(),
-    previous: null,
-    current: null,
-    delta: 0,
-    thresholdsCrossed: [],
-    issuerTotal: { before: 3.4, after: 3.52 },
-    detectedAt: '2024-05-02T07:31:00.000Z',
-    ...fields,
-  };
-}
-
-const opened = event({
-  kind: 'opened',
-  holder: 'Alpha Capital LLP',
-  current: { value: 0.62, date: '2024-05-02' },
-  delta: 0.62,
-  thresholdsCrossed: [0.5],
-});
-const raised = event({
-  kind: 'increased',
-  holder: 'Beta Partners',
-  previous: { value: 0.95, date: '2024-04-30' },
-  current: { value: 2.1, date: '2024-05-02' },
-  delta: 1.15,
-  thresholdsCrossed: [1, 2],
-});
-const cut = event({
-  kind: 'decreased',
-  holder: 'Gamma Fund',
-  previous: { value: 1.3, date: '2024-04-29' },
-  current: { value: 1.25, date: '2024-05-02' },
-  delta: -0.05,
-});
-const closedBase: Pick<PositionEvent, 'kind' | 'holder' | 'previous' | 'delta' | 'thresholdsCrossed'> = {
-  kind: 'closed',
-  holder: 'Delta AM',
-  previous: { value: 0.55, date: '2024-04-28' },
-  delta: -0.55,
-  thresholdsCrossed: [0.5],
-};
-const closedFinal = event({ ...closedBase, final: { value: 0.45, date: '2024-05-02' } });
-const closedNoFinal = event(closedBase);
+import {
+  backAbove,
+  closedFinal,
+  closedNoFinal,
+  confirmed,
+  cut,
+  eventsOf,
+  fellBelowListed,
+  flap,
+  opened,
+  raised,
+} from '../story-fixtures.js';
 
 const header = (text: string): SlackBlock => ({
   type: 'header',
@@ -70,9 +32,120 @@ const section = (...lines: string[]): SlackBlock => ({
   text: { type: 'mrkdwn', text: lines.join('\n') },
 });
 const context = (text: string): SlackBlock => ({ type: 'context', elements: [{ type: 'mrkdwn', text }] });
-const eventsOf = (...events: PositionEvent[]): Message => ({ type: 'events', issuer: ACME, events });
+
+/**
+ * One issuer's message as Slack shows it: the issuer once (the header), a line per holder, and a
+ * context line with the id, the total and the disclosure date; the fallback text says the same.
+ */
+function issuerPayload(
+  count: string,
+  lines: string[],
+  sentences: string[],
+  contextLine: string,
+): SlackPayload {
+  return {
+    text: [`Acme plc: ${count}`, ...sentences, contextLine].join('\n'),
+    blocks: [header('Acme plc'), section(...lines), context(contextLine)],
+  };
+}
 
 const LONG_NAME = `${'Long Name Holdings '.repeat(9)}plc`;
+
+interface KindCase {
+  name: string;
+  events: PositionEvent[];
+  line: string;
+  sentence: string;
+  context: string;
+}
+
+// Every message kind, in the order a trader reads it: who, what, old → new (change), the issuer's
+// total before → after, and when it was disclosed.
+const kindCases: KindCase[] = [
+  {
+    name: 'opened',
+    events: [opened],
+    line: ':new: *Alpha Capital LLP* opened *0.62%* (+0.62 pp) · crossed 0.5%',
+    sentence: 'Alpha Capital LLP opened 0.62% (+0.62 pp) on 2024-05-02; crossed 0.5%',
+    context: 'ISS-1 · Issuer total disclosed short 3.40% → 4.02% (+0.62 pp) · disclosed 2024-05-02',
+  },
+  {
+    name: 'raised, crossing two thresholds',
+    events: [raised],
+    line: ':arrow_up: *Beta Partners* raised 0.95% → *2.10%* (+1.15 pp) · crossed 1%, 2%',
+    sentence: 'Beta Partners raised 0.95% → 2.10% (+1.15 pp) on 2024-05-02; crossed 1%, 2%',
+    context: 'ISS-1 · Issuer total disclosed short 3.40% → 4.55% (+1.15 pp) · disclosed 2024-05-02',
+  },
+  {
+    name: 'cut, crossing nothing',
+    events: [cut],
+    line: ':arrow_down: *Gamma Fund* cut 1.30% → *1.25%* (-0.05 pp)',
+    sentence: 'Gamma Fund cut 1.30% → 1.25% (-0.05 pp) on 2024-05-02',
+    context: 'ISS-1 · Issuer total disclosed short 3.40% → 3.35% (-0.05 pp) · disclosed 2024-05-02',
+  },
+  {
+    name: 'fell below, by a cut the register lists',
+    events: [fellBelowListed],
+    line: ':arrow_down: *Delta AM* fell below the 0.5% disclosure threshold (0.47%), no longer public · 0.56% → *0.47%* (-0.09 pp) · crossed 0.5%',
+    sentence:
+      'Delta AM fell below the 0.5% disclosure threshold (0.47%), no longer public: 0.56% → 0.47% (-0.09 pp) on 2024-05-02; crossed 0.5%',
+    context: 'ISS-1 · Issuer total disclosed short 3.40% → 3.31% (-0.09 pp) · disclosed 2024-05-02',
+  },
+  {
+    name: 'fell below, gone from the list, its last disclosure known',
+    events: [closedFinal],
+    line: ':white_circle: *Delta AM* fell below the 0.5% disclosure threshold (0.45%), no longer public · 0.55% → off the list at 0.45% (-0.10 pp) · crossed 0.5%',
+    sentence:
+      'Delta AM fell below the 0.5% disclosure threshold (0.45%), no longer public: 0.55% → off the list at 0.45% (-0.10 pp) on 2024-05-02; crossed 0.5%',
+    context: 'ISS-1 · Issuer total disclosed short 3.40% → 2.85% (-0.55 pp) · disclosed 2024-05-02',
+  },
+  {
+    name: 'fell below, gone from the list, its last disclosure unknown',
+    events: [closedNoFinal],
+    line: ':white_circle: *Delta AM* fell below the 0.5% disclosure threshold, no longer public · 0.55% → off the list · crossed 0.5%',
+    sentence:
+      'Delta AM fell below the 0.5% disclosure threshold, no longer public: 0.55% → off the list; crossed 0.5%',
+    context: 'ISS-1 · Issuer total disclosed short 3.40% → 2.85% (-0.55 pp)',
+  },
+  {
+    name: 'a fall below confirmed (channels with everyChange)',
+    events: [confirmed],
+    line: ':white_circle: *Delta AM* confirmed: no longer listed, as it fell below the 0.5% disclosure threshold on 2024-05-02 · 0.47% → off the list',
+    sentence:
+      'Delta AM confirmed: no longer listed, as it fell below the 0.5% disclosure threshold on 2024-05-02: 0.47% → off the list',
+    context: 'ISS-1 · Issuer total disclosed short 3.40% → 2.93% (-0.47 pp)',
+  },
+  {
+    name: 'reopened: back above 0.5% after N days',
+    events: [backAbove],
+    line: ':new: *Delta AM* back above 0.5% after 12 days · *0.52%* (+0.52 pp) · crossed 0.5%',
+    sentence: 'Delta AM back above 0.5% after 12 days: 0.52% (+0.52 pp) on 2024-05-14; crossed 0.5%',
+    context: 'ISS-1 · Issuer total disclosed short 3.40% → 3.92% (+0.52 pp) · disclosed 2024-05-14',
+  },
+  {
+    name: 'a flap: one line with the sequence, every value in it',
+    events: flap,
+    line: ':left_right_arrow: *Flap Cap* crossed 0.5% 3 times · 0.52% → 0.47% → 0.51% → off the list at 0.48% (-0.04 pp) · crossed 0.5%',
+    sentence:
+      'Flap Cap crossed 0.5% 3 times: 0.52% → 0.47% → 0.51% → off the list at 0.48% (-0.04 pp) on 2024-05-03; crossed 0.5%',
+    context: 'ISS-1 · Issuer total disclosed short 3.40% → 2.88% (-0.52 pp) · disclosed 2024-05-03',
+  },
+  {
+    name: 'a total that includes changes this channel does not show says so',
+    events: [{ ...cut, issuerTotal: { before: 3.4, after: 3.52 }, hidden: { count: 2, delta: 0.17 } }],
+    line: ':arrow_down: *Gamma Fund* cut 1.30% → *1.25%* (-0.05 pp)',
+    sentence: 'Gamma Fund cut 1.30% → 1.25% (-0.05 pp) on 2024-05-02',
+    context:
+      'ISS-1 · Issuer total disclosed short 3.40% → 3.52% (+0.12 pp, of which +0.17 pp in 2 changes not shown here) · disclosed 2024-05-02',
+  },
+];
+
+describe('renderSlack: the exact text of each message kind', () => {
+  it.each(kindCases)('$name', ({ events, line, sentence, context: contextLine }) => {
+    const count = `${events.length} short position ${events.length === 1 ? 'change' : 'changes'}`;
+    expect(renderSlack(eventsOf(...events))).toEqual([issuerPayload(count, [line], [sentence], contextLine)]);
+  });
+});
 
 interface Case {
   name: string;
@@ -83,108 +156,24 @@ interface Case {
 
 const cases: Case[] = [
   {
-    name: 'one opened',
-    message: eventsOf(opened),
+    name: 'lines of different disclosure dates each carry theirs, and the context line none',
+    message: eventsOf(
+      { ...cut, current: { value: 1.25, date: '2024-05-01' }, issuerTotal: { before: 3.4, after: 3.97 } },
+      { ...opened, issuerTotal: { before: 3.4, after: 3.97 } },
+    ),
     expected: [
-      {
-        text: [
-          'Acme plc: 1 short position change',
-          'Alpha Capital LLP opened a short in Acme plc: 0.62% (2024-05-02); crossed 0.5%',
-          TOTAL_TEXT,
-        ].join('\n'),
-        blocks: [
-          header('Acme plc'),
-          section(
-            '*Acme plc* (ISS-1) · 1 short position change',
-            ':new: *Alpha Capital LLP* opened *0.62%* (+0.62 pp) · 2024-05-02 · crossed 0.5%',
-          ),
-          context(TOTAL_TEXT),
+      issuerPayload(
+        '2 short position changes',
+        [
+          ':arrow_down: *Gamma Fund* cut 1.30% → *1.25%* (-0.05 pp) · 2024-05-01',
+          ':new: *Alpha Capital LLP* opened *0.62%* (+0.62 pp) · 2024-05-02 · crossed 0.5%',
         ],
-      },
-    ],
-  },
-  {
-    name: 'a raised crossing two thresholds',
-    message: eventsOf(raised),
-    expected: [
-      {
-        text: [
-          'Acme plc: 1 short position change',
-          'Beta Partners raised its short in Acme plc to 2.10% (+1.15 pp, from 0.95%; 2024-05-02); crossed 1%, 2%',
-          TOTAL_TEXT,
-        ].join('\n'),
-        blocks: [
-          header('Acme plc'),
-          section(
-            '*Acme plc* (ISS-1) · 1 short position change',
-            ':arrow_up: *Beta Partners* raised 0.95% → *2.10%* (+1.15 pp) · 2024-05-02 · crossed 1%, 2%',
-          ),
-          context(TOTAL_TEXT),
+        [
+          'Gamma Fund cut 1.30% → 1.25% (-0.05 pp) on 2024-05-01',
+          'Alpha Capital LLP opened 0.62% (+0.62 pp) on 2024-05-02; crossed 0.5%',
         ],
-      },
-    ],
-  },
-  {
-    name: 'a cut crossing nothing',
-    message: eventsOf(cut),
-    expected: [
-      {
-        text: [
-          'Acme plc: 1 short position change',
-          'Gamma Fund cut its short in Acme plc to 1.25% (-0.05 pp, from 1.30%; 2024-05-02)',
-          TOTAL_TEXT,
-        ].join('\n'),
-        blocks: [
-          header('Acme plc'),
-          section(
-            '*Acme plc* (ISS-1) · 1 short position change',
-            ':arrow_down: *Gamma Fund* cut 1.30% → *1.25%* (-0.05 pp) · 2024-05-02',
-          ),
-          context(TOTAL_TEXT),
-        ],
-      },
-    ],
-  },
-  {
-    name: 'a closed with its final disclosure',
-    message: eventsOf(closedFinal),
-    expected: [
-      {
-        text: [
-          'Acme plc: 1 short position change',
-          "Delta AM's short in Acme plc fell below the 0.5% public disclosure threshold (last disclosed 0.45% on 2024-05-02); crossed 0.5%",
-          TOTAL_TEXT,
-        ].join('\n'),
-        blocks: [
-          header('Acme plc'),
-          section(
-            '*Acme plc* (ISS-1) · 1 short position change',
-            ':white_circle: *Delta AM* closed · fell below the 0.5% disclosure threshold · last disclosed 0.45% on 2024-05-02 (was 0.55% on 2024-04-28) · crossed 0.5%',
-          ),
-          context(TOTAL_TEXT),
-        ],
-      },
-    ],
-  },
-  {
-    name: 'a closed without its final disclosure',
-    message: eventsOf(closedNoFinal),
-    expected: [
-      {
-        text: [
-          'Acme plc: 1 short position change',
-          "Delta AM's short in Acme plc fell below the 0.5% public disclosure threshold (last seen at 0.55% on 2024-04-28); crossed 0.5%",
-          TOTAL_TEXT,
-        ].join('\n'),
-        blocks: [
-          header('Acme plc'),
-          section(
-            '*Acme plc* (ISS-1) · 1 short position change',
-            ':white_circle: *Delta AM* closed · fell below the 0.5% disclosure threshold · last seen at 0.55% on 2024-04-28 · crossed 0.5%',
-          ),
-          context(TOTAL_TEXT),
-        ],
-      },
+        'ISS-1 · Issuer total disclosed short 3.40% → 3.97% (+0.57 pp)',
+      ),
     ],
   },
   {
@@ -193,26 +182,38 @@ const cases: Case[] = [
       type: 'events',
       issuer: { id: 'ISS-<2>', name: 'Smith & Sons <plc>' },
       events: [
-        { ...opened, holder: '<!channel>', issuer: { id: 'ISS-<2>', name: 'Smith & Sons <plc>' } },
-        { ...cut, holder: '<script>&', issuer: { id: 'ISS-<2>', name: 'Smith & Sons <plc>' } },
+        {
+          ...opened,
+          holder: '<!channel>',
+          holderKey: 'a',
+          issuer: { id: 'ISS-<2>', name: 'Smith & Sons <plc>' },
+        },
+        {
+          ...cut,
+          holder: '<script>&',
+          holderKey: 'b',
+          issuer: { id: 'ISS-<2>', name: 'Smith & Sons <plc>' },
+          issuerTotal: { before: 3.4, after: 3.97 },
+        },
       ],
     },
     expected: [
       {
         text: [
           'Smith &amp; Sons &lt;plc&gt;: 2 short position changes',
-          '&lt;!channel&gt; opened a short in Smith &amp; Sons &lt;plc&gt;: 0.62% (2024-05-02); crossed 0.5%',
-          '&lt;script&gt;&amp; cut its short in Smith &amp; Sons &lt;plc&gt; to 1.25% (-0.05 pp, from 1.30%; 2024-05-02)',
-          TOTAL_TEXT,
+          '&lt;!channel&gt; opened 0.62% (+0.62 pp) on 2024-05-02; crossed 0.5%',
+          '&lt;script&gt;&amp; cut 1.30% → 1.25% (-0.05 pp) on 2024-05-02',
+          'ISS-&lt;2&gt; · Issuer total disclosed short 3.40% → 3.97% (+0.57 pp) · disclosed 2024-05-02',
         ].join('\n'),
         blocks: [
           header('Smith &amp; Sons &lt;plc&gt;'),
           section(
-            '*Smith &amp; Sons &lt;plc&gt;* (ISS-&lt;2&gt;) · 2 short position changes',
-            ':new: *&lt;!channel&gt;* opened *0.62%* (+0.62 pp) · 2024-05-02 · crossed 0.5%',
-            ':arrow_down: *&lt;script&gt;&amp;* cut 1.30% → *1.25%* (-0.05 pp) · 2024-05-02',
+            ':new: *&lt;!channel&gt;* opened *0.62%* (+0.62 pp) · crossed 0.5%',
+            ':arrow_down: *&lt;script&gt;&amp;* cut 1.30% → *1.25%* (-0.05 pp)',
           ),
-          context(TOTAL_TEXT),
+          context(
+            'ISS-&lt;2&gt; · Issuer total disclosed short 3.40% → 3.97% (+0.57 pp) · disclosed 2024-05-02',
+          ),
         ],
       },
     ],
@@ -225,16 +226,13 @@ const cases: Case[] = [
       {
         text: [
           '<!here> Acme plc: 1 short position change',
-          'Alpha Capital LLP opened a short in Acme plc: 0.62% (2024-05-02); crossed 0.5%',
-          TOTAL_TEXT,
+          'Alpha Capital LLP opened 0.62% (+0.62 pp) on 2024-05-02; crossed 0.5%',
+          'ISS-1 · Issuer total disclosed short 3.40% → 4.02% (+0.62 pp) · disclosed 2024-05-02',
         ].join('\n'),
         blocks: [
           header('Acme plc'),
-          section(
-            '<!here> *Acme plc* (ISS-1) · 1 short position change',
-            ':new: *Alpha Capital LLP* opened *0.62%* (+0.62 pp) · 2024-05-02 · crossed 0.5%',
-          ),
-          context(TOTAL_TEXT),
+          section('<!here> :new: *Alpha Capital LLP* opened *0.62%* (+0.62 pp) · crossed 0.5%'),
+          context('ISS-1 · Issuer total disclosed short 3.40% → 4.02% (+0.62 pp) · disclosed 2024-05-02'),
         ],
       },
     ],
@@ -250,17 +248,14 @@ const cases: Case[] = [
       {
         text: [
           `${LONG_NAME}: 1 short position change`,
-          `Gamma Fund cut its short in ${LONG_NAME} to 1.25% (-0.05 pp, from 1.30%; 2024-05-02)`,
-          TOTAL_TEXT,
+          'Gamma Fund cut 1.30% → 1.25% (-0.05 pp) on 2024-05-02',
+          'ISS-L · Issuer total disclosed short 3.40% → 3.35% (-0.05 pp) · disclosed 2024-05-02',
         ].join('\n'),
         blocks: [
           // 149 characters kept (7 × 19 + 16), then the ellipsis: 150 in all.
           header(`${'Long Name Holdings '.repeat(7)}Long Name Holdin…`),
-          section(
-            `*${LONG_NAME}* (ISS-L) · 1 short position change`,
-            ':arrow_down: *Gamma Fund* cut 1.30% → *1.25%* (-0.05 pp) · 2024-05-02',
-          ),
-          context(TOTAL_TEXT),
+          section(':arrow_down: *Gamma Fund* cut 1.30% → *1.25%* (-0.05 pp)'),
+          context('ISS-L · Issuer total disclosed short 3.40% → 3.35% (-0.05 pp) · disclosed 2024-05-02'),
         ],
       },
     ],
@@ -271,40 +266,48 @@ const cases: Case[] = [
     expected: [],
   },
   {
-    name: 'a digest groups issuers, newest first',
+    name: 'a digest: issuers newest first, each issuer in the order things happened, no top movers in a short one',
     message: {
       type: 'digest',
       period: { from: '2024-05-01T06:30:00Z', to: '2024-05-02T06:30:00Z', timezone: 'Europe/London' },
       events: [
-        { ...raised, detectedAt: '2024-05-01T09:00:00Z', issuerTotal: { before: 3.0, after: 3.4 } },
+        { ...raised, detectedAt: '2024-05-01T09:00:00Z', issuerTotal: { before: 3.0, after: 4.15 } },
         {
-          ...closedFinal,
+          ...fellBelowListed,
           issuer: { id: 'ISS-2', name: 'Bolt & Nut AG' },
-          detectedAt: '2024-05-01T12:00:00Z',
-          issuerTotal: { before: 1.05, after: 0.5 },
+          detectedAt: '2024-05-01T08:00:00Z',
+          issuerTotal: { before: 1.05, after: 0.96 },
         },
-        { ...cut, detectedAt: '2024-05-02T06:00:00Z', issuerTotal: { before: 3.4, after: 3.35 } },
+        { ...cut, detectedAt: '2024-05-02T06:00:00Z', issuerTotal: { before: 4.15, after: 4.1 } },
+        {
+          ...confirmed,
+          issuer: { id: 'ISS-2', name: 'Bolt & Nut AG' },
+          holder: 'Omega LP',
+          holderKey: 'omega lp',
+          detectedAt: '2024-05-01T12:00:00Z',
+          issuerTotal: { before: 0.96, after: 0.49 },
+        },
       ],
     },
     expected: [
       {
-        text: 'Short positions digest, 1 May 2024 07:30 → 2 May 2024 07:30 (Europe/London): 3 short position changes in 2 issuers',
+        text: 'Short positions digest, 1 May 07:30 – 2 May 07:30 (Europe/London): 4 short position changes in 2 issuers',
         blocks: [
           header('Short positions digest'),
           section(
-            '*Period:* 1 May 2024 07:30 → 2 May 2024 07:30 (Europe/London) · 3 short position changes in 2 issuers',
-            '*Top movers:* :arrow_up: *Beta Partners* in Acme plc +1.15 pp · :arrow_down: *Gamma Fund* in Acme plc -0.05 pp',
+            '*Period:* 1 May 2024 07:30 → 2 May 2024 07:30 (Europe/London) · 4 short position changes in 2 issuers',
           ),
           { type: 'divider' },
           section(
-            '*Acme plc* · total 3.00% → 3.35% (+0.35 pp)',
-            ':arrow_down: *Gamma Fund* cut 1.30% → *1.25%* (-0.05 pp) · 2024-05-02',
-            ':arrow_up: *Beta Partners* raised 0.95% → *2.10%* (+1.15 pp) · 2024-05-02 · crossed 1%, 2%',
+            '*Acme plc* (ISS-1) · total 3.00% → 4.10% (+1.10 pp) · disclosed 2024-05-02',
+            ':arrow_up: *Beta Partners* raised 0.95% → *2.10%* (+1.15 pp) · crossed 1%, 2%',
+            ':arrow_down: *Gamma Fund* cut 1.30% → *1.25%* (-0.05 pp)',
           ),
           { type: 'divider' },
           section(
-            '*Bolt &amp; Nut AG* · total 1.05% → 0.50% (-0.55 pp)',
-            ':white_circle: *Delta AM* closed · fell below the 0.5% disclosure threshold · last disclosed 0.45% on 2024-05-02 (was 0.55% on 2024-04-28) · crossed 0.5%',
+            '*Bolt &amp; Nut AG* (ISS-2) · total 1.05% → 0.49% (-0.56 pp)',
+            ':arrow_down: *Delta AM* fell below the 0.5% disclosure threshold (0.47%), no longer public · 0.56% → *0.47%* (-0.09 pp) · 2024-05-02 · crossed 0.5%',
+            ':white_circle: *Omega LP* confirmed: no longer listed, as it fell below the 0.5% disclosure threshold on 2024-05-02 · 0.47% → off the list',
           ),
         ],
       },
@@ -320,7 +323,7 @@ const cases: Case[] = [
     options: { mention: '<@U123>' },
     expected: [
       {
-        text: '<@U123> Short positions digest, 1 May 2024 06:30 → 2 May 2024 06:30 (UTC): 0 short position changes in 0 issuers',
+        text: '<@U123> Short positions digest, 1 May 06:30 – 2 May 06:30 (UTC): 0 short position changes in 0 issuers',
         blocks: [
           header('Short positions digest'),
           section(
@@ -412,7 +415,16 @@ function expectWithinLimits(payload: SlackPayload): void {
 
 describe('renderSlack splitting', () => {
   const holder = (i: number) => `Holder ${String(i).padStart(3, '0')} Capital Management & Co LLP`;
-  const many = Array.from({ length: 120 }, (_, i) => ({ ...raised, id: `ev-${i}`, holder: holder(i) }));
+  const many = Array.from({ length: 120 }, (_, i) => ({
+    ...raised,
+    id: `ev-${i}`,
+    holder: holder(i),
+    holderKey: holder(i).toLowerCase(),
+    // One poll's 120 raises: the issuer total moves by all of them.
+    issuerTotal: { before: 3.4, after: 141.4 },
+  }));
+  const manyContext =
+    'ISS-1 · Issuer total disclosed short 3.40% → 141.40% (+138.00 pp) · disclosed 2024-05-02';
 
   it('puts an issuer with 120 events into several payloads, each event exactly once', () => {
     const payloads = renderSlack(eventsOf(...many), { mention: '<!here>' });
@@ -423,7 +435,7 @@ describe('renderSlack splitting', () => {
       expect(headerText(payload)).toBe(`Acme plc (${index + 1}/${total})`);
       expect(payload.text.startsWith('<!here> ')).toBe(index === 0);
       expect(sectionTexts(payload)[0]?.startsWith('<!here> ')).toBe(index === 0);
-      expect(payload.blocks.at(-1)).toEqual(context(TOTAL_TEXT));
+      expect(payload.blocks.at(-1)).toEqual(context(manyContext));
     });
     const sections = payloads.flatMap(sectionTexts).join('\n');
     const texts = payloads.map((payload) => payload.text).join('\n');
@@ -442,6 +454,7 @@ describe('renderSlack splitting', () => {
       ...raised,
       id: `ev-${i}`,
       holder: holder(i),
+      holderKey: holder(i).toLowerCase(),
       issuer: { id: `ISS-${i % 3}`, name: issuers[i % 3] ?? '?' },
       detectedAt: new Date(Date.UTC(2024, 4, 2, 0, 0, i)).toISOString(),
     }));
@@ -458,7 +471,7 @@ describe('renderSlack splitting', () => {
       const name = `Holder ${String(i).padStart(3, '0')} Capital Management &amp; Co LLP`;
       expect(count(sections, `:arrow_up: *${name}* raised`)).toBe(1);
     }
-    expect(sections).toContain('*Crane SA* · total 3.40% → 3.52% (+0.12 pp) (continued)');
+    expect(sections).toMatch(/^\*Crane SA\* \(ISS-2\) · total .* \(continued\)$/m);
   });
 
   it('keeps absurdly long upstream text within limits without losing it', () => {

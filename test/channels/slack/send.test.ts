@@ -12,7 +12,7 @@ import {
 } from '../../../src/channels/slack/index.js';
 import type { EventsMessage, Message } from '../../../src/channels/types.js';
 import { channelSchema } from '../../../src/config/schema.js';
-import type { PositionEvent } from '../../../src/positions/types.js';
+import { ACME, holderRaise } from '../story-fixtures.js';
 
 const TOKEN = 'T0SECRET/B0SECRET/xoxSecretToken123';
 const PATH = `/services/${TOKEN}`;
@@ -103,28 +103,12 @@ function sender(fields: Record<string, unknown> = {}, sleeps: number[] = []): Sl
   return created;
 }
 
-function event(i: number): PositionEvent {
-  return {
-    id: `ev-${i}`,
-    kind: 'increased',
-    issuer: { id: 'ISS-1', name: 'Acme plc' },
-    holderKey: `holder${i}`,
-    holder: `Holder ${i} Capital Management LLP`,
-    previous: { value: 0.8, date: '2024-05-01' },
-    current: { value: 1.1, date: '2024-05-02' },
-    delta: 0.3,
-    thresholdsCrossed: [1],
-    issuerTotal: { before: 1.2, after: 1.5 },
-    detectedAt: '2024-05-02T07:30:00Z',
-  };
-}
-
 const small: EventsMessage = {
   type: 'events',
-  issuer: { id: 'ISS-1', name: 'Acme plc' },
-  events: [event(1)],
+  issuer: ACME,
+  events: [holderRaise(1)],
 };
-const large: EventsMessage = { ...small, events: Array.from({ length: 60 }, (_, i) => event(i)) };
+const large: EventsMessage = { ...small, events: Array.from({ length: 60 }, (_, i) => holderRaise(i)) };
 
 /** Sends and returns the DeliveryError it must throw. */
 async function failure(send: Promise<void>): Promise<DeliveryError> {
@@ -303,7 +287,7 @@ describe('Slack coalesce', () => {
   it('counts with the channel mention, as send renders with it, and sends nothing', () => {
     const groups = Array.from({ length: 40 }, (_, i) => {
       const issuer = { id: `ISS-${i}`, name: `Issuer ${i}` };
-      return { issuer, events: [{ ...event(i), issuer }] };
+      return { issuer, events: [holderRaise(i, issuer)] };
     });
     const mention = '<!here>';
     expect(sender({ mention }).coalesce(groups)).toBe(coalesceSlack(groups, { mention }));

@@ -1,0 +1,244 @@
+import { crossesThreshold, DISCLOSURE_THRESHOLD, isAbove } from '../positions/threshold-story.js';
+import type { Disclosure, EventKind, PositionEvent, ThresholdStory } from '../positions/types.js';
+import { formatDelta, formatPercent, KIND_VERB, round4 } from './format.js';
+
+/**
+ * The facts every channel states for one holder in one message, in the order a trader reads them: who,
+ * what happened, from → to with the change in percentage points, and the disclosure date. Several
+ * changes of one holder in one message (a flap, or a backlog) are one line with the sequence.
+ * Shared by Slack, e-mail and Teams so that they can only differ in layout, never in the facts.
+ */
+export interface StoryLine {
+  holder: string;
+  /**
+   * What the line looks like at a glance (Slack's emoji, a card's colour): the event's kind, so that an
+   * emoji always means the same change in the register, or `sequence` for several changes.
+   */
+  look: EventKind | 'sequence';
+  /** The threshold story of a single event's line, for renderers that add a note. */
+  story?: ThresholdStory['kind'];
+  /** `raised`, `fell below the 0.5% disclosure threshold (0.47%), no longer public`, `3 changes`. */
+  what: string;
+  /** True when `what` is a phrase rather than one verb: a separator follows it (`: ` or ` · `). */
+  phrase: boolean;
+  /** `1.11% → 1.23%`, `0.62%` (an opening), `0.52% → 0.47% → 0.51%` (a sequence). */
+  values: string;
+  /** `+0.12 pp`; absent where the change is not known (a close whose last disclosure is unknown). */
+  delta?: string;
+  /** Disclosure date of the last value shown, when known. */
+  date?: string;
+  /** Thresholds crossed, ascending, over the whole line. */
+  crossed: number[];
+  events: PositionEvent[];
+}
+
+const THRESHOLD = `${DISCLOSURE_THRESHOLD}%`;
+
+/** `fell below the 0.5% disclosure threshold`: the words every channel uses for a fall below. */
+export const FELL_BELOW = `fell below the ${THRESHOLD} disclosure threshold`;
+
+/**
+ * The event's story against the threshold: the one the poll told, or for an event stored before stories
+ * were told, what its values alone say (a return cannot be told from values: it reads as an opening).
+ */
+export function storyOf(event: PositionEvent): ThresholdStory | undefined {
+  if (event.story) return event.story;
+  if (isAbove(event.previous) && !isAbove(event.current)) return { kind: 'fell-below' };
+  if (event.kind === 'closed') return { kind: 'below-confirmed', fellBelowOn: event.previous?.date ?? '?' };
+  return undefined;
+}
+
+/** Where a position stands after the event: its value, or for one that left the list its last disclosure. */
+function listedAfter(event: PositionEvent): Disclosure | null {
+  if (event.current) return event.current;
+  // A close's `final` is a disclosure under the threshold (the one that ended it), when it could be fetched.
+  return event.final && event.final.value < DISCLOSURE_THRESHOLD ? event.final : null;
+}
+
+function days(count: number): string {
+  return `${count} ${count === 1 ? 'day' : 'days'}`;
+}
+
+/** The line of one event on its own. */
+function singleLine(event: PositionEvent): StoryLine {
+  const story = storyOf(event);
+  const after = listedAfter(event);
+  const before = event.previous;
+  const base = { holder: event.holder, crossed: event.thresholdsCrossed, events: [event] };
+  const change = (from: Disclosure, to: Disclosure) => ({
+    values: `${formatPercent(from.value)} → ${formatPercent(to.value)}`,
+    delta: formatDelta(to.value - from.value),
+    date: to.date,
+  });
+  switch (story?.kind) {
+    case 'fell-below': {
+      const what = after
+        ? `${FELL_BELOW} (${formatPercent(after.value)}), no longer public`
+        : `${FELL_BELOW}, no longer public`;
+      const from = before ?? { value: 0, date: '?' };
+      // Still listed (a cut under the threshold) reads as a value; gone from the list says so.
+      const values = event.current
+        ? change(from, event.current)
+        : after
+          ? {
+              values: `${formatPercent(from.value)} → ${stop(event)}`,
+              delta: formatDelta(after.value - from.value),
+              date: after.date,
+            }
+          : { values: `${formatPercent(from.value)} → ${stop(event)}` };
+      return { ...base, look: event.kind, story: story.kind, what, phrase: true, ...values };
+    }
+    case 'below-confirmed':
+      return {
+        ...base,
+        look: event.kind,
+        story: story.kind,
+        what: `confirmed: no longer listed, as it ${FELL_BELOW} on ${story.fellBelowOn}`,
+        phrase: true,
+        values: `${formatPercent(before?.value ?? 0)} → ${stop(event)}`,
+      };
+    case 'back-above': {
+      const current = event.current ?? { value: 0, date: '?' };
+      return {
+        ...base,
+        look: event.kind,
+        story: story.kind,
+        what: `back above ${THRESHOLD} after ${days(story.daysBelow)}`,
+        phrase: true,
+        ...(before
+          ? change(before, current)
+          : { values: formatPercent(current.value), delta: formatDelta(event.delta), date: current.date }),
+      };
+    }
+    case undefined:
+      break;
+  }
+  const current = event.current ?? { value: 0, date: '?' };
+  if (!before) {
+    return {
+      ...base,
+      look: 'opened',
+      what: KIND_VERB.opened,
+      phrase: false,
+      values: formatPercent(current.value),
+      delta: formatDelta(event.delta),
+      date: current.date,
+    };
+  }
+  return {
+    ...base,
+    look: event.kind,
+    what: KIND_VERB[event.kind],
+    phrase: false,
+    ...change(before, current),
+  };
+}
+
+/** Where a step of a sequence leaves the position: `0.52%`, `off the list at 0.48%` or `off the list`. */
+function stop(event: PositionEvent): string {
+  if (event.current) return formatPercent(event.current.value);
+  const after = listedAfter(event);
+  // A last disclosure at the value already shown adds nothing: say each value once.
+  const repeats =
+    after !== null && event.previous !== null && round4(after.value) === round4(event.previous.value);
+  return after && !repeats ? `off the list at ${formatPercent(after.value)}` : 'off the list';
+}
+
+/** Several changes of one holder, oldest first: one line with the sequence of values. */
+function sequenceLine(events: readonly PositionEvent[]): StoryLine {
+  const first = events[0];
+  const last = events.at(-1);
+  if (!first || !last) throw new Error('a sequence needs events');
+  const start = first.previous ? formatPercent(first.previous.value) : 'not listed';
+  const crossings = events.filter(crossesThreshold).length;
+  const end = listedAfter(last);
+  const what =
+    crossings < 2
+      ? `${events.length} changes`
+      : crossings === events.length
+        ? `crossed ${THRESHOLD} ${crossings} times`
+        : `${events.length} changes, ${crossings} across ${THRESHOLD}`;
+  const from = first.previous;
+  const crossed = [...new Set(events.flatMap((event) => event.thresholdsCrossed))].sort((a, b) => a - b);
+  return {
+    holder: last.holder,
+    look: 'sequence',
+    what,
+    phrase: true,
+    values: [start, ...events.map(stop)].join(' → '),
+    // From not listed, the change is the whole value now listed, as the issuer total counts it.
+    ...(end ? { delta: formatDelta(round4(end.value - (from?.value ?? 0))) } : {}),
+    ...(end ? { date: end.date } : {}),
+    crossed,
+    events: [...events],
+  };
+}
+
+/**
+ * One line per holder, in order of each holder's first event; a holder with several events in the
+ * message gets one line with the sequence, its events oldest first.
+ */
+export function storyLines(events: readonly PositionEvent[]): StoryLine[] {
+  const byHolder = new Map<string, PositionEvent[]>();
+  for (const event of events) {
+    const key = `${event.issuer.id}\u0000${event.holderKey}`;
+    const list = byHolder.get(key);
+    if (list) list.push(event);
+    else byHolder.set(key, [event]);
+  }
+  return [...byHolder.values()].map((list) => {
+    const [only] = list;
+    if (list.length === 1 && only) return singleLine(only);
+    return sequenceLine([...list].sort((a, b) => a.detectedAt.localeCompare(b.detectedAt)));
+  });
+}
+
+/** `crossed 1%, 2%`, or undefined when the line crossed no configured threshold. */
+export function crossedText(line: StoryLine): string | undefined {
+  if (line.crossed.length === 0) return undefined;
+  return `crossed ${line.crossed.map((t) => `${round4(t)}%`).join(', ')}`;
+}
+
+/**
+ * The line as one plain sentence: `Marshall Wace raised 1.11% → 1.23% (+0.12 pp) on 2024-11-20`,
+ * `X fell below the 0.5% disclosure threshold (0.47%), no longer public: 0.56% → 0.47% (-0.09 pp) on …`.
+ */
+export function storySentence(line: StoryLine): string {
+  const delta = line.delta ? ` (${line.delta})` : '';
+  const date = line.date ? ` on ${line.date}` : '';
+  return `${line.holder} ${line.what}${line.phrase ? ':' : ''} ${line.values}${delta}${date}`;
+}
+
+/**
+ * The issuer's total over the message's events, and what of it the message does not show:
+ * `1.20% → 1.65% (+0.45 pp, of which +0.19 pp in 2 changes not shown here)`. The hidden part is the
+ * difference between the total's move and the rows' (exact whatever the grouping); the count comes
+ * from what each poll's routing recorded.
+ */
+export function totalWithHidden(events: readonly PositionEvent[]): string | undefined {
+  const byTime = [...events].sort((a, b) => a.detectedAt.localeCompare(b.detectedAt));
+  const oldest = byTime[0];
+  const newest = byTime.at(-1);
+  if (!oldest || !newest) return undefined;
+  const before = oldest.issuerTotal.before;
+  const after = newest.issuerTotal.after;
+  const moved = round4(after - before);
+  const shown = round4(events.reduce((sum, event) => sum + event.delta, 0));
+  const hiddenDelta = round4(moved - shown);
+  const perPoll = new Map<string, number>();
+  for (const event of events) perPoll.set(event.detectedAt, event.hidden?.count ?? 0);
+  const hiddenCount = [...perPoll.values()].reduce((sum, count) => sum + count, 0);
+  const head = `${formatPercent(before)} → ${formatPercent(after)} (${formatDelta(moved)}`;
+  if (hiddenCount === 0 && hiddenDelta === 0) return `${head})`;
+  const changes = hiddenCount === 0 ? 'changes' : hiddenCount === 1 ? '1 change' : `${hiddenCount} changes`;
+  return `${head}, of which ${formatDelta(hiddenDelta)} in ${changes} not shown here)`;
+}
+
+/** The disclosure dates of the message's lines: `2026-01-09`, or `2026-01-08 to 2026-01-09`. */
+export function disclosedOn(lines: readonly StoryLine[]): string | undefined {
+  const dates = [...new Set(lines.flatMap((line) => (line.date ? [line.date] : [])))].sort();
+  const first = dates[0];
+  const last = dates.at(-1);
+  if (!first || !last) return undefined;
+  return first === last ? first : `${first} to ${last}`;
+}

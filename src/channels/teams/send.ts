@@ -1,0 +1,157 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { Agent, request } from 'undici';
+import type { ChannelConfig } from '../../config/schema.js';
+import { redactText } from '../../config/secret.js';
+import { DeliveryError } from '../delivery-error.js';
+import { checkWebhookUrl } from '../slack/webhook-url.js';
+import type { ChannelDeps, ChannelFactory, ChannelSender, Message, SendProgress } from '../types.js';
+import { classifyTeamsAnswer, classifyTeamsFailure, type TeamsAnswer } from './classify.js';
+import { coalesceTeams } from './coalesce.js';
+import type { TeamsPart } from './pack.js';
+import { renderTeamsParts, type TeamsRenderOptions } from './render.js';
+
+/** A Teams channel's config. */
+export type TeamsChannelConfig = Extract<ChannelConfig, { kind: 'teams' }>;
+
+/** What the sender needs besides its config; `sleep` spaces its requests to the channel's rate. */
+export interface TeamsSenderDeps extends ChannelDeps {
+  sleep: (ms: number) => Promise<void>;
+}
+
+/** A Teams sender: `send` may resume a split message where an earlier attempt stopped. */
+export interface TeamsSender extends ChannelSender {
+  send(message: Message, progress?: SendProgress): Promise<void>;
+}
+
+// Enough of an error body for its code; the rest is dropped with the connection.
+const ERROR_BODY_BYTES = 4096;
+
+/**
+ * Builds a Teams sender: renders cards with {@link renderTeamsParts} and POSTs each to the Workflows URL,
+ * every request (parts of one message included) at least `1 / ratePerSecond` after the one before.
+ */
+export function createTeamsSender(config: TeamsChannelConfig, deps: TeamsSenderDeps): TeamsSender {
+  const url = config.webhookUrl.reveal();
+  const check = checkWebhookUrl(url);
+  const secrets = secretParts(url);
+  const redact = (text: string) => redactText(text, secrets);
+  const gapMs = Math.ceil(1000 / config.ratePerSecond);
+  const agent = new Agent({
+    headersTimeout: config.timeout,
+    bodyTimeout: config.timeout,
+    connect: { timeout: config.timeout },
+  });
+  let lastPostAt = Number.NEGATIVE_INFINITY;
+  let closed = false;
+
+  const invalidUrl = (problem: string) =>
+    new DeliveryError(`Teams webhook URL of channel ${config.name} ${problem}`, {
+      outcome: 'park',
+      code: 'invalid_webhook_url',
+    });
+
+  /** One POST, spaced from the last; undefined when Teams took it, else its answer. */
+  const post = async (part: TeamsPart, where: string): Promise<TeamsAnswer | undefined> => {
+    const wait = lastPostAt + gapMs - deps.now().getTime();
+    if (wait > 0) await deps.sleep(wait);
+    lastPostAt = deps.now().getTime();
+    try {
+      const response = await request(url, {
+        method: 'POST',
+        body: JSON.stringify(part.payload),
+        headers: { 'content-type': 'application/json', 'user-agent': 'shortwatch' },
+        dispatcher: agent,
+      });
+      if (response.statusCode >= 200 && response.statusCode < 300) {
+        await response.body.dump();
+        return undefined;
+      }
+      return {
+        status: response.statusCode,
+        retryAfter: response.headers['retry-after'],
+        date: response.headers.date,
+        body: await readCapped(response.body),
+      };
+    } catch (error) {
+      throw classifyTeamsFailure(error, { where, timeoutMs: config.timeout });
+    }
+  };
+
+  /** Sends a part; one Teams finds too large (413) goes again as two halves, down to a single event. */
+  const deliver = async (part: TeamsPart, where: string): Promise<void> => {
+    const answer = await post(part, where);
+    if (!answer) return;
+    if (answer.status !== 413)
+      throw classifyTeamsAnswer(answer, { nowMs: deps.now().getTime(), where, redact });
+    const halves = part.split();
+    if (!halves) {
+      const message = `Teams webhook answered 413: a card of one entry (${part.bytes} bytes) is too large to send${where}`;
+      throw new DeliveryError(message, { outcome: 'park', status: 413, code: 'too_large' });
+    }
+    for (const half of halves) await deliver(half, where);
+  };
+
+  const renderOptions = (deliveryId?: string): TeamsRenderOptions =>
+    deliveryId ? { timezone: config.timezone, deliveryId } : { timezone: config.timezone };
+
+  return {
+    // Workflows webhooks take no idempotency key: delivery is at least once. The card shows the delivery
+    // id, so a reader can tell a resend after a crash from news. A 429 or a crash while the halves of a
+    // refused part go out sends that part's halves again on the next attempt.
+    async send(message, progress) {
+      if (!check.ok) throw invalidUrl(check.problem);
+      const parts = renderTeamsParts(message, renderOptions(progress?.deliveryId));
+      for (let index = progress?.partsSent ?? 0; index < parts.length; index++) {
+        const part = parts[index];
+        if (!part) continue;
+        await deliver(part, parts.length > 1 ? ` (part ${index + 1}/${parts.length})` : '');
+        await progress?.onPartSent?.(index + 1);
+      }
+    },
+    coalesce(groups) {
+      return coalesceTeams(groups, renderOptions());
+    },
+    async verify() {
+      if (!check.ok) throw invalidUrl(check.problem);
+      return `Teams ${check.description}`;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await agent.close();
+    },
+  };
+}
+
+/** Up to {@link ERROR_BODY_BYTES} of a body as text; the rest is not read. */
+async function readCapped(body: AsyncIterable<Buffer | string>): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const buffer = Buffer.from(chunk);
+    chunks.push(buffer);
+    size += buffer.length;
+    if (size >= ERROR_BODY_BYTES) break;
+  }
+  return Buffer.concat(chunks).subarray(0, ERROR_BODY_BYTES).toString('utf8');
+}
+
+// Shorter parts are not secret enough to be worth blanking out of every message.
+const MIN_SECRET_PART = 8;
+
+/** The whole URL, its path, its query and each query value (`sig=` signs requests): none is ever echoed. */
+function secretParts(url: string): string[] {
+  const parts = [url];
+  try {
+    const { pathname, search, searchParams } = new URL(url);
+    const values = [...searchParams.values()].flatMap((value) => [value, encodeURIComponent(value)]);
+    for (const part of [pathname, search, ...values]) if (part.length >= MIN_SECRET_PART) parts.push(part);
+  } catch {
+    // Not a URL: only the whole string is known to be secret.
+  }
+  return parts;
+}
+
+/** The Microsoft Teams channel kind: a Workflows webhook posting Adaptive Cards. */
+export const createTeamsChannel: ChannelFactory<'teams'> = (config, deps) =>
+  createTeamsSender(config, { ...deps, sleep: (ms) => delay(ms) });

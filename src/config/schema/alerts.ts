@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { duration } from './value-types.js';
+
+/** Schema of the `alerts` section: how changes around the 0.5% disclosure threshold are told. */
+export const alertsSchema = z
+  .strictObject({
+    reopenWindow: duration
+      .prefault('30d')
+      .describe(
+        'A holder back above 0.5% within this long after it fell below reads "back above 0.5% after N days"; later it reads as a new position.',
+      ),
+    flapWindow: duration
+      .prefault('15m')
+      .describe(
+        'A holder crossing 0.5% again within this long is flapping: its changes are held and sent as one message with the sequence when the window ends (channels with `everyChange` get each at once). `0s` sends every change at once.',
+      ),
+    confirmedCloses: z
+      .enum(['digest', 'silent'])
+      .default('digest')
+      .describe(
+        'A position that fell below 0.5% and then leaves the register was already told: `digest` lists the confirmation as a quiet line in digests, `silent` leaves it to the event log and `everyChange` channels. Immediate human channels never send it again.',
+      ),
+  })
+  .describe('How changes around the 0.5% public disclosure threshold are told.');
+
+/** The section's defaults, for pure code called without a config (tests, `route` on a synthetic event). */
+export const ALERT_DEFAULTS = alertsSchema.parse({});

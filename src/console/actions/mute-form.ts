@@ -1,0 +1,71 @@
+import type { App } from '../../app.js';
+import { isCliError } from '../../cli/exit.js';
+import { issuerSources, lookupIssuer } from '../../cli/issuer-lookup.js';
+import { parseDuration } from '../../config/duration.js';
+import { isInvalidMuteError, type MuteRequest } from '../../routing/index.js';
+
+/** The mute form's fields as typed. */
+export interface MuteFields {
+  scope: string;
+  target: string;
+  channel: string;
+  for: string;
+  reason: string;
+  digests: boolean;
+}
+
+/** The fields of a posted mute form. */
+export function muteFields(form: URLSearchParams): MuteFields {
+  const get = (name: string) => (form.get(name) ?? '').trim();
+  return {
+    scope: get('scope'),
+    target: get('target'),
+    channel: get('channel'),
+    for: get('for'),
+    reason: get('reason'),
+    digests: form.get('digests') === 'on',
+  };
+}
+
+/**
+ * Checks the form as `shortwatch mute` checks its arguments and turns it into a request: a duration, a
+ * configured channel, and an issuer known to the issuer list or the watchlist (a label stored as the id,
+ * since mutes match what routing sees). A string says what is wrong.
+ */
+export async function muteRequest(app: App, f: MuteFields): Promise<MuteRequest | string> {
+  if (f.scope !== 'holder' && f.scope !== 'issuer') return 'mute what? holder or issuer';
+  if (f.target === '') return `name the ${f.scope} to mute`;
+  const forMs = parseDuration(f.for);
+  if (!forMs || forMs <= 0) return `"${f.for}" is not a duration (e.g. 7d, 12h)`;
+  if (f.channel && !app.settings.config.channels.some((c) => c.name === f.channel))
+    return `no channel named "${f.channel}"`;
+  let target = f.target;
+  if (f.scope === 'issuer') {
+    try {
+      const issuer = lookupIssuer(f.target, await issuerSources(app));
+      if (issuer.via === 'label') target = issuer.id;
+    } catch (error) {
+      if (isCliError(error)) return error.message;
+      throw error;
+    }
+  }
+  return {
+    scope: f.scope,
+    target,
+    ...(f.channel ? { channel: f.channel } : {}),
+    ...(f.reason ? { reason: f.reason } : {}),
+    digests: f.digests,
+    forMs,
+  };
+}
+
+/** Adds the mute; a string says why it was refused. */
+export async function addMute(app: App, request: MuteRequest): Promise<string | null> {
+  try {
+    await app.ctx.mutes.add(request);
+    return null;
+  } catch (error) {
+    if (isInvalidMuteError(error)) return error.message;
+    throw error;
+  }
+}

@@ -1,0 +1,174 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { App } from '../app.js';
+import { collectSecrets } from '../config/secret.js';
+import { CONSOLE_CSS, CONSOLE_JS } from './assets.js';
+import { AUTH_COOKIE, AUTH_COOKIE_SECONDS, ConsoleAuth } from './auth.js';
+import { consoleCookie, parseCookies } from './cookies.js';
+import { CSRF_FIELD, CsrfTokens, SESSION_COOKIE } from './csrf.js';
+import { html } from './html.js';
+import { layout } from './layout.js';
+import { type PageContext, type PageResult, page } from './page.js';
+import { renderLogin, safeNext } from './pages/login.js';
+import { pageSecrets, send } from './respond.js';
+import { findRoute, notFoundPage, ownsPath } from './routes.js';
+
+/** The biggest form the console accepts: its forms hold a few short fields. */
+const MAX_FORM_BYTES = 16 * 1024;
+
+/** The web console as a request handler for the HTTP endpoint. */
+export interface ConsoleHandler {
+  /** Answers the request when it is the console's (true), or leaves it to the caller (false). */
+  handle(request: IncomingMessage, response: ServerResponse): Promise<boolean>;
+}
+
+/** A refusal the handler answers with a status and a line (a bad form, a missing CSRF token). */
+class Refusal extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function readForm(request: IncomingMessage): Promise<URLSearchParams> {
+  const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim();
+  if (type !== 'application/x-www-form-urlencoded') throw new Refusal(415, 'forms only');
+  let size = 0;
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    size += buffer.length;
+    if (size > MAX_FORM_BYTES) throw new Refusal(413, 'form too large');
+    chunks.push(buffer);
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}
+
+/** A POST from another origin (when the browser says where it comes from) is refused outright. */
+function sameOrigin(request: IncomingMessage): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined || origin === 'null') return origin === undefined;
+  try {
+    return new URL(origin).host === request.headers.host;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Builds the console: server-rendered pages on the HTTP endpoint's port. Pages are read-only GETs; the
+ * actions (retry, mute, unmute, the `status=all` history that spends budget, sign-in and out) are POSTs
+ * carrying the session's CSRF token. With `http.auth.token` set, every page asks for it first.
+ */
+export function createConsole(app: App, csrf: CsrfTokens = new CsrfTokens()): ConsoleHandler {
+  return {
+    async handle(request, response) {
+      const url = new URL(request.url ?? '/', 'http://console.invalid');
+      const path = url.pathname;
+      const { http } = app.settings.config;
+      if (!http.console || !ownsPath(path)) return false;
+      if (request.method === 'GET' && path === '/assets/console.css') {
+        send(response, 200, 'text/css; charset=utf-8', CONSOLE_CSS);
+        return true;
+      }
+      if (request.method === 'GET' && path === '/assets/console.js') {
+        send(response, 200, 'text/javascript; charset=utf-8', CONSOLE_JS);
+        return true;
+      }
+      const secrets = pageSecrets(collectSecrets(app.settings.config));
+      const cookies = parseCookies(request.headers.cookie);
+      const given = cookies.get(SESSION_COOKIE);
+      const session = csrf.isSession(given) ? given : csrf.newSession();
+      const setCookies = session === given ? [] : [consoleCookie(SESSION_COOKIE, session)];
+      const auth = new ConsoleAuth(http.auth.token);
+      const allowed = auth.allows(cookies.get(AUTH_COOKIE), request.headers.authorization);
+      const token = csrf.tokenFor(session);
+      const reply = (result: PageResult, extraCookies: string[] = []) => {
+        const cookie = [...setCookies, ...extraCookies];
+        const headers: Record<string, string | string[]> = cookie.length > 0 ? { 'set-cookie': cookie } : {};
+        if (result.kind === 'redirect') {
+          send(response, 303, 'text/plain; charset=utf-8', '', { ...headers, location: result.location });
+          return;
+        }
+        const frame = auth.required && allowed ? { ...result.frame, signOut: token } : result.frame;
+        send(
+          response,
+          result.status ?? 200,
+          'text/html; charset=utf-8',
+          layout(frame, result.body).value,
+          headers,
+          secrets,
+        );
+      };
+      try {
+        const form = request.method === 'POST' ? await readForm(request) : new URLSearchParams();
+        if (request.method === 'POST') {
+          if (!sameOrigin(request)) throw new Refusal(403, 'This form came from another site.');
+          if (!csrf.verify(given, form.get(CSRF_FIELD) ?? undefined))
+            throw new Refusal(
+              403,
+              'The form had no valid CSRF token (a stale page, or a restarted console): reload and try again.',
+            );
+        }
+        if (path === '/login') {
+          const { result, cookies: signedIn } = loginRoute(request.method, url, form, auth, token);
+          reply(result, signedIn);
+          return true;
+        }
+        if (path === '/logout' && request.method === 'POST') {
+          reply({ kind: 'redirect', location: '/' }, [consoleCookie(AUTH_COOKIE, '', 0)]);
+          return true;
+        }
+        if (!allowed) {
+          if (request.method !== 'GET') throw new Refusal(401, 'Sign in first.');
+          reply({ kind: 'redirect', location: `/login?next=${encodeURIComponent(path + url.search)}` });
+          return true;
+        }
+        const route = findRoute(request.method ?? 'GET', path);
+        if (route === 'method-not-allowed') throw new Refusal(405, 'method not allowed');
+        const ctx: PageContext = { app, csrf: token, query: url.searchParams, form };
+        reply(route ? await route.run(ctx) : notFoundPage());
+      } catch (error) {
+        if (error instanceof Refusal) {
+          reply(
+            page(
+              { title: 'Refused', section: null },
+              html`<p class="notice bad">${error.message}</p>`,
+              error.status,
+            ),
+          );
+          return true;
+        }
+        app.ctx.logger.warn({ err: error, path }, 'console page failed');
+        reply(
+          page(
+            { title: 'Something went wrong', section: null },
+            html`<p class="notice bad">This page could not be built; the daemon's log says why.</p>`,
+            500,
+          ),
+        );
+      }
+      return true;
+    },
+  };
+}
+
+/** GET /login shows the form; POST /login checks the token and signs the browser in (a cookie). */
+function loginRoute(
+  method: string | undefined,
+  url: URL,
+  form: URLSearchParams,
+  auth: ConsoleAuth,
+  token: string,
+): { result: PageResult; cookies: string[] } {
+  if (!auth.required) return { result: { kind: 'redirect', location: '/' }, cookies: [] };
+  const signIn = (next: string, wrong: boolean) =>
+    page({ title: 'Sign in', section: null }, renderLogin(token, next, wrong), wrong ? 401 : 200);
+  if (method !== 'POST')
+    return { result: signIn(safeNext(url.searchParams.get('next')), false), cookies: [] };
+  const next = safeNext(form.get('next'));
+  if (!auth.checkToken(form.get('token') ?? '')) return { result: signIn(next, true), cookies: [] };
+  const cookie = consoleCookie(AUTH_COOKIE, auth.cookieValue(), AUTH_COOKIE_SECONDS);
+  return { result: { kind: 'redirect', location: next }, cookies: [cookie] };
+}

@@ -1,0 +1,102 @@
+import type { App } from '../../app.js';
+import type { Message } from '../../channels/types.js';
+import type { Inflight, Parked } from '../../state/outbox.js';
+import { retryParked } from '../actions/retry-parked.js';
+import { outboxState } from '../data/deliveries.js';
+import { type SentRecord, sentSince } from '../data/delivery-log.js';
+import { displayText, formatAge, formatTime } from '../format.js';
+import { html, type SafeHtml } from '../html.js';
+import { type PageContext, type PageResult, page, redirect } from '../page.js';
+
+/** What the deliveries page shows. */
+export interface DeliveriesData {
+  parked: Parked[];
+  inflight: Array<{ channel: string; inflight: Inflight }>;
+  sent: SentRecord[];
+  configured: ReadonlySet<string>;
+  nowMs: number;
+}
+
+const RECENT_SENT = 50;
+
+/** A message in a few words: what it carries. */
+export function summarise(message: Message): string {
+  switch (message.type) {
+    case 'events':
+      return `${message.events.length} events in ${displayText(message.issuer.name)}`;
+    case 'batch':
+      return `${message.groups.reduce((n, g) => n + g.events.length, 0)} events in ${message.groups.length} issuers`;
+    case 'digest':
+      return `digest of ${message.events.length} events`;
+    default:
+      return message.type;
+  }
+}
+
+async function loadDeliveries(app: App): Promise<DeliveriesData> {
+  const state = await outboxState(app);
+  const sent = await sentSince(app.redis, app.ctx.prefix, 0, RECENT_SENT);
+  const configured = new Set(app.settings.config.channels.map((c) => c.name));
+  return { ...state, sent, configured, nowMs: app.ctx.now().getTime() };
+}
+
+function retryForm(csrf: string, fields: Record<string, string>, label: string): SafeHtml {
+  const hidden = Object.entries(fields).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`);
+  return html`<form method="post" action="/deliveries/retry" class="inline"><input type="hidden" name="csrf" value="${csrf}">${hidden}<button>${label}</button></form>`;
+}
+
+/** The deliveries page, from its data (pure). */
+export function renderDeliveries(data: DeliveriesData, csrf: string): SafeHtml {
+  const parked = data.parked.map(
+    (
+      p,
+    ) => html`<tr data-delivery="${p.deliveryId}"><td>${p.channel}</td><td><code>${p.deliveryId}</code></td><td>${summarise(p.message)}</td><td class="num">${p.attempts}</td>
+<td>${formatTime(p.parkedAt)}<br><span class="muted">${formatAge(p.parkedAt, data.nowMs)}</span></td><td class="bad">${p.lastError ?? ''}</td>
+<td>${data.configured.has(p.channel) ? retryForm(csrf, { channel: p.channel, delivery: p.deliveryId }, 'Retry') : html`<span class="muted">channel removed from the config</span>`}</td></tr>`,
+  );
+  const inflight = data.inflight.map(
+    ({
+      channel,
+      inflight: f,
+    }) => html`<tr><td>${channel}</td><td><code>${f.deliveryId}</code></td><td>${summarise(f.message)}</td><td class="num">${f.attempts}</td>
+<td>${f.nextAttemptAt > data.nowMs ? html`next try ${formatTime(f.nextAttemptAt)}` : 'now'}</td><td>${f.lastError ?? ''}</td></tr>`,
+  );
+  const sent = data.sent.map(
+    (s) =>
+      html`<tr><td>${formatTime(s.at)}</td><td>${s.channel}</td><td><code>${s.deliveryId}</code></td><td>${s.type}</td><td class="num">${s.eventIds.length}</td><td class="num">${s.attempts}</td></tr>`,
+  );
+  return html`<h2>Parked (failed for good)</h2>
+${
+  parked.length > 0
+    ? html`<p>${retryForm(csrf, { all: '1' }, `Retry all ${parked.length}`)} <span class="muted">puts them back at the front of their outboxes under the same delivery ids</span></p>
+<table id="parked"><thead><tr><th>Channel</th><th>Delivery</th><th>Message</th><th class="num">Attempts</th><th>Parked</th><th>Last error</th><th></th></tr></thead><tbody>${parked}</tbody></table>`
+    : html`<p class="muted" id="parked-none">nothing is parked</p>`
+}
+<h2>Being sent</h2>
+${inflight.length > 0 ? html`<table><thead><tr><th>Channel</th><th>Delivery</th><th>Message</th><th class="num">Attempts</th><th>Next attempt</th><th>Last error</th></tr></thead><tbody>${inflight}</tbody></table>` : html`<p class="muted">nothing in flight</p>`}
+<h2>Recently sent</h2>
+${sent.length > 0 ? html`<table><thead><tr><th>Sent</th><th>Channel</th><th>Delivery</th><th>Type</th><th class="num">Events</th><th class="num">Attempts</th></tr></thead><tbody>${sent}</tbody></table>` : html`<p class="muted">nothing sent yet</p>`}`;
+}
+
+/** GET /deliveries. */
+export async function deliveriesPage(ctx: PageContext): Promise<PageResult> {
+  const data = await loadDeliveries(ctx.app);
+  const retried = ctx.query.get('retried');
+  const notice =
+    retried === null
+      ? undefined
+      : `${Number(retried) || 0} deliveries queued again; the daemon sends them under the same delivery ids.`;
+  return page(
+    { title: 'Deliveries', section: '/deliveries', refreshSeconds: 10, notice },
+    renderDeliveries(data, ctx.csrf),
+  );
+}
+
+/** POST /deliveries/retry: one parked delivery (`channel`, `delivery`) or all (`all`). */
+export async function retryAction(ctx: PageContext): Promise<PageResult> {
+  const all = ctx.form.get('all') === '1';
+  const deliveryId = ctx.form.get('delivery') ?? undefined;
+  const channel = ctx.form.get('channel') ?? undefined;
+  const retried = all || deliveryId ? await retryParked(ctx.app, all ? {} : { channel, deliveryId }) : 0;
+  return redirect(`/deliveries?retried=${retried}`);
+}

@@ -1,0 +1,124 @@
+import type { App } from '../../app.js';
+import { KIND_VERB } from '../../channels/format.js';
+import { EVENT_KINDS, holderKey } from '../../positions/index.js';
+import type { LoggedEvent } from '../../state/poll-commit.js';
+import { GLOBAL_EVENTS_FACTOR } from '../../state/retention.js';
+import { outboxState } from '../data/deliveries.js';
+import { sentSince } from '../data/delivery-log.js';
+import { type EventChannelLine, eventLines, indexOutcomes } from '../data/event-outcomes.js';
+import { displayText, formatDelta, formatPercent, formatTime } from '../format.js';
+import { html, type SafeHtml } from '../html.js';
+import { type PageContext, type PageResult, page } from '../page.js';
+import { paths } from '../paths.js';
+
+/** The timeline's filters, as the query string gives them (empty: no filter). */
+export interface EventFilter {
+  issuer: string;
+  holder: string;
+  kind: string;
+  channel: string;
+}
+
+/** One event on the timeline with each channel's verdict and outcome. */
+export interface TimelineEntry {
+  logged: LoggedEvent;
+  lines: EventChannelLine[];
+}
+
+const SHOWN = 200;
+// Deliveries are logged on Redis' clock and events on the detecting host's: look an hour further back.
+const CLOCK_SLACK_MS = 3_600_000;
+
+/** The filters of a query string. */
+export function filterOf(query: URLSearchParams): EventFilter {
+  const get = (name: string) => (query.get(name) ?? '').trim();
+  return { issuer: get('issuer'), holder: get('holder'), kind: get('kind'), channel: get('channel') };
+}
+
+/** Whether a logged event passes the filters. */
+export function matches(logged: LoggedEvent, f: EventFilter): boolean {
+  const { event } = logged;
+  if (f.issuer && event.issuer.id !== f.issuer) return false;
+  if (f.holder && event.holderKey !== f.holder && event.holderKey !== holderKey(f.holder)) return false;
+  if (f.kind && event.kind !== f.kind) return false;
+  if (f.channel && !logged.routes.some((r) => r.channel === f.channel && r.verdict !== 'skip')) return false;
+  return true;
+}
+
+/** Reads the global event log, filters it, and joins each shown event with its deliveries. */
+export async function loadTimeline(app: App, filter: EventFilter): Promise<TimelineEntry[]> {
+  const limit = app.settings.config.poll.eventsKept * GLOBAL_EVENTS_FACTOR;
+  const logged = filter.issuer
+    ? await app.ctx.eventLog.recentLogged({ issuerId: filter.issuer, limit })
+    : await app.ctx.eventLog.recentLogged({ limit });
+  const shown = logged.filter((l) => matches(l, filter)).slice(0, SHOWN);
+  const oldest = shown.at(-1);
+  if (!oldest) return [];
+  const since = Date.parse(oldest.event.detectedAt) - CLOCK_SLACK_MS;
+  const [sent, state] = await Promise.all([sentSince(app.redis, app.ctx.prefix, since), outboxState(app)]);
+  const index = indexOutcomes({ sent, ...state });
+  return shown.map((l) => ({ logged: l, lines: eventLines(l, index) }));
+}
+
+function outcomeText(line: EventChannelLine): SafeHtml {
+  const o = line.outcome;
+  if (o === null) return html`<span class="muted">not sent: ${line.reason}</span>`;
+  switch (o.state) {
+    case 'sent':
+      return html`<span class="ok">delivered</span> ${formatTime(o.at)} after ${o.attempts} ${o.attempts === 1 ? 'attempt' : 'attempts'} <span class="muted">(${o.deliveryId})</span>`;
+    case 'parked':
+      return html`<span class="bad">parked</span> ${formatTime(o.at)} after ${o.attempts} attempts: ${o.error ?? 'no error recorded'} <a href="/deliveries">retry</a>`;
+    case 'sending':
+      return html`<span class="warn">sending</span>, ${o.attempts} attempts so far${o.error ? html`: ${o.error}` : ''}`;
+    case 'queued':
+      return html`<span class="warn">queued</span> <span class="muted">${line.reason}</span>`;
+  }
+}
+
+function entryRow(entry: TimelineEntry): SafeHtml {
+  const e = entry.logged.event;
+  const change =
+    e.kind === 'closed'
+      ? html`fell below 0.5% (last ${formatPercent(e.final?.value ?? e.previous?.value ?? 0)})`
+      : html`${e.previous ? html`${formatPercent(e.previous.value)} → ` : ''}${formatPercent(e.current?.value ?? 0)} <span class="muted">${formatDelta(e.delta)}</span>`;
+  const lines = entry.lines.map(
+    (l) =>
+      html`<li><strong>${l.channel}</strong> <span class="pill">${l.verdict}</span> ${outcomeText(l)}</li>`,
+  );
+  return html`<tr><td>${formatTime(e.detectedAt)}</td><td><a href="${paths.issuer(e.issuer.id)}">${displayText(e.issuer.name)}</a></td>
+<td><a href="${paths.holder(e.holderKey)}">${displayText(e.holder)}</a></td><td>${KIND_VERB[e.kind]}</td><td>${change}</td>
+<td>${lines.length > 0 ? html`<ul class="lines">${lines}</ul>` : html`<span class="muted">no channel</span>`}</td></tr>`;
+}
+
+function filterForm(f: EventFilter, channels: readonly string[]): SafeHtml {
+  const option = (value: string, label: string, current: string) =>
+    html`<option value="${value}"${value === current ? html` selected` : ''}>${label}</option>`;
+  return html`<form method="get" action="/events"><fieldset><legend>Filter</legend>
+<label>Issuer id<input name="issuer" value="${f.issuer}"></label>
+<label>Holder<input name="holder" value="${f.holder}"></label>
+<label>Kind<select name="kind">${option('', 'any', f.kind)}${EVENT_KINDS.map((k) => option(k, k, f.kind))}</select></label>
+<label>Channel<select name="channel">${option('', 'any', f.channel)}${channels.map((c) => option(c, c, f.channel))}</select></label>
+<button>Show</button> <a href="/events">clear</a></fieldset></form>`;
+}
+
+/** The timeline, from its data (pure). */
+export function renderTimeline(
+  entries: readonly TimelineEntry[],
+  f: EventFilter,
+  channels: readonly string[],
+): SafeHtml {
+  return html`${filterForm(f, channels)}
+<p class="muted">${entries.length} events${entries.length === SHOWN ? ` (the newest ${SHOWN})` : ''}, newest first. Each channel line says where the event went, or why not (the routing verdict kept with the event).</p>
+${entries.length > 0 ? html`<table><thead><tr><th>Detected</th><th>Issuer</th><th>Holder</th><th>Kind</th><th>Change</th><th>Channels</th></tr></thead><tbody>${entries.map(entryRow)}</tbody></table>` : html`<p class="muted">no event matches</p>`}`;
+}
+
+/** GET /events. */
+export async function eventsPage(ctx: PageContext): Promise<PageResult> {
+  const filter = filterOf(ctx.query);
+  const entries = await loadTimeline(ctx.app, filter);
+  const channels = ctx.app.settings.config.channels.map((c) => c.name);
+  return page(
+    { title: 'Events', section: '/events', refreshSeconds: 30 },
+    renderTimeline(entries, filter, channels),
+  );
+}

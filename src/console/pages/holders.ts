@@ -1,0 +1,89 @@
+import { KIND_VERB } from '../../channels/format.js';
+import type { PositionEvent } from '../../positions/types.js';
+import { GLOBAL_EVENTS_FACTOR } from '../../state/retention.js';
+import { chartLegend, stepChart } from '../chart/step-chart.js';
+import { holderSeries } from '../data/holder-series.js';
+import { type HolderPosition, positionsByHolder, watchedSnapshots } from '../data/watched-positions.js';
+import { displayText, formatDelta, formatPercent, formatTime } from '../format.js';
+import { html, type SafeHtml } from '../html.js';
+import { type PageContext, type PageResult, page } from '../page.js';
+import { paths } from '../paths.js';
+
+/** GET /holders: every holder with a disclosed short in a watched issuer, most positions first. */
+export async function holdersPage(ctx: PageContext): Promise<PageResult> {
+  const byHolder = positionsByHolder(await watchedSnapshots(ctx.app));
+  const rows = [...byHolder]
+    .map(([key, list]) => ({ key, list, total: list.reduce((sum, p) => sum + p.value, 0) }))
+    .sort((a, b) => b.list.length - a.list.length || b.total - a.total);
+  const body = html`<p class="muted">${rows.length} holders with a disclosed short in a watched issuer.</p>
+<table><thead><tr><th>Holder</th><th class="num">Issuers</th><th>Largest positions</th></tr></thead><tbody>${rows.map(
+    (
+      r,
+    ) => html`<tr><td><a href="${paths.holder(r.key)}">${displayText(r.list[0]?.holder ?? r.key)}</a></td><td class="num">${r.list.length}</td>
+<td>${[...r.list]
+      .sort((a, b) => b.value - a.value)
+      .slice(0, 4)
+      .map(
+        (p, i) => html`${i > 0 ? '; ' : ''}${displayText(p.issuerName)} ${formatPercent(p.value)}`,
+      )}</td></tr>`,
+  )}</tbody></table>`;
+  return page({ title: 'Holders', section: '/holders' }, body);
+}
+
+/** What one holder's page shows. */
+export interface HolderData {
+  key: string;
+  name: string;
+  positions: HolderPosition[];
+  events: PositionEvent[];
+  nowMs: number;
+}
+
+/** The holder's page, from its data (pure): a chart per issuer, current positions, its changes. */
+export function renderHolder(data: HolderData): SafeHtml {
+  const active = new Map(
+    data.positions.map((p) => [p.issuerId, { label: p.issuerName, value: p.value, date: p.date }]),
+  );
+  const series = holderSeries(data.events, active, data.nowMs, paths.issuer).sort(
+    (a, b) => (b.current ?? -1) - (a.current ?? -1),
+  );
+  const rows = [...data.positions]
+    .sort((a, b) => b.value - a.value)
+    .map(
+      (p) =>
+        html`<tr><td><a href="${paths.issuer(p.issuerId)}">${displayText(p.issuerName)}</a></td><td class="num">${formatPercent(p.value)}</td><td>${p.date}</td></tr>`,
+    );
+  const changes = data.events.map(
+    (
+      e,
+    ) => html`<tr><td>${formatTime(e.detectedAt)}</td><td><a href="${paths.issuer(e.issuer.id)}">${displayText(e.issuer.name)}</a></td><td>${KIND_VERB[e.kind]}</td>
+<td class="num">${e.previous ? formatPercent(e.previous.value) : '-'}</td><td class="num">${e.current ? formatPercent(e.current.value) : '<0.5%'}</td><td class="num">${e.kind === 'closed' ? '-' : formatDelta(e.delta)}</td></tr>`,
+  );
+  const total = data.positions.reduce((sum, p) => sum + p.value, 0);
+  return html`<p class="muted">Short in ${data.positions.length} watched issuers now, ${formatPercent(total)} in all.</p>
+<h2>Positions over time</h2>
+${series.length > 0 ? html`${stepChart(series, { to: data.nowMs, title: `Disclosed short positions of ${displayText(data.name)}, by issuer` })}${chartLegend(series, formatPercent)}` : html`<p class="muted">nothing to draw</p>`}
+<h2>Short now</h2>
+${rows.length > 0 ? html`<table><thead><tr><th>Issuer</th><th class="num">Position</th><th>Disclosed on</th></tr></thead><tbody>${rows}</tbody></table>` : html`<p class="muted">no disclosed short position in a watched issuer</p>`}
+<h2>How it moved</h2>
+${changes.length > 0 ? html`<table><thead><tr><th>Detected</th><th>Issuer</th><th>Change</th><th class="num">From</th><th class="num">To</th><th class="num">Δ</th></tr></thead><tbody>${changes}</tbody></table>` : html`<p class="muted">no change logged</p>`}
+<p><a href="${paths.events({ holder: data.key })}">These events with where they were delivered</a></p>`;
+}
+
+/** GET /holders/:key (a holder key, as alerts and mutes match holders). */
+export async function holderPage(ctx: PageContext, key: string): Promise<PageResult> {
+  const { app } = ctx;
+  const positions = positionsByHolder(await watchedSnapshots(app)).get(key) ?? [];
+  const limit = app.settings.config.poll.eventsKept * GLOBAL_EVENTS_FACTOR;
+  const events = (await app.ctx.eventLog.recent({ limit })).filter((e) => e.holderKey === key);
+  if (positions.length === 0 && events.length === 0) {
+    return page(
+      { title: 'No such holder', section: '/holders' },
+      html`<p>No watched issuer has a position or a logged change of <code>${key}</code>.</p>`,
+      404,
+    );
+  }
+  const name = positions[0]?.holder ?? events[0]?.holder ?? key;
+  const data = { key, name, positions, events, nowMs: app.ctx.now().getTime() };
+  return page({ title: displayText(name), section: '/holders' }, renderHolder(data));
+}

@@ -1,0 +1,140 @@
+import type { App } from '../../app.js';
+import { isAccessRevokedError, isBudgetExhaustedError } from '../../budget/index.js';
+import { KIND_VERB } from '../../channels/format.js';
+import type { PositionEvent, Snapshot } from '../../positions/types.js';
+import { isSnapshotCorruptError } from '../../state/snapshot-corrupt-error.js';
+import type { IssuerPosition } from '../../upstream/schemas.js';
+import { chartLegend, stepChart } from '../chart/step-chart.js';
+import { activeOf, issuerSeries } from '../data/holder-series.js';
+import { displayText, formatCount, formatDelta, formatPercent, formatTime } from '../format.js';
+import { html, type SafeHtml } from '../html.js';
+import { type PageContext, type PageResult, page } from '../page.js';
+import { paths } from '../paths.js';
+
+/** Everything the issuer page shows. */
+export interface IssuerData {
+  id: string;
+  name: string;
+  snapshot: Snapshot | null;
+  /** Set when the stored snapshot could not be read. */
+  snapshotProblem: string | null;
+  /** The issuer's logged events, newest first. */
+  events: readonly PositionEvent[];
+  /** The `status=all` rows, when the user asked for them; a string says why they could not be fetched. */
+  history: readonly IssuerPosition[] | string | null;
+  dayLeft: number;
+  nowMs: number;
+}
+
+const RECENT_EVENTS = 20;
+
+/** Reads one issuer: its snapshot, its event log, and its name from the directory; null when unknown. */
+export async function loadIssuer(app: App, id: string): Promise<IssuerData | null> {
+  let snapshot: Snapshot | null = null;
+  let snapshotProblem: string | null = null;
+  try {
+    snapshot = await app.ctx.snapshots.get(id);
+  } catch (error) {
+    if (!isSnapshotCorruptError(error)) throw error;
+    snapshotProblem = 'The stored snapshot cannot be read; `shortwatch resume <issuer>` re-baselines it.';
+  }
+  const { config } = app.settings;
+  const events = await app.ctx.eventLog.recent({ issuerId: id, limit: config.poll.eventsKept });
+  const directory = (await app.ctx.directory.load())?.issuers ?? [];
+  const listed = directory.find((i) => i.svc_issuer_id === id);
+  if (!snapshot && !listed && events.length === 0 && !snapshotProblem) return null;
+  const usage = await app.ctx.budget.usage();
+  return {
+    id,
+    name: snapshot?.issuerName ?? listed?.name ?? events[0]?.issuer.name ?? id,
+    snapshot,
+    snapshotProblem,
+    events,
+    history: null,
+    dayLeft: usage.day.left,
+    nowMs: app.ctx.now().getTime(),
+  };
+}
+
+/**
+ * The full history (`status=all`) through the interactive client: one request of the shared budget,
+ * never waited for. A refusal is told on the page rather than failing it.
+ */
+export async function fetchHistory(app: App, id: string): Promise<readonly IssuerPosition[] | string> {
+  try {
+    return (await app.client('interactive').getPositions(id, 'all')).data;
+  } catch (error) {
+    if (isBudgetExhaustedError(error))
+      return `The budget has no request to spare now (${error.reason}); next at ${formatTime(error.retryAt)}.`;
+    if (isAccessRevokedError(error)) return 'Upstream access is revoked: no request is sent.';
+    return `The upstream did not answer usefully: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+function eventRow(e: PositionEvent): SafeHtml {
+  return html`<tr><td>${formatTime(e.detectedAt)}</td><td><a href="${paths.holder(e.holderKey)}">${displayText(e.holder)}</a></td><td>${KIND_VERB[e.kind]}</td>
+<td class="num">${e.previous ? formatPercent(e.previous.value) : '-'}</td><td class="num">${e.current ? formatPercent(e.current.value) : '<0.5%'}</td><td class="num">${e.kind === 'closed' ? '-' : formatDelta(e.delta)}</td></tr>`;
+}
+
+function historyPart(data: IssuerData, csrf: string): SafeHtml {
+  if (Array.isArray(data.history))
+    return html`<p class="notice">Full history loaded: ${data.history.length} disclosures (status=all), drawn with the event log.</p>`;
+  const why = typeof data.history === 'string' ? html`<p class="notice bad">${data.history}</p>` : '';
+  return html`${why}<form method="post" action="${paths.issuerHistory(data.id)}"><input type="hidden" name="csrf" value="${csrf}">
+<button${data.dayLeft <= 0 ? html` disabled` : ''}>Load the full history (status=all)</button> <span class="muted">spends 1 upstream request; ${formatCount(data.dayLeft)} left today</span></form>`;
+}
+
+/** The issuer page, from its data (pure): chart, legend, holders, recent events. */
+export function renderIssuer(data: IssuerData, csrf: string): SafeHtml {
+  const active = activeOf(data.snapshot);
+  const history = Array.isArray(data.history) ? data.history : undefined;
+  const series = issuerSeries({ events: data.events, active, history, now: data.nowMs }, paths.holder)
+    // Largest current positions first, then closed ones by their last value.
+    .sort(
+      (a, b) =>
+        (b.current ?? -1) - (a.current ?? -1) || (b.points.at(-2)?.v ?? 0) - (a.points.at(-2)?.v ?? 0),
+    );
+  const held = [...active].sort(([, a], [, b]) => b.value - a.value);
+  const total = held.reduce((sum, [, p]) => sum + p.value, 0);
+  const rows = held.map(
+    ([key, p]) =>
+      html`<tr><td><a href="${paths.holder(key)}">${displayText(p.label)}</a></td><td class="num">${formatPercent(p.value)}</td><td>${p.date}</td></tr>`,
+  );
+  return html`<p class="muted">${displayText(data.id)} · ${held.length} holders · total disclosed short ${formatPercent(total)} · last poll ${formatTime(data.snapshot?.polledAt)}</p>
+${data.snapshotProblem ? html`<p class="notice bad">${data.snapshotProblem}</p>` : ''}
+<h2>Disclosed positions over time</h2>
+${series.length > 0 ? html`${stepChart(series, { to: data.nowMs, title: `Disclosed short positions in ${displayText(data.name)}, by holder` })}${chartLegend(series, formatPercent)}` : html`<p class="muted">Nothing to draw yet: no position has been seen.</p>`}
+${historyPart(data, csrf)}
+<h2>Current holders</h2>
+${rows.length > 0 ? html`<table><thead><tr><th>Holder</th><th class="num">Position</th><th>Disclosed on</th></tr></thead><tbody>${rows}</tbody></table>` : html`<p class="muted">no disclosed short position</p>`}
+<h2>Recent changes</h2>
+${data.events.length > 0 ? html`<table><thead><tr><th>Detected</th><th>Holder</th><th>Change</th><th class="num">From</th><th class="num">To</th><th class="num">Δ</th></tr></thead><tbody>${data.events.slice(0, RECENT_EVENTS).map(eventRow)}</tbody></table>` : html`<p class="muted">no change logged</p>`}
+<p><a href="${paths.events({ issuer: data.id })}">Every logged event of this issuer, with where it was delivered</a></p>`;
+}
+
+function notFound(id: string): PageResult {
+  return page(
+    { title: 'No such issuer', section: '/issuers' },
+    html`<p>No issuer <code>${id}</code> is known: not in the issuer list, never polled, no event logged.</p>`,
+    404,
+  );
+}
+
+/** GET /issuers/:id. */
+export async function issuerPage(ctx: PageContext, id: string): Promise<PageResult> {
+  const data = await loadIssuer(ctx.app, id);
+  if (!data) return notFound(id);
+  return page({ title: displayText(data.name), section: '/issuers' }, renderIssuer(data, ctx.csrf));
+}
+
+/** POST /issuers/:id/history: the same page with the `status=all` history drawn in. */
+export async function issuerHistoryPage(ctx: PageContext, id: string): Promise<PageResult> {
+  const data = await loadIssuer(ctx.app, id);
+  if (!data) return notFound(id);
+  const history = await fetchHistory(ctx.app, id);
+  const dayLeft = (await ctx.app.ctx.budget.usage()).day.left;
+  return page(
+    { title: displayText(data.name), section: '/issuers' },
+    renderIssuer({ ...data, history, dayLeft }, ctx.csrf),
+  );
+}

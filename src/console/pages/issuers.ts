@@ -1,0 +1,63 @@
+import type { App } from '../../app.js';
+import { collectStatus, type StatusReport } from '../../ops/status.js';
+import type { Snapshot } from '../../positions/types.js';
+import { displayText, formatAge, formatPercent, formatTime } from '../format.js';
+import { html, type SafeHtml } from '../html.js';
+import { type PageContext, type PageResult, page } from '../page.js';
+import { paths } from '../paths.js';
+
+/** What the issuers list shows: each watched issuer's polling state and its snapshot. */
+export interface IssuersData {
+  issuers: StatusReport['issuers'];
+  snapshots: ReadonlyMap<string, Snapshot>;
+  nowMs: number;
+}
+
+const TOP_HOLDERS = 5;
+
+/** Reads the watchlist as `status` binds it, and the snapshot of each issuer. */
+export async function loadIssuers(app: App): Promise<IssuersData> {
+  const { issuers } = await collectStatus(app);
+  // An unreadable snapshot is shown as such on the issuer's own page; the list goes on without it.
+  const { snapshots } = await app.ctx.snapshots.readMany(issuers.map((i) => i.id));
+  return { issuers, snapshots, nowMs: app.ctx.now().getTime() };
+}
+
+function holdersCell(snapshot: Snapshot | undefined): SafeHtml {
+  if (!snapshot) return html`<span class="muted">not polled yet</span>`;
+  const held = Object.entries(snapshot.positions).sort(([, a], [, b]) => b.value - a.value);
+  if (held.length === 0) return html`<span class="muted">no disclosed short</span>`;
+  const shown = held
+    .slice(0, TOP_HOLDERS)
+    .map(
+      ([key, p]) =>
+        html`<a href="${paths.holder(key)}">${displayText(p.holder)}</a> ${formatPercent(p.value)}`,
+    );
+  const more = held.length > TOP_HOLDERS ? html`, and ${held.length - TOP_HOLDERS} more` : '';
+  return html`${shown.flatMap((item, i) => (i === 0 ? [item] : [html`; `, item]))}${more}`;
+}
+
+/** The issuers list, from its data (pure). */
+export function renderIssuers(data: IssuersData): SafeHtml {
+  const rows = data.issuers.map((i) => {
+    const snapshot = data.snapshots.get(i.id);
+    const health =
+      i.health === 'ok'
+        ? 'ok'
+        : html`<span class="${i.health === 'due' ? 'warn' : 'bad'}">${i.health}</span>`;
+    return html`<tr><td><a href="${paths.issuer(i.id)}">${displayText(i.name)}</a><br><span class="muted">${displayText(i.id)}</span></td>
+<td>${holdersCell(snapshot)}</td><td class="num">${i.lastPoll === null ? '-' : i.holders}</td><td class="num">${i.lastPoll === null ? '-' : formatPercent(i.totalShort)}</td>
+<td>${formatAge(i.lastPoll, data.nowMs) || 'never'}<br><span class="muted">${i.lastPoll ? formatTime(i.lastPoll) : ''}</span></td><td>${health}${i.problem ? html`<br><span class="muted">${i.problem}</span>` : ''}</td></tr>`;
+  });
+  return html`<p class="muted">${data.issuers.length} issuers on the watchlist. Holders are told apart as the alerts tell them (two spellings of one fund are one holder).</p>
+<table><thead><tr><th>Issuer</th><th>Current holders (largest first)</th><th class="num">Holders</th><th class="num">Total short</th><th>Last poll</th><th>Polling</th></tr></thead>
+<tbody>${rows}</tbody></table>`;
+}
+
+/** GET /issuers. */
+export async function issuersPage(ctx: PageContext): Promise<PageResult> {
+  return page(
+    { title: 'Issuers', section: '/issuers', refreshSeconds: 30 },
+    renderIssuers(await loadIssuers(ctx.app)),
+  );
+}

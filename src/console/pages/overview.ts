@@ -1,0 +1,110 @@
+import type { App } from '../../app.js';
+import { collectStatus, type StatusReport } from '../../ops/status.js';
+import { REQUEST_PURPOSES, type RequestPurpose, RequestTally } from '../../state/request-tally.js';
+import { type Bar, barChart } from '../chart/bar-chart.js';
+import { formatAge, formatCount, formatTime } from '../format.js';
+import { html, type SafeHtml } from '../html.js';
+import { type PageContext, type PageResult, page } from '../page.js';
+
+/** What the overview shows: the status report and today's upstream calls by purpose. */
+export interface OverviewData {
+  status: StatusReport;
+  requests: Record<RequestPurpose, number>;
+  nowMs: number;
+}
+
+const PURPOSE_LABEL: Record<RequestPurpose, string> = {
+  'issuer-list': 'issuer list (gate, sweeps)',
+  poll: 'positions polls',
+  history: 'status=all (closes, history)',
+  probe: 'access and 429 probes',
+  interactive: 'CLI and console',
+};
+
+/** Reads the overview's data: `status` (the same report as `shortwatch status`) and the request tally. */
+export async function loadOverview(app: App): Promise<OverviewData> {
+  const status = await collectStatus(app);
+  const usage = await app.ctx.budget.usage();
+  const windowStart = usage.day.resetAt - app.settings.config.budget.dayWindow;
+  const requests = await new RequestTally(app.redis, app.ctx.prefix).read(windowStart);
+  return { status, requests, nowMs: app.ctx.now().getTime() };
+}
+
+function accessCard(s: StatusReport): SafeHtml {
+  const { upstream, budget } = s;
+  if (upstream.access !== 'ok') {
+    const what = upstream.access === 'unauthorized' ? 'Unauthorized (401)' : 'No API access (403)';
+    return html`<p class="big bad">${what}</p><p>since ${formatTime(upstream.since)}; polling stopped until the key is fixed or <code>shortwatch resume</code>.</p>`;
+  }
+  if (budget.probing)
+    return html`<p class="big warn">Rate-limited</p><p>one probe every ${budget.probing.every}; next ${formatTime(upstream.blockedUntil)}</p>`;
+  if (upstream.blockedUntil)
+    return html`<p class="big warn">Held after a 429</p><p>until ${formatTime(upstream.blockedUntil)}</p>`;
+  return html`<p class="big ok">OK</p><p class="muted">the upstream answers with this key</p>`;
+}
+
+function windowCard(name: string, w: StatusReport['budget']['minute'], extra: SafeHtml | string): SafeHtml {
+  return html`<div class="card"><h2>Budget this ${name}</h2><p class="big">${formatCount(w.left)} left</p>
+<p>${formatCount(w.used)} of ${formatCount(w.cap)} used; resets ${formatTime(w.resetsAt)}</p>${extra}</div>`;
+}
+
+function requestBars(data: OverviewData): SafeHtml {
+  const bars: Bar[] = REQUEST_PURPOSES.map((p) => ({ label: PURPOSE_LABEL[p], value: data.requests[p] }));
+  const counted = bars.reduce((sum, b) => sum + b.value, 0);
+  // The budget counts attempts; the tally counts calls: the difference is what retries spent.
+  const retries = data.status.budget.day.used - counted;
+  if (retries > 0) bars.push({ label: 'retries of those calls', value: retries });
+  return barChart(bars, "Today's upstream requests by purpose");
+}
+
+function channelRows(s: StatusReport): SafeHtml[] {
+  return s.channels.map(
+    (
+      c,
+    ) => html`<tr><td>${c.name}</td><td>${c.kind}</td><td>${c.mode}</td><td class="num">${c.waiting}</td><td class="num">${c.delayed}</td><td class="num">${c.active}</td>
+<td class="num">${c.failed > 0 ? html`<a class="bad" href="/deliveries">${c.failed}</a>` : '0'}</td><td class="num">${c.staged}</td></tr>`,
+  );
+}
+
+/** The overview, from its data (pure). */
+export function renderOverview(data: OverviewData): SafeHtml {
+  const s = data.status;
+  const notices = s.notices.map(
+    (n) =>
+      html`<li><span class="pill ${n.severity === 'critical' ? 'bad' : 'warn'}">${n.severity}</span> <strong>${n.title}</strong> <span class="muted">since ${formatTime(n.since)}</span><br>${n.text}</li>`,
+  );
+  const processes = s.processes.map(
+    (p) => html`<tr><td>${p.id}</td><td>${p.role}</td><td>${formatAge(p.seenAt, data.nowMs)}</td></tr>`,
+  );
+  const schedulers = s.schedulers.map(
+    (x) =>
+      html`<tr><td>${x.id}</td><td>${x.registered ? formatTime(x.next) : 'not registered'}</td><td>${x.late ? html`<span class="bad">late</span>` : 'on time'}</td></tr>`,
+  );
+  return html`<div class="cards">
+<div class="card"><h2>Upstream access</h2>${accessCard(s)}</div>
+${windowCard('minute', s.budget.minute, '')}
+${windowCard('day', s.budget.day, html`<p class="muted">${formatCount(s.budget.reserve)} kept for CLI and console</p>`)}
+<div class="card"><h2>Last sweep</h2><p class="big">${formatAge(s.sweep.lastSweepAt, data.nowMs) || 'never'}</p>
+<p>${formatTime(s.sweep.lastSweepAt)}<br>dataset version ${formatTime(s.sweep.datasetLastUpdated)}</p></div>
+</div>
+<h2>Today's requests by purpose</h2>
+${requestBars(data)}
+<h2>Plan</h2>
+<ul class="lines">${s.plan.summary.map((line) => html`<li>${line}</li>`)}</ul>
+<h2>Open notices</h2>
+${notices.length > 0 ? html`<ul class="lines">${notices}</ul>` : html`<p class="muted">none</p>`}
+${s.overdue.length > 0 ? html`<h2>Overdue issuers</h2><ul class="lines">${s.overdue.map((line) => html`<li>${line}</li>`)}</ul>` : ''}
+<h2>Queues</h2>
+<table><thead><tr><th>Channel</th><th>Kind</th><th>Mode</th><th class="num">Ready</th><th class="num">Held</th><th class="num">Sending</th><th class="num">Parked</th><th class="num">Staged</th></tr></thead>
+<tbody>${channelRows(s)}</tbody></table>
+<h2>Schedulers</h2>
+<table><thead><tr><th>Scheduler</th><th>Next run</th><th>State</th></tr></thead><tbody>${schedulers}</tbody></table>
+<h2>Processes</h2>
+${processes.length > 0 ? html`<table><thead><tr><th>Process</th><th>Role</th><th>Last seen</th></tr></thead><tbody>${processes}</tbody></table>` : html`<p class="muted">no daemon process is alive</p>`}`;
+}
+
+/** GET /: the overview, refreshing itself every 15 s. */
+export async function overviewPage(ctx: PageContext): Promise<PageResult> {
+  const data = await loadOverview(ctx.app);
+  return page({ title: 'Overview', section: '/', refreshSeconds: 15 }, renderOverview(data));
+}

@@ -1,0 +1,55 @@
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import { redisErrorFields } from '../ops/redis-error-fields.js';
+
+/** Whether a Redis node keeps its data across a restart. */
+export type Persistence =
+  | { state: 'persistent'; how: string }
+  | { state: 'none' }
+  | { state: 'unknown'; reason: string };
+
+// RESP2 answers CONFIG GET with [name, value]; RESP3 (ioredis 6) with a map.
+const configValue = (name: string) =>
+  z.union([
+    z.tuple([z.string(), z.string()]).transform(([, value]) => value),
+    z.record(z.string(), z.string()).transform((map) => map[name]),
+  ]);
+
+const AOF_ENABLED = /^aof_enabled:(\d)\s*$/m;
+
+/**
+ * Reads `appendonly` and `save` of one node: CONFIG GET, else `INFO persistence` (managed services disable
+ * CONFIG; their AOF shows there, their snapshots are the provider's and are reported as unknown).
+ */
+export async function checkPersistence(node: Redis): Promise<Persistence> {
+  let refused: string;
+  try {
+    const aof = configValue('appendonly').parse(await node.config('GET', 'appendonly'));
+    const save = configValue('save').parse(await node.config('GET', 'save'));
+    if (aof === 'yes') return { state: 'persistent', how: 'AOF (appendonly yes)' };
+    if (save !== undefined && save.trim() !== '') return { state: 'persistent', how: `RDB (save ${save})` };
+    return { state: 'none' };
+  } catch (error) {
+    refused = `CONFIG GET refused: ${redisErrorFields(error).message}`;
+  }
+  try {
+    if (AOF_ENABLED.exec(await node.info('persistence'))?.[1] === '1') {
+      return { state: 'persistent', how: 'AOF (aof_enabled:1)' };
+    }
+    return { state: 'unknown', reason: `${refused}; INFO shows no AOF` };
+  } catch (error) {
+    return { state: 'unknown', reason: `${refused}; INFO refused: ${redisErrorFields(error).message}` };
+  }
+}
+
+/** The warning for a master at `address` with this persistence; undefined when it persists. */
+export function persistenceWarning(address: string, persistence: Persistence): string | undefined {
+  switch (persistence.state) {
+    case 'persistent':
+      return undefined;
+    case 'none':
+      return `redis appendonly is no and save is empty on the master ${address}: a restart loses every snapshot, queued alert and job (shortwatch then re-baselines, and changes in the gap are never told). Set appendonly yes (or RDB snapshots with save).`;
+    case 'unknown':
+      return `redis persistence of the master ${address} could not be checked (${persistence.reason}); make sure it has AOF (appendonly yes) or RDB snapshots (save).`;
+  }
+}

@@ -1,0 +1,164 @@
+import type { Server } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import type { App } from '../../src/app.js';
+import { isConfigError } from '../../src/config/config-error.js';
+import { parseConfig } from '../../src/config/load.js';
+import { startHttpServer } from '../../src/ops/http-server.js';
+import { runShortwatch, type Stack, startStack, updateConfig } from '../e2e/harness.js';
+
+const TOKEN = 'console-token-5f2c9a';
+
+/** The config problems of an `http` section (beside a minimal valid config). */
+function httpProblems(http: Record<string, unknown>): string[] {
+  const text = stringify({
+    upstream: { baseUrl: 'https://shorts.example.com/api', apiKey: 'k' },
+    watchlist: [{ id: 'ISS-1' }],
+    channels: [{ name: 'c', kind: 'console' }],
+    http,
+  });
+  try {
+    parseConfig(text, 'test.yaml', {});
+    return [];
+  } catch (error) {
+    if (!isConfigError(error)) throw error;
+    return error.issues.map((i) => i.path);
+  }
+}
+
+describe('binding the console beyond loopback needs http.auth.token', () => {
+  it.each<[string, Record<string, unknown>, string[]]>([
+    ['the default host (loopback) without a token', { port: 9464 }, []],
+    ['127.0.0.1 without a token', { port: 9464, host: '127.0.0.1' }, []],
+    ['::1 without a token', { port: 9464, host: '::1' }, []],
+    ['localhost without a token', { port: 9464, host: 'localhost' }, []],
+    ['0.0.0.0 without a token', { port: 9464, host: '0.0.0.0' }, ['http.auth.token']],
+    ['a LAN address without a token', { port: 9464, host: '192.168.1.20' }, ['http.auth.token']],
+    ['0.0.0.0 with a token', { port: 9464, host: '0.0.0.0', auth: { token: TOKEN } }, []],
+    ['0.0.0.0 with the console off (probes only)', { port: 9464, host: '0.0.0.0', console: false }, []],
+    ['0.0.0.0 with no port (the endpoint is off)', { host: '0.0.0.0' }, []],
+  ])('%s', (_, http, expected) => {
+    expect(httpProblems(http)).toEqual(expected);
+  });
+});
+
+describe('the console over HTTP', () => {
+  let stack: Stack | undefined;
+  let app: App | undefined;
+  let server: Server | undefined;
+
+  afterEach(async () => {
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    await app?.stop(2_000);
+    await stack?.cleanup();
+    server = undefined;
+    app = undefined;
+    stack = undefined;
+  });
+
+  it('`shortwatch start` on 0.0.0.0 without a token refuses to start, naming the key, exit 2', async () => {
+    stack = await startStack({ issuers: 2, channels: ['console'] });
+    updateConfig(stack, (config) => ({ ...config, http: { port: 9464, host: '0.0.0.0' } }));
+    const run = await runShortwatch(['-c', stack.configPath, 'start']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('http.auth.token');
+    expect(await stack.redis.redis.hlen(stack.keys.workers)).toBe(0);
+  }, 30_000);
+
+  async function serve(http: Record<string, unknown> = {}): Promise<string> {
+    stack = await startStack({ issuers: 2, channels: ['console'] });
+    updateConfig(stack, (config) => ({ ...config, http: { port: 0, host: '127.0.0.1', ...http } }));
+    app = await stack.openApp();
+    const started = await startHttpServer(app, 0, '127.0.0.1');
+    server = started.server;
+    return `http://127.0.0.1:${started.port}`;
+  }
+
+  /** A browser's first visit: its session cookie and the CSRF token the page's forms carry. */
+  async function session(base: string, extra: Record<string, string> = {}) {
+    const response = await fetch(`${base}/mutes`, { headers: extra });
+    expect(response.status).toBe(200);
+    const cookie = (response.headers.getSetCookie()[0] ?? '').split(';')[0] ?? '';
+    const csrf = /name="csrf" value="([^"]+)"/.exec(await response.text())?.[1] ?? '';
+    expect(cookie).toMatch(/^sw_session=[0-9a-f]{32}$/);
+    expect(csrf).not.toBe('');
+    return { cookie, csrf };
+  }
+
+  function post(base: string, path: string, form: Record<string, string>, headers: Record<string, string>) {
+    return fetch(`${base}${path}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body: new URLSearchParams(form).toString(),
+    });
+  }
+
+  it('refuses a POST without the session CSRF token, or from another origin, and takes it with one', async () => {
+    const base = await serve();
+    const { cookie, csrf } = await session(base);
+    const mute = { scope: 'holder', target: 'Refused Capital LLP', for: '1d', channel: '' };
+    const mutes = async () => (await app?.ctx.mutes.list())?.map((m) => m.target) ?? [];
+
+    const none = await post(base, '/mutes', mute, { cookie });
+    expect(none.status).toBe(403);
+    expect(await none.text()).toContain('no valid CSRF token');
+    expect((await post(base, '/mutes', { ...mute, csrf: `${csrf}x` }, { cookie })).status).toBe(403);
+    // A token is only good with the session cookie it was made for.
+    expect((await post(base, '/mutes', { ...mute, csrf }, {})).status).toBe(403);
+    const other = await session(base);
+    expect((await post(base, '/mutes', { ...mute, csrf: other.csrf }, { cookie })).status).toBe(403);
+    const foreign = await post(base, '/mutes', { ...mute, csrf }, { cookie, origin: 'http://evil.example' });
+    expect(foreign.status).toBe(403);
+    expect(await mutes()).toEqual([]);
+
+    const ok = await post(base, '/mutes', { ...mute, csrf }, { cookie, origin: base });
+    expect(ok.status).toBe(303);
+    expect(ok.headers.get('location')).toBe('/mutes?done=added');
+    expect(await mutes()).toEqual(['Refused Capital LLP']);
+  }, 30_000);
+
+  it('keeps the probes open and sends the other pages through its own security headers', async () => {
+    const base = await serve();
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    expect((await fetch(`${base}/metrics`)).status).toBe(200);
+    expect((await fetch(`${base}/nowhere`)).status).toBe(404);
+    const page = await fetch(`${base}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+  }, 30_000);
+
+  it('with http.auth.token: pages ask for it, probes do not, and no page shows it', async () => {
+    const base = await serve({ auth: { token: TOKEN } });
+    const first = await fetch(`${base}/events?kind=opened`, { redirect: 'manual' });
+    expect(first.status).toBe(303);
+    expect(first.headers.get('location')).toBe('/login?next=%2Fevents%3Fkind%3Dopened');
+    for (const probe of ['/healthz', '/readyz', '/metrics']) {
+      expect([200, 503]).toContain((await fetch(`${base}${probe}`)).status);
+    }
+    expect((await fetch(`${base}/`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+    expect(
+      (await fetch(`${base}/`, { headers: { authorization: 'Bearer wrong' }, redirect: 'manual' })).status,
+    ).toBe(303);
+
+    const login = await fetch(`${base}/login`);
+    const cookie = (login.headers.getSetCookie()[0] ?? '').split(';')[0] ?? '';
+    const csrf = /name="csrf" value="([^"]+)"/.exec(await login.text())?.[1] ?? '';
+    const wrong = await post(base, '/login', { csrf, token: 'nope', next: '/events' }, { cookie });
+    expect(wrong.status).toBe(401);
+    const right = await post(base, '/login', { csrf, token: TOKEN, next: '/events' }, { cookie });
+    expect(right.status).toBe(303);
+    expect(right.headers.get('location')).toBe('/events');
+    const auth =
+      (right.headers.getSetCookie().find((c) => c.startsWith('sw_auth=')) ?? '').split(';')[0] ?? '';
+    expect(auth).not.toContain(TOKEN);
+    for (const path of ['/', '/issuers', '/holders', '/events', '/deliveries', '/mutes']) {
+      const response = await fetch(`${base}${path}`, { headers: { cookie: `${cookie}; ${auth}` } });
+      expect(response.status, path).toBe(200);
+      const body = await response.text();
+      expect(body, path).not.toContain(TOKEN);
+      expect(body, path).not.toContain('sandbox-key');
+    }
+  }, 30_000);
+});

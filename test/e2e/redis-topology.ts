@@ -1,0 +1,275 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Redis } from 'ioredis';
+import { findOnPath, freePort } from '../../src/demo/redis-server-child.js';
+import { waitFor } from './harness.js';
+
+// Private Redis topologies on loopback for the HA tests: a three-master Redis Cluster, and Sentinel (one
+// master, one replica, three sentinels). Every process is started here on a free port with its files in
+// a temp dir, and stopped by its pid (never by name); `stop()` is safe to call from afterAll whatever
+// state the test left them in, and a test process that dies takes them with it.
+
+const run = promisify(execFile);
+
+/** `redis-server` and `redis-cli` on PATH; Sentinel also needs `redis-sentinel` (Debian's package). */
+export const REDIS_BINARIES = {
+  server: findOnPath('redis-server', process.env.PATH),
+  cli: findOnPath('redis-cli', process.env.PATH),
+  sentinel: findOnPath('redis-sentinel', process.env.PATH),
+};
+
+/** One Redis process of a topology. */
+export interface RedisProcess {
+  port: number;
+  /** `127.0.0.1:<port>`. */
+  address: string;
+  pid: number | undefined;
+  /** Whether it is still running. */
+  running(): boolean;
+  /** Its log so far (stdout). */
+  output(): string;
+  /** Sends `signal` (SIGTERM by default; SIGKILL to simulate a crash) and resolves once it has exited. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** Spawns `binary args` and waits for `ready` in its output. */
+async function spawnRedis(
+  binary: string,
+  args: string[],
+  port: number,
+  ready: RegExp,
+): Promise<RedisProcess> {
+  const child: ChildProcess = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString('utf8')).slice(-20_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  const running = () => child.exitCode === null && child.signalCode === null;
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
+    process.off('exit', killOnExit);
+    if (!running() || child.pid === undefined) return;
+    process.kill(child.pid, signal);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  try {
+    await waitFor(`${binary} on port ${port}`, () => {
+      if (!running()) throw new Error(`${binary} on port ${port} exited: ${output.slice(-600)}`);
+      return ready.test(output);
+    });
+  } catch (error) {
+    await stop('SIGKILL');
+    throw error;
+  }
+  return { port, address: `127.0.0.1:${port}`, pid: child.pid, running, output: () => output, stop };
+}
+
+/** Starts `redis-server` on a free port with `extra` arguments, its files in `dir`. */
+async function startServer(dir: string, extra: string[]): Promise<RedisProcess> {
+  const binary = REDIS_BINARIES.server;
+  if (!binary) throw new Error('no redis-server on PATH');
+  const port = await freePort();
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', ...extra];
+  return spawnRedis(binary, args, port, /Ready to accept connections/);
+}
+
+/** Stops every process (SIGTERM, SIGKILL after 5 s) and removes the temp dir. */
+async function stopAll(processes: readonly RedisProcess[], dir: string): Promise<void> {
+  await Promise.all(processes.map((p) => p.stop().catch(() => undefined)));
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** A private Redis Cluster. */
+export interface PrivateCluster {
+  masters: RedisProcess[];
+  /** `host:port` of every node, as `redis.cluster.nodes` takes them. */
+  nodes: string[];
+  /** The keys on each master matching `pattern`, in `masters` order (SCAN sees one node only). */
+  keysByNode(pattern?: string): Promise<string[][]>;
+  stop(): Promise<void>;
+}
+
+/** Three masters (`--cluster-enabled yes`, no persistence), joined with `redis-cli --cluster create`. */
+export async function startRedisCluster(count = 3): Promise<PrivateCluster> {
+  const cli = REDIS_BINARIES.cli;
+  if (!cli) throw new Error('no redis-cli on PATH');
+  const dir = mkdtempSync(join(tmpdir(), 'shortwatch-cluster-'));
+  const masters: RedisProcess[] = [];
+  const stop = () => stopAll(masters, dir);
+  try {
+    for (let i = 0; i < count; i += 1) {
+      const nodesFile = `nodes-${i}.conf`;
+      masters.push(
+        await startServer(dir, [
+          '--cluster-enabled',
+          'yes',
+          '--cluster-config-file',
+          nodesFile,
+          '--appendonly',
+          'no',
+          '--maxmemory-policy',
+          'noeviction',
+        ]),
+      );
+    }
+    const nodes = masters.map((m) => m.address);
+    await run(cli, ['--cluster', 'create', ...nodes, '--cluster-replicas', '0', '--cluster-yes']);
+    await waitFor('cluster_state:ok on every node', async () => {
+      const states = await Promise.all(masters.map((m) => ask(m.port, ['CLUSTER', 'INFO'])));
+      return states.every((info) => /cluster_state:ok/.test(info));
+    });
+    const keysByNode = (pattern = '*') => Promise.all(masters.map((m) => keysOf([m], pattern)));
+    return { masters, nodes, keysByNode, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** A private Sentinel setup. */
+export interface PrivateSentinel {
+  /** The master group name. */
+  name: string;
+  master: RedisProcess;
+  replica: RedisProcess;
+  sentinels: RedisProcess[];
+  /** `host:port` of each sentinel, as `redis.sentinel.nodes` takes them. */
+  sentinelNodes: string[];
+  /** `host:port` of the master the sentinels name now. */
+  currentMaster(): Promise<string | undefined>;
+  /** Every key matching `pattern` on the current master. */
+  keys(pattern?: string): Promise<string[]>;
+  stop(): Promise<void>;
+}
+
+/**
+ * One master (AOF on: a master should persist), one replica, three sentinels (quorum 2) that call the
+ * master down after `downAfterMs` without an answer.
+ */
+export async function startRedisSentinel(downAfterMs = 1_000): Promise<PrivateSentinel> {
+  const sentinelBinary = REDIS_BINARIES.sentinel;
+  if (!sentinelBinary) throw new Error('no redis-sentinel on PATH');
+  const name = 'shortwatch-ha';
+  const dir = mkdtempSync(join(tmpdir(), 'shortwatch-sentinel-'));
+  const all: RedisProcess[] = [];
+  const stop = () => stopAll(all, dir);
+  try {
+    const master = await startServer(dir, ['--appendonly', 'yes', '--appendfilename', 'master.aof']);
+    all.push(master);
+    const replica = await startServer(dir, [
+      '--appendonly',
+      'yes',
+      '--appendfilename',
+      'replica.aof',
+      '--replicaof',
+      '127.0.0.1',
+      String(master.port),
+    ]);
+    all.push(replica);
+    await waitFor('the replica in sync', async () =>
+      /master_link_status:up/.test(await ask(replica.port, ['INFO', 'replication'])),
+    );
+    const sentinels: RedisProcess[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const port = await freePort();
+      const file = join(dir, `sentinel-${i}.conf`);
+      // Sentinel rewrites its config file (it records the replicas and the other sentinels it finds).
+      writeFileSync(
+        file,
+        [
+          `port ${port}`,
+          'bind 127.0.0.1',
+          `dir ${dir}`,
+          `sentinel monitor ${name} 127.0.0.1 ${master.port} 2`,
+          `sentinel down-after-milliseconds ${name} ${downAfterMs}`,
+          `sentinel failover-timeout ${name} 10000`,
+          `sentinel parallel-syncs ${name} 1`,
+          '',
+        ].join('\n'),
+      );
+      const sentinel = await spawnRedis(sentinelBinary, [file], port, /\+monitor master/);
+      sentinels.push(sentinel);
+      all.push(sentinel);
+    }
+    const currentMaster = async () => {
+      for (const sentinel of sentinels.filter((s) => s.running())) {
+        const reply = await ask(sentinel.port, ['SENTINEL', 'GET-MASTER-ADDR-BY-NAME', name]).catch(() => '');
+        const [host, port] = reply.split('\n');
+        if (host && port) return `${host}:${port}`;
+      }
+      return undefined;
+    };
+    await waitFor('every sentinel to know the replica and the other sentinels', async () => {
+      const views = await Promise.all(
+        sentinels.map((s) => ask(s.port, ['SENTINEL', 'MASTER', name]).catch(() => '')),
+      );
+      return views.every((v) => /num-slaves\n1\b/.test(v) && /num-other-sentinels\n2\b/.test(v));
+    });
+    const keys = async (pattern = '*') => {
+      const address = await currentMaster();
+      const node = [master, replica].find((p) => p.address === address);
+      return node ? keysOf([node], pattern) : [];
+    };
+    return {
+      name,
+      master,
+      replica,
+      sentinels,
+      sentinelNodes: sentinels.map((s) => s.address),
+      currentMaster,
+      keys,
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** One command on a fresh connection to 127.0.0.1:port; the reply flattened to lines. */
+async function ask(port: number, command: [string, ...string[]]): Promise<string> {
+  const redis = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0 });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    const [name, ...args] = command;
+    const reply: unknown = await redis.call(name, ...args);
+    return flatten(reply).join('\n');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+function flatten(reply: unknown): string[] {
+  if (Array.isArray(reply)) return reply.flatMap(flatten);
+  return [String(reply)];
+}
+
+async function keysOf(nodes: readonly RedisProcess[], pattern: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const node of nodes.filter((n) => n.running())) {
+    const redis = new Redis({ port: node.port, host: '127.0.0.1', lazyConnect: true });
+    redis.on('error', () => undefined);
+    try {
+      await redis.connect();
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1_000);
+        cursor = next;
+        found.push(...keys);
+      } while (cursor !== '0');
+    } finally {
+      redis.disconnect();
+    }
+  }
+  return found;
+}

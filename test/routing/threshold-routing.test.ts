@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { type ChannelConfig, channelSchema } from '../../src/config/schema.js';
+import { planDelivery } from '../../src/routing/plan-delivery.js';
+import { explainRoute } from '../../src/routing/route.js';
+import { makeEvent } from './events.js';
+
+function channel(fields: Record<string, unknown>): ChannelConfig {
+  return channelSchema.parse({ kind: 'console', ...fields });
+}
+
+// `everyChange: false` is every people channel's default (Slack, e-mail, Teams); webhooks and the
+// console default to true.
+const desk = channel({ name: 'desk', everyChange: false });
+const machine = channel({ name: 'machine' });
+const daily = channel({ name: 'daily', mode: 'digest', schedule: '30 7 * * 1-5', everyChange: false });
+const night = channel({
+  name: 'night',
+  everyChange: false,
+  quietHours: { start: '10:05', end: '11:00', timezone: 'UTC' },
+});
+const NOW = new Date('2026-03-03T10:00:00.000Z');
+
+const confirmed = makeEvent({
+  id: 'confirmed',
+  kind: 'closed',
+  previous: { value: 0.47, date: '2026-03-01' },
+  current: null,
+  delta: -0.47,
+  story: { kind: 'below-confirmed', fellBelowOn: '2026-03-01' },
+});
+const held = makeEvent({
+  id: 'held',
+  kind: 'decreased',
+  previous: { value: 0.52, date: '2026-03-02' },
+  current: { value: 0.48, date: '2026-03-03' },
+  delta: -0.04,
+  story: { kind: 'fell-below' },
+  hold: { since: '2026-03-03T10:00:00.000Z', until: '2026-03-03T10:15:00.000Z' },
+});
+const other = makeEvent({ id: 'other', holder: 'Orca LP', holderKey: 'orcalp', delta: 0.2 });
+
+describe('routing the threshold story', () => {
+  it('a confirmed close is not told twice to people, stays a quiet digest line, and reaches machines', () => {
+    expect(explainRoute(confirmed, [desk, daily, machine], [], NOW)).toEqual([
+      {
+        channel: 'desk',
+        verdict: 'skip',
+        reason:
+          'already told: fell below the 0.5% disclosure threshold (2026-03-01); its leaving the register is in the event log',
+      },
+      { channel: 'daily', verdict: 'stage', reason: 'passes filter; staged for the next digest' },
+      { channel: 'machine', verdict: 'send', reason: 'passes filter; sent now' },
+    ]);
+  });
+
+  it('alerts.confirmedCloses: silent leaves it out of digests too', () => {
+    const verdicts = explainRoute(confirmed, [daily], [], NOW, { confirmedCloses: 'silent' });
+    expect(verdicts.map((v) => [v.verdict, v.reason])).toEqual([
+      [
+        'skip',
+        'already told: fell below the 0.5% disclosure threshold (2026-03-01); its leaving the register is in the event log (alerts.confirmedCloses: silent)',
+      ],
+    ]);
+  });
+
+  it('a held change waits for the end of the hold on people channels, a later quiet-hours end wins', () => {
+    const plan = planDelivery([held, other], [desk, night, machine, daily], [], NOW);
+    const summary = plan.targets.map((t) => [
+      t.type,
+      t.channel,
+      t.readyAt && new Date(t.readyAt).toISOString(),
+      t.events.map((e) => e.id),
+    ]);
+    expect(summary).toEqual([
+      ['outbox', 'desk', '2026-03-03T10:15:00.000Z', ['held']],
+      ['outbox', 'desk', null, ['other']],
+      // Quiet 10:05–11:00: the hold ends inside it, so the end of quiet hours decides.
+      ['outbox', 'night', '2026-03-03T11:00:00.000Z', ['held']],
+      ['outbox', 'night', null, ['other']],
+      ['outbox', 'machine', null, ['held', 'other']],
+      ['digest', 'daily', null, ['held', 'other']],
+    ]);
+    expect(plan.logged.find((l) => l.event.id === 'held')?.routes[0]).toEqual({
+      channel: 'desk',
+      verdict: 'defer',
+      reason:
+        'passes filter; the holder is flapping around 0.5%: held until 2026-03-03T10:15:00.000Z and sent with its other changes in one message',
+    });
+  });
+
+  it("each channel's copy says what of the issuer's changes in this poll it does not show", () => {
+    const openings = channel({ name: 'openings', filter: { kinds: ['opened'] } });
+    const opened = makeEvent({
+      id: 'opened',
+      kind: 'opened',
+      holder: 'New LP',
+      holderKey: 'newlp',
+      previous: null,
+      delta: 0.6,
+    });
+    const plan = planDelivery([held, other, opened], [openings, machine, desk], [], NOW);
+    const hidden = plan.targets.map((t) => [t.channel, t.events.map((e) => [e.id, e.hidden ?? null])]);
+    expect(hidden).toEqual([
+      ['openings', [['opened', { count: 2, delta: 0.16 }]]],
+      [
+        'machine',
+        [
+          ['held', null],
+          ['other', null],
+          ['opened', null],
+        ],
+      ],
+      // The held change goes in a later message: this one says the total includes it.
+      ['desk', [['held', { count: 2, delta: 0.8 }]]],
+      [
+        'desk',
+        [
+          ['other', { count: 1, delta: -0.04 }],
+          ['opened', { count: 1, delta: -0.04 }],
+        ],
+      ],
+    ]);
+    // The event log keeps the events as detected: the annotation is only on channel copies.
+    expect(plan.logged.map((l) => l.event.hidden)).toEqual([undefined, undefined, undefined]);
+  });
+});
