@@ -8,7 +8,15 @@ import {
   totalWithHidden,
 } from './event-story.js';
 import { formatInstant } from './time.js';
-import type { BatchMessage, DigestMessage, EventsMessage, IssuerEvents } from './types.js';
+import type {
+  BatchMessage,
+  DigestMessage,
+  EventsMessage,
+  IssuerEvents,
+  Message,
+  NoticeMessage,
+  TestMessage,
+} from './types.js';
 
 /**
  * What a chat channel's markup needs to show the story lines: Slack's mrkdwn and Teams' Markdown differ
@@ -195,4 +203,33 @@ export function digestStoryDraft(message: DigestMessage, markup: ChatMarkup): St
       ...(body.length > 0 ? body : [{ line: 'No short position changed in this period.' }]),
     ],
   };
+}
+
+/** A chat channel's own drafts: notices and test messages, whose look differs between Slack and Teams. */
+export interface OwnDrafts<D> {
+  notice(message: NoticeMessage): D;
+  test(message: TestMessage, timezone: string): D;
+}
+
+/**
+ * The draft of any message for a chat channel: the story drafts for events, batches and digests, the
+ * channel's own for notices and test messages. Undefined for an events or batch message with no events.
+ */
+export function chatDraft<D>(
+  message: Message,
+  timezone: string,
+  chat: { markup: ChatMarkup; namesMax: number; own: OwnDrafts<D> },
+): StoryDraft | D | undefined {
+  switch (message.type) {
+    case 'events':
+      return eventsStoryDraft(message, chat.markup);
+    case 'batch':
+      return batchStoryDraft(message, chat.markup, chat.namesMax);
+    case 'digest':
+      return digestStoryDraft(message, chat.markup);
+    case 'notice':
+      return chat.own.notice(message);
+    case 'test':
+      return chat.own.test(message, timezone);
+  }
 }

@@ -1,13 +1,11 @@
 import { displayMessage } from '../format.js';
+import { chatDraft } from '../story-draft.js';
 import { formatInstant } from '../time.js';
 import type { Message, NoticeMessage, TestMessage } from '../types.js';
 import type { SlackPayload } from './blocks.js';
 import { escapeMrkdwn } from './escape.js';
-import { displayName } from './lines.js';
+import { displayName, SLACK_MARKUP } from './lines.js';
 import { type Draft, packDraft } from './pack.js';
-import { batchDraft } from './render-batch.js';
-import { digestDraft } from './render-digest.js';
-import { eventsDraft } from './render-events.js';
 
 /** Options of {@link renderSlack}. */
 export interface SlackRenderOptions {
@@ -51,19 +49,17 @@ function testDraft(message: TestMessage, timezone: string): Omit<Draft, 'mention
   };
 }
 
+// The fallback text names the issuers up to this length: a notification preview shows far less anyway.
+const NAMES_MAX = 500;
+
+const SLACK_CHAT = {
+  markup: SLACK_MARKUP,
+  namesMax: NAMES_MAX,
+  own: { notice: noticeDraft, test: testDraft },
+};
+
 function draftOf(message: Message, timezone: string): Omit<Draft, 'mention'> | undefined {
-  switch (message.type) {
-    case 'events':
-      return eventsDraft(message);
-    case 'batch':
-      return batchDraft(message);
-    case 'digest':
-      return digestDraft(message);
-    case 'notice':
-      return noticeDraft(message);
-    case 'test':
-      return testDraft(message, timezone);
-  }
+  return chatDraft(message, timezone, SLACK_CHAT);
 }
 
 /**

@@ -1,12 +1,11 @@
 import { displayMessage } from '../format.js';
+import { chatDraft } from '../story-draft.js';
 import { formatInstant } from '../time.js';
 import type { Message, NoticeMessage, TestMessage } from '../types.js';
 import type { TeamsPayload } from './card.js';
 import { escapeTeams } from './escape.js';
+import { TEAMS_MARKUP } from './lines.js';
 import { type Draft, type PackOptions, packDraft, type TeamsPart } from './pack.js';
-import { batchDraft } from './render-batch.js';
-import { digestDraft } from './render-digest.js';
-import { eventsDraft } from './render-events.js';
 
 /** Options of {@link renderTeams}. */
 export interface TeamsRenderOptions extends PackOptions {
@@ -44,19 +43,17 @@ function testDraft(message: TestMessage, timezone: string): Draft {
   };
 }
 
+// The fallback text names the issuers up to this length: a notification preview shows far less anyway.
+const NAMES_MAX = 500;
+
+const TEAMS_CHAT = {
+  markup: TEAMS_MARKUP,
+  namesMax: NAMES_MAX,
+  own: { notice: noticeDraft, test: testDraft },
+};
+
 function draftOf(message: Message, timezone: string): Draft | undefined {
-  switch (message.type) {
-    case 'events':
-      return eventsDraft(message);
-    case 'batch':
-      return batchDraft(message);
-    case 'digest':
-      return digestDraft(message);
-    case 'notice':
-      return noticeDraft(message);
-    case 'test':
-      return testDraft(message, timezone);
-  }
+  return chatDraft(message, timezone, TEAMS_CHAT);
 }
 
 /**
