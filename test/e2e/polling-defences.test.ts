@@ -284,13 +284,16 @@ describe('polling defences: an upstream the spec leaves ambiguous', () => {
     );
     const health = (await running.ctx.pollHealth.all()).get(a);
     expect(health?.notFound?.count).toBeGreaterThanOrEqual(3);
-    // Backoff: the first 404 is asked again at the next sweep, then after more and more sweeps.
+    // Backoff: the first 404 is asked again at the next sweep, then after more and more sweeps. On a
+    // loaded machine one more sweep may start while the 404 is still being recorded (it finds the poll
+    // in flight and plans nothing): the first gap is one or two sweeps, never more.
     const requests = s.sandbox.stats.requests;
     const notFound = requests.flatMap((r, i) => (r.issuerId === a && r.status === 404 ? [i] : []));
     const gaps = notFound
       .slice(1)
       .map((at, n) => requests.slice(notFound[n], at).filter((r) => r.operation === 'issuers').length);
-    expect(gaps[0]).toBe(1);
+    expect(gaps[0]).toBeGreaterThanOrEqual(1);
+    expect(gaps[0]).toBeLessThanOrEqual(2);
     expect(gaps.at(-1)).toBeGreaterThanOrEqual(2);
     expect(gaps).toEqual([...gaps].sort((x, y) => x - y));
 
