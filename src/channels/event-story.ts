@@ -193,10 +193,15 @@ export function storyLines(events: readonly PositionEvent[]): StoryLine[] {
   });
 }
 
+/** `1%, 2%`: thresholds as every channel lists them. */
+export function thresholdList(thresholds: readonly number[]): string {
+  return thresholds.map((t) => `${round4(t)}%`).join(', ');
+}
+
 /** `crossed 1%, 2%`, or undefined when the line crossed no configured threshold. */
 export function crossedText(line: StoryLine): string | undefined {
   if (line.crossed.length === 0) return undefined;
-  return `crossed ${line.crossed.map((t) => `${round4(t)}%`).join(', ')}`;
+  return `crossed ${thresholdList(line.crossed)}`;
 }
 
 /**

@@ -116,38 +116,12 @@ export const KIND_VERB: Record<EventKind, string> = {
   closed: 'closed',
 };
 
-/** One plain-text sentence that states an event's facts; the base of every renderer's wording. */
-export function describeEvent(event: PositionEvent): string {
-  const { holder, issuer, previous, current } = event;
-  switch (event.kind) {
-    case 'opened':
-      return `${holder} opened a short in ${issuer.name}: ${formatPercent(current?.value ?? 0)} (${current?.date ?? '?'})`;
-    case 'increased':
-    case 'decreased':
-      return `${holder} ${KIND_VERB[event.kind]} its short in ${issuer.name} to ${formatPercent(current?.value ?? 0)} (${formatDelta(event.delta)}, from ${formatPercent(previous?.value ?? 0)}; ${current?.date ?? '?'})`;
-    case 'closed':
-      return `${holder}'s short in ${issuer.name} fell below the 0.5% public disclosure threshold (${closedDetail(event)})`;
-  }
-}
-
-/** What is known of a closed position's end: the last disclosed value, or the last one seen active. */
-export function closedDetail(event: PositionEvent): string {
-  if (event.final) return `last disclosed ${formatPercent(event.final.value)} on ${event.final.date}`;
-  return `last seen at ${formatPercent(event.previous?.value ?? 0)} on ${event.previous?.date ?? '?'}`;
-}
-
-/** Orders events newest first by detection time; ties keep their given order. */
-export function newestFirst(a: PositionEvent, b: PositionEvent): number {
-  return Date.parse(b.detectedAt) - Date.parse(a.detectedAt);
-}
-
-/** An issuer's aggregate disclosed short across events: before the oldest, after the newest. */
-export function issuerTotals(
-  events: readonly PositionEvent[],
-): { before: number; after: number } | undefined {
-  const byTime = [...events].sort(newestFirst);
-  const newest = byTime[0];
-  const oldest = byTime.at(-1);
-  if (!oldest || !newest) return undefined;
-  return { before: oldest.issuerTotal.before, after: newest.issuerTotal.after };
+/** At most `max` code points, cut with `…` (never inside a code point; spaces before the cut dropped). */
+export function clipText(value: string, max: number): string {
+  const chars = Array.from(value);
+  if (chars.length <= max) return value;
+  return `${chars
+    .slice(0, max - 1)
+    .join('')
+    .trimEnd()}…`;
 }

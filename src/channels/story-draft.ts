@@ -7,6 +7,7 @@ import {
   storySentence,
   totalWithHidden,
 } from './event-story.js';
+import { clipText } from './format.js';
 import { formatInstant } from './time.js';
 import type {
   BatchMessage,
@@ -152,7 +153,7 @@ export function batchStoryDraft(
   return {
     header: `Short position changes in ${issuers}`,
     // A summary, not one sentence per event: a batch exists to carry as much as one message can.
-    headline: `${changeCount(changes)} in ${issuers}: ${markup.escape(cut(names, namesMax))}`,
+    headline: `${changeCount(changes)} in ${issuers}: ${markup.escape(clipText(names, namesMax))}`,
     entries: groups.flatMap((group, index) => {
       const { lines, dated, heading } = issuerHeading(group.issuer, group.events, markup);
       // The index keeps two groups of one issuer apart, should a caller ever pass them.
@@ -160,11 +161,6 @@ export function batchStoryDraft(
       return lines.map((line) => ({ group: { key, heading }, line: storyMarkup(line, dated, markup) }));
     }),
   };
-}
-
-function cut(text: string, max: number): string {
-  const chars = Array.from(text);
-  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
 }
 
 /**

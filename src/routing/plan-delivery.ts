@@ -2,7 +2,7 @@ import type { ChannelConfig } from '../config/schema.js';
 import { round4 } from '../positions/round.js';
 import type { HiddenChanges, PositionEvent } from '../positions/types.js';
 import type { Mute } from './mutes.js';
-import { explainRoute, type RouteOptions, type RouteVerdict, routeEvents } from './route.js';
+import { type RouteOptions, type RouteVerdict, routeEvents } from './route.js';
 
 /** Where one poll's events go: per channel outbox or digest, with the verdicts the event log keeps. */
 export interface DeliveryPlan {
@@ -28,7 +28,8 @@ export function planDelivery(
   now: Date,
   options?: RouteOptions,
 ): DeliveryPlan {
-  const { groups, suppressed } = routeEvents(events, channels, mutes, now, options);
+  // One decision per (event, channel): the targets and the verdicts the event log keeps both come from it.
+  const { groups, suppressed, verdicts } = routeEvents(events, channels, mutes, now, options);
   const targets = new Map<string, DeliveryPlan['targets'][number]>();
   for (const group of groups) {
     const { disposition } = group;
@@ -47,7 +48,7 @@ export function planDelivery(
   return {
     targets: [...targets.values()].map((target) => withHidden(target, events)),
     suppressed: [...counts].map(([channel, count]) => ({ channel, count })),
-    logged: events.map((event) => ({ event, routes: explainRoute(event, channels, mutes, now, options) })),
+    logged: events.map((event, index) => ({ event, routes: verdicts[index] ?? [] })),
   };
 }
 

@@ -97,7 +97,8 @@ function decide(
  * Routes one poll's events to every channel: one group per (channel, issuer, disposition), events in
  * input order. Muted events are left out and listed in `suppressed`; digest channels still stage them
  * unless the mute says `digests: true`. A folded event may reach a digest twice (folded, and through the
- * digest's own filter): staging must be idempotent per (digest, event id).
+ * digest's own filter): staging must be idempotent per (digest, event id). `verdicts` holds, per event,
+ * every channel's verdict from the same decisions.
  */
 export function routeEvents(
   events: readonly PositionEvent[],
@@ -105,13 +106,16 @@ export function routeEvents(
   mutes: readonly Mute[],
   now: Date,
   options: RouteOptions = DEFAULT_ROUTE_OPTIONS,
-): { groups: RoutedGroup[]; suppressed: Suppressed[] } {
+): { groups: RoutedGroup[]; suppressed: Suppressed[]; verdicts: RouteVerdict[][] } {
   const groups: RoutedGroup[] = [];
   const suppressed: Suppressed[] = [];
+  // Each event's verdicts, in channel order (what `explainRoute` says), from the same decisions.
+  const verdicts: RouteVerdict[][] = events.map(() => []);
   for (const channel of channels) {
     const byKey = new Map<string, RoutedGroup>();
-    for (const event of events) {
+    for (const [index, event] of events.entries()) {
       const decision = decide(event, channel, mutes, now, options);
+      verdicts[index]?.push(verdictOf(channel, decision));
       if (decision.outcome === 'skip') continue;
       if (decision.outcome === 'muted') {
         suppressed.push({ channel: channel.name, eventId: event.id, mute: decision.mute });
@@ -128,7 +132,7 @@ export function routeEvents(
       group.events.push(event);
     }
   }
-  return { groups, suppressed };
+  return { groups, suppressed, verdicts };
 }
 
 function dispositionKey(disposition: Disposition): string {

@@ -1,7 +1,14 @@
 import { DISCLOSURE_THRESHOLD } from '../../positions/threshold-story.js';
 import type { PositionEvent } from '../../positions/types.js';
-import { FELL_BELOW, type StoryLine, storyLines, storyOf, storySentence } from '../event-story.js';
-import { formatDelta, formatPercent, KIND_VERB, round4 } from '../format.js';
+import {
+  FELL_BELOW,
+  type StoryLine,
+  storyLines,
+  storyOf,
+  storySentence,
+  thresholdList,
+} from '../event-story.js';
+import { formatDelta, formatPercent, KIND_VERB } from '../format.js';
 import { EMPTY_CELL, type EventColumn, escapeHtml } from './html.js';
 import { clipChars, MAX_SUBJECT_NAME_CHARS, oneLine } from './text.js';
 
@@ -67,8 +74,7 @@ export function eventHeadline(event: PositionEvent): string {
 /** The plain-text lines of one holder: the facts of its row as a sentence, then the thresholds it crossed. */
 export function storyTextLines(line: StoryLine): string[] {
   const lines = [`* ${storySentence(line)}`];
-  if (line.crossed.length > 0)
-    lines.push(`  Thresholds crossed: ${line.crossed.map((t) => `${round4(t)}%`).join(', ')}`);
+  if (line.crossed.length > 0) lines.push(`  Thresholds crossed: ${thresholdList(line.crossed)}`);
   return lines;
 }
 
@@ -79,7 +85,7 @@ export function storyRow(line: StoryLine): string[] {
     line.what,
     line.delta ?? EMPTY_CELL,
     line.date ?? EMPTY_CELL,
-    line.crossed.length > 0 ? line.crossed.map((t) => `${round4(t)}%`).join(', ') : EMPTY_CELL,
+    line.crossed.length > 0 ? thresholdList(line.crossed) : EMPTY_CELL,
   ].map(escapeHtml);
   return [holder, what, valuesHtml(line.values), delta, date, crossed];
 }

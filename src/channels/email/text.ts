@@ -1,4 +1,4 @@
-import { displayText } from '../format.js';
+import { clipText, displayText } from '../format.js';
 
 /** Longest subject we send; mail clients cut long ones anyway and some servers reject huge headers. */
 export const MAX_SUBJECT_CHARS = 200;
@@ -14,15 +14,8 @@ export function oneLine(value: string): string {
   return displayText(value);
 }
 
-/** At most `max` code points, cut with `…`. */
-export function clipChars(value: string, max: number): string {
-  const chars = Array.from(value);
-  if (chars.length <= max) return value;
-  return `${chars
-    .slice(0, max - 1)
-    .join('')
-    .trimEnd()}…`;
-}
+/** At most `max` code points, cut with `…` ({@link clipText}). */
+export const clipChars = clipText;
 
 /** A safe subject: one line, at most {@link MAX_SUBJECT_CHARS} characters (code points), cut with `…`. */
 export function toSubject(value: string): string {

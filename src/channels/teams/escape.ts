@@ -1,3 +1,5 @@
+import { clipText } from '../format.js';
+
 // With the `u` flag a surrogate pair is one code point outside this range, so only unpaired halves match.
 const LONE_SURROGATE = /[\uD800-\uDFFF]/gu;
 // What Adaptive Card TextBlocks give a meaning: emphasis (`*`, `_`, `~`), code, links (`[…](…)`),
@@ -29,15 +31,8 @@ export function escapeTeamsInline(text: string): string {
 // Far beyond any real legal name, as in Slack: with the cap, one event always fits one card.
 const NAME_MAX = 600;
 
-/** Shortens raw text to at most `max` code points, ending with `…` when cut (never inside a code point). */
-export function shortenText(raw: string, max: number): string {
-  const points = Array.from(raw);
-  if (points.length <= max) return raw;
-  return `${points
-    .slice(0, max - 1)
-    .join('')
-    .trimEnd()}…`;
-}
+/** Shortens raw text to at most `max` code points, ending with `…` when cut ({@link clipText}). */
+export const shortenText = clipText;
 
 /** An upstream name, shortened past {@link NAME_MAX} code points, then escaped. */
 export function teamsName(raw: string): string {
