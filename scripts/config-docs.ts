@@ -121,6 +121,8 @@ function addObject(node: Json, prefix: string, walk: Walk): void {
 }
 
 function addChildren(node: Json, path: string, walk: Walk): void {
+  // A key of several forms (`watchlist`: `all` or a list) documents what each form holds under it.
+  for (const form of node.anyOf ?? []) if (isObject(form)) addChildren(form, path, walk);
   if (node.properties) addObject(node, path, walk);
   const items = Array.isArray(node.items) ? undefined : node.items;
   if (!isObject(items)) return;

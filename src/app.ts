@@ -10,8 +10,9 @@ import type { ChannelConfig, Config } from './config/schema.js';
 import { DeliverySet } from './delivery/delivery-set.js';
 import { retireChannel } from './delivery/retire-channel.js';
 import type { JobContext, Settings } from './jobs/context.js';
+import { DirectoryFollower } from './jobs/directory-follower.js';
 import { QueueSet } from './jobs/queue-set.js';
-import { syncSchedulers } from './jobs/schedulers.js';
+import { sweepEvery, syncSchedulers } from './jobs/schedulers.js';
 import { reportStateLost } from './jobs/state-kept.js';
 import { resolveWatchlist, type WatchedIssuer } from './jobs/watchlist.js';
 import { WorkerSet } from './jobs/workers.js';
@@ -22,23 +23,29 @@ import { checkEvictionPolicy, reportEvictionPolicy } from './ops/redis-eviction.
 import { RedisHealth } from './ops/redis-health.js';
 import { type LivenessReport, WorkerLiveness } from './ops/worker-liveness.js';
 import { planFor } from './plan-for.js';
-import { configIssues, watchlistIssues } from './preflight/preflight.js';
+import { configIssues, directoryIssues, needsDirectory } from './preflight/preflight.js';
 import { inspectTopology } from './preflight/redis-topology.js';
 import { ChannelRegistry } from './state/channel-registry.js';
+import { DeploymentLedger } from './state/deployment-ledger.js';
 import { IssuerDirectory } from './state/directory.js';
 import { StateEpoch } from './state/epoch.js';
 import { EventLog } from './state/event-log.js';
-import { keyRoot, stateKeys } from './state/keys.js';
+import { keyRoot, ledgerRoot, stateKeys } from './state/keys.js';
 import { MuteStore } from './state/mute-store.js';
 import { Notices } from './state/notices.js';
 import { Outbox } from './state/outbox.js';
 import { PollHealth } from './state/poll-health.js';
 import { connectWithin, openRedis, type RedisClient } from './state/redis-connection.js';
-import { RequestTally } from './state/request-tally.js';
 import { SnapshotStore } from './state/snapshot-store.js';
 import { unavailableClient, unavailableSender, unlessSecretUnread } from './unread-secret-parts.js';
-import type { IssuerList, UpstreamClient } from './upstream/index.js';
-import { buildUpstreamClients, type ClientRole, fingerprintOf } from './upstream-clients.js';
+import type { Issuer, IssuerList, UpstreamClient } from './upstream/index.js';
+import {
+  buildUpstreamClients,
+  type ClientRole,
+  fingerprintOf,
+  RATE_LIMIT_LIFTED,
+  RATE_LIMITED_NOTICE,
+} from './upstream-clients.js';
 import { talliedClients } from './upstream-tally.js';
 
 export { planFor } from './plan-for.js';
@@ -82,6 +89,8 @@ export class App {
   readonly #connectionName: string;
   #liveness: WorkerLiveness | undefined;
   readonly #deadListeners: Array<(reason: string) => void> = [];
+  /** Under `watchlist: all`: the watched set and the plan follow the issuer list the sweeps save. */
+  readonly #follower: DirectoryFollower;
 
   private constructor(
     config: Config,
@@ -89,6 +98,7 @@ export class App {
     redis: RedisClient,
     workerRedis: RedisClient,
     health: RedisHealth,
+    ledger: string,
   ) {
     const now = options.now ?? (() => new Date());
     const prefix = keyRoot(config.redis.prefix);
@@ -99,7 +109,7 @@ export class App {
     this.#health = health;
     this.metrics = createMetrics();
     const nowMs = () => now().getTime();
-    const budget = new RateBudget(redis, { prefix, ...budgetCaps(config) }, nowMs);
+    const budget = new RateBudget(redis, { ledger: ledgerRoot(ledger), ...budgetCaps(config) }, nowMs);
     const access = new AccessState(redis, prefix, nowMs);
     this.#settings = {
       config,
@@ -151,6 +161,7 @@ export class App {
       }),
     );
     this.#settings = { ...this.#settings, senders: this.#buildSenders(config) };
+    this.#follower = new DirectoryFollower(this.ctx);
   }
 
   /**
@@ -187,7 +198,10 @@ export class App {
     health.watchClient('app', redis);
     health.watchClient('jobs', workerRedis);
     try {
-      return new App(config, options, redis, workerRedis, health);
+      const app = new App(config, options, redis, workerRedis, health, await ledgerOf(config, redis));
+      // A command's plan under `watchlist: all` is the one for the list the sweeps saved.
+      await app.#followDirectory('command');
+      return app;
     } catch (error) {
       redis.disconnect();
       workerRedis.disconnect();
@@ -288,10 +302,11 @@ export class App {
    * key, thrown before anything is registered.
    */
   async startDaemon(options: { workerOnly: boolean }): Promise<void> {
-    const { watched, fetched } = await this.#preflight();
+    const { watched, fetched, directory } = await this.#preflight();
     // Checked: from here on the daemon registers itself.
+    await this.ctx.budget.adoptDeploymentBudget(this.ctx.prefix);
     if (fetched) await this.ctx.directory.save(fetched.data, fetched.last_updated, this.ctx.now());
-    this.#settings = { ...this.#settings, watched };
+    this.#settings = { ...this.#settings, watched, plan: planFor(this.#settings.config, directory) };
     // Evictions would silently drop snapshots and outbox items: say so at every start.
     await reportEvictionPolicy(await checkEvictionPolicy(this.redis), this.ctx);
     await this.#reportTopology();
@@ -322,8 +337,8 @@ export class App {
       throw new ConfigError('reload', [{ path: 'redis.prefix', message: 'cannot change without a restart' }]);
     }
     // Whole or not at all: everything that can fail is built before anything running changes.
-    const plan = planFor(config);
     const directory = (await this.ctx.directory.load())?.issuers ?? null;
+    const plan = planFor(config, directory);
     const clients = this.#buildClients(config);
     let senders: Map<string, ChannelSender>;
     try {
@@ -343,7 +358,7 @@ export class App {
       senders,
       fingerprint: fingerprintOf(config),
     };
-    this.ctx.budget.configure(budgetCaps(config));
+    this.ctx.budget.configure({ ledger: ledgerRoot(this.#settings.fingerprint), ...budgetCaps(config) });
     await this.#reconcileAccess();
     if (!options.workerOnly) await syncSchedulers(this.queues, config, plan);
     this.#deliveries?.sync(config.channels);
@@ -406,30 +421,49 @@ export class App {
    * the list is returned for saving once the start is accepted. When it cannot be fetched, names resolve
    * at the first sweep (a notice if they do not).
    */
-  async #preflight(): Promise<{ watched: WatchedIssuer[]; fetched?: IssuerList }> {
+  async #preflight(): Promise<{
+    watched: WatchedIssuer[];
+    directory: readonly Issuer[] | null;
+    fetched?: IssuerList;
+  }> {
     const { config } = this.#settings;
     const source = this.#options.configFile ?? 'config';
     const problems = configIssues(config);
     if (problems.length > 0) throw new ConfigError(source, problems);
     const cached = (await this.ctx.directory.load())?.issuers ?? null;
-    const known = cached === null ? undefined : watchlistIssues(config.watchlist, cached);
-    const byName = config.watchlist.some((entry) => 'name' in entry);
-    if (!byName || known?.issues.length === 0) {
-      return { watched: known?.watched ?? resolveWatchlist(config.watchlist, null).watched };
+    const known = cached === null ? undefined : directoryIssues(config, cached);
+    if (!needsDirectory(config.watchlist) || known?.issues.length === 0) {
+      return {
+        watched: known?.watched ?? resolveWatchlist(config.watchlist, null).watched,
+        directory: cached,
+      };
     }
     let fetched: IssuerList | undefined;
     try {
       fetched = await this.client('polling').listIssuers();
     } catch (error) {
-      this.ctx.logger.warn(
-        { err: error },
-        'could not fetch the issuer directory to check the watchlist names',
-      );
+      this.ctx.logger.warn({ err: error }, 'could not fetch the issuer directory to check the watchlist');
     }
-    const checked = fetched ? watchlistIssues(config.watchlist, fetched.data) : known;
-    if (checked === undefined) return { watched: resolveWatchlist(config.watchlist, null).watched };
+    const checked = fetched ? directoryIssues(config, fetched.data) : known;
+    if (checked === undefined) {
+      return { watched: resolveWatchlist(config.watchlist, null).watched, directory: null };
+    }
     if (checked.issues.length > 0) throw new ConfigError(source, checked.issues);
-    return { watched: checked.watched, fetched };
+    return { watched: checked.watched, directory: fetched?.data ?? cached, fetched };
+  }
+
+  /**
+   * Under `watchlist: all`, takes the watched set and the plan of the issuer list saved since the last
+   * look (see jobs/directory-follower.ts); a `start` process upserts the sweep again when its interval moved.
+   */
+  async #followDirectory(role: 'command' | 'worker' | 'start'): Promise<void> {
+    const next = await this.#follower.follow(this.#settings, { report: role !== 'command' });
+    if (next === undefined) return;
+    const interval = sweepEvery(this.#settings.plan);
+    this.#settings = { ...this.#settings, ...next };
+    if (role === 'start' && sweepEvery(next.plan) !== interval) {
+      await syncSchedulers(this.queues, this.#settings.config, next.plan);
+    }
   }
 
   async #reconcileAccess(): Promise<void> {
@@ -444,17 +478,26 @@ export class App {
     await this.redis
       .hset(stateKeys(this.ctx.prefix).workers, this.#processId, JSON.stringify(record))
       .catch(() => undefined);
+    await new DeploymentLedger(this.redis, this.ctx.prefix)
+      .record(this.#settings.fingerprint)
+      .catch(() => undefined);
     await this.#confirmRefusal().catch((error: unknown) =>
       this.ctx.logger.warn({ err: error }, 'could not check a refusal an interactive command saw'),
     );
     await this.#clearAccessNoticeIfBack().catch((error: unknown) =>
       this.ctx.logger.warn({ err: error }, 'could not compare the access notice with the access state'),
     );
+    await this.#clearRateLimitNoticeIfLifted().catch((error: unknown) =>
+      this.ctx.logger.warn({ err: error }, 'could not compare the rate-limit notice with the budget'),
+    );
     await this.#watchEpoch(workerOnly).catch((error: unknown) =>
       this.ctx.logger.warn({ err: error }, 'could not check the Redis state epoch'),
     );
     await this.#accountForChannels().catch((error: unknown) =>
       this.ctx.logger.warn({ err: error }, 'could not account for removed channels'),
+    );
+    await this.#followDirectory(workerOnly ? 'worker' : 'start').catch((error: unknown) =>
+      this.ctx.logger.warn({ err: error }, 'could not follow the issuer directory (watchlist: all)'),
     );
   }
 
@@ -488,6 +531,18 @@ export class App {
   }
 
   /**
+   * The budget's block is the credential's, shared with every deployment using the key: another
+   * deployment's probe may end probing (or the block lapse unused), and this deployment's notice must
+   * then clear too.
+   */
+  async #clearRateLimitNoticeIfLifted(): Promise<void> {
+    const active = await this.ctx.notices.list();
+    if (!active.some((notice) => notice.key === RATE_LIMITED_NOTICE)) return;
+    if ((await this.ctx.budget.usage()).probing !== null) return;
+    await this.ctx.notices.clear(RATE_LIMITED_NOTICE, RATE_LIMIT_LIFTED);
+  }
+
+  /**
    * A flush takes the job schedulers with everything else, so no sweep would ever run again to notice:
    * the beat of every process checks the epoch, and a scheduling process puts the schedulers back.
    */
@@ -518,7 +573,7 @@ export class App {
       now,
     });
     // Every call is counted by purpose for the console's overview (today's requests, all processes).
-    return talliedClients(clients, new RequestTally(this.redis, this.ctx.prefix), config.budget.dayWindow);
+    return talliedClients(clients, budget);
   }
 
   #delegate(role: ClientRole): UpstreamClient {
@@ -534,6 +589,20 @@ export class App {
 /** What every connection of this process is called in `CLIENT LIST`: deployment, host and pid. */
 function connectionNameOf(config: Config): string {
   return `${config.redis.prefix}:${hostname()}-${process.pid}`;
+}
+
+/**
+ * The fingerprint of the credential whose ledger the budget counts in: the configured base URL and key,
+ * or, for a command loaded without the key, the one the deployment's daemons recorded.
+ */
+async function ledgerOf(config: Config, redis: RedisClient): Promise<string> {
+  const configured = unlessSecretUnread<string | null>(
+    () => fingerprintOf(config),
+    () => null,
+  );
+  if (configured !== null) return configured;
+  const recorded = await new DeploymentLedger(redis, keyRoot(config.redis.prefix)).recorded();
+  return recorded ?? UNREAD_KEY_FINGERPRINT;
 }
 
 /** The budget's caps and window lengths in a config. */

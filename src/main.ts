@@ -36,7 +36,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
   program
     .command('plan')
     .description('print the polling plan that fits the rate budget')
-    .action(() => run((ctx) => planCommand(ctx) ?? EXIT.ok)());
+    .action(() => run((ctx) => planCommand(ctx))());
   program
     .command('issuers')
     .description('list the upstream issuers')
@@ -146,6 +146,14 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--issuers <n>', 'number of issuers', '12')
     .option('--scenario <file>', 'load a scenario file (JSON or YAML) instead')
     .option('--step-every <duration>', 'advance the scenario on a timer, e.g. 5s')
+    .option(
+      '--publish [time]',
+      "each issuer changes at its own rate (a real register's skew), published at this time (HH:MM, default 15:30 Europe/Amsterdam) on business days",
+    )
+    .option(
+      '--day-length <duration>',
+      'a shorter day for --publish and the rate limits, e.g. 60s (minute = day / 1440)',
+    )
     .addOption(new Option('--per-minute <n>', 'per-minute cap'))
     .addOption(new Option('--per-day <n>', 'per-day cap'))
     .action(async (opts) => setExit(await sandboxCommand(opts, (text) => process.stdout.write(`${text}\n`))));

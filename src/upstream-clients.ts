@@ -11,6 +11,12 @@ import {
   type UpstreamClient,
 } from './upstream/index.js';
 
+/** The notice of a 429 without Retry-After: requests held until a probe's answer ends probing. */
+export const RATE_LIMITED_NOTICE = 'upstream-rate-limited';
+
+/** What that notice says when the upstream answers again. */
+export const RATE_LIMIT_LIFTED = 'The upstream answers again; polling resumes.';
+
 /** Which budget rules an upstream client follows. */
 export type ClientRole = 'polling' | 'probe' | 'interactive';
 
@@ -63,7 +69,7 @@ export function buildUpstreamClients(config: Config, deps: ClientDeps): Record<C
         // Probing may last hours: say so once (the notice is deduplicated across processes).
         if (block.probing) {
           await deps.notices.raise(
-            'upstream-rate-limited',
+            RATE_LIMITED_NOTICE,
             'warning',
             'Upstream rate limit without Retry-After: polling paused',
             `The upstream answered 429 for the ${window ?? 'unnamed'} window without saying when to retry, and its window alignment is unknown. One request every ${formatDuration(config.budget.probeInterval)} (from any process) checks whether it answers again; the next at ${new Date(untilMs).toISOString()}. Something else may be spending the same API key.`,
@@ -71,7 +77,7 @@ export function buildUpstreamClients(config: Config, deps: ClientDeps): Record<C
         }
       },
       onRateLimitLifted: async () => {
-        await deps.notices.clear('upstream-rate-limited', 'The upstream answers again; polling resumes.');
+        await deps.notices.clear(RATE_LIMITED_NOTICE, RATE_LIMIT_LIFTED);
       },
     });
     return createUpstreamClient({

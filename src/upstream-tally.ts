@@ -1,5 +1,5 @@
 import { isAccessRevokedError, isBudgetExhaustedError } from './budget/index.js';
-import type { RequestPurpose, RequestTally } from './state/request-tally.js';
+import type { RequestPurpose } from './state/request-tally.js';
 import type { UpstreamClient } from './upstream/index.js';
 import type { ClientRole } from './upstream-clients.js';
 
@@ -11,14 +11,18 @@ export function purposeOf(role: ClientRole, operation: 'issuers' | 'active' | 'a
   return operation === 'all' ? 'history' : 'poll';
 }
 
+/** Where calls are counted: the budget's tally in the credential's ledger (`RateBudget.countCall`). */
+export interface CallCounter {
+  countCall(purpose: RequestPurpose): Promise<void>;
+}
+
 /**
  * The clients, each call counted in the shared request tally once it reached the upstream (a call the
  * budget or a revocation held back sent nothing). Counting never fails a call: the tally is for people.
  */
 export function talliedClients(
   clients: Record<ClientRole, UpstreamClient>,
-  tally: RequestTally,
-  dayMs: number,
+  tally: CallCounter,
 ): Record<ClientRole, UpstreamClient> {
   const wrap = (role: ClientRole): UpstreamClient => {
     const client = clients[role];
@@ -26,7 +30,7 @@ export function talliedClients(
       operation: 'issuers' | 'active' | 'all',
       call: () => Promise<T>,
     ): Promise<T> => {
-      const count = () => void tally.count(purposeOf(role, operation), dayMs).catch(() => undefined);
+      const count = () => void tally.countCall(purposeOf(role, operation)).catch(() => undefined);
       try {
         const result = await call();
         count();

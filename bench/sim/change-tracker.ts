@@ -10,9 +10,12 @@ export class ChangeTracker {
   /** The same latencies, one entry per event the poll found. */
   readonly eventLatenciesMs: number[] = [];
   netted = 0;
+  /** Every detection: the change's start and the poll that found it (for reports that explain a tail). */
+  readonly detections: { id: string; since: number; at: number }[] = [];
   readonly #pending = new Map<string, number>();
   readonly #lastPolled = new Map<string, number>();
   #longestGapMs = 0;
+  #gapWindow: [number, number] = [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY];
 
   /** `label` names the poller in reports. */
   constructor(readonly label = '') {}
@@ -25,15 +28,30 @@ export class ChangeTracker {
   /** A poll of `issuerId` answered at `at` with the current dataset, and its diff found `events`. */
   polled(issuerId: string, at: number, events: number): void {
     const last = this.#lastPolled.get(issuerId);
-    if (last !== undefined) this.#longestGapMs = Math.max(this.#longestGapMs, at - last);
+    if (last !== undefined) {
+      // A gap running past the measured days counts up to their end.
+      const gap = Math.min(at, this.#gapWindow[1]) - last;
+      if (at >= this.#gapWindow[0] && gap > this.#longestGapMs) {
+        this.#longestGapMs = gap;
+      }
+    }
     this.#lastPolled.set(issuerId, at);
     const since = this.#pending.get(issuerId);
     if (since === undefined) return;
     this.#pending.delete(issuerId);
     if (events > 0) {
       this.latenciesMs.push(at - since);
+      this.detections.push({ id: issuerId, since, at });
       for (let i = 0; i < events; i++) this.eventLatenciesMs.push(at - since);
     } else this.netted++;
+  }
+
+  /**
+   * Counts only the unpolled gaps that end within [from, to]: the measured days, without the burn-in
+   * (the refresh times are not learned yet) and the drain (business days without a publication).
+   */
+  measureGapsWithin(from: number, to: number): void {
+    this.#gapWindow = [from, to];
   }
 
   /** Changes no poll had seen when the run ended. */
@@ -42,11 +60,12 @@ export class ChangeTracker {
   }
 
   /**
-   * The longest time between two polls of one issuer, or from an issuer's first poll to `end` when
-   * it was not polled again; `ids` never polled count from `start`.
+   * The longest time between two polls of one issuer within the measured days, or from an issuer's
+   * last poll to the end of them when it was not polled again; `ids` never polled count from `start`.
    */
-  longestGapMs(ids: readonly string[], start: number, end: number): number {
+  longestGapMs(ids: readonly string[], start: number): number {
     let longest = this.#longestGapMs;
+    const end = Math.min(this.#gapWindow[1], Number.MAX_SAFE_INTEGER);
     for (const id of ids) longest = Math.max(longest, end - (this.#lastPolled.get(id) ?? start));
     return longest;
   }

@@ -47,6 +47,11 @@ export class SimDataset {
     return this.#scenario.lastUpdated();
   }
 
+  /** Every disclosure of an issuer (`status=all`). */
+  all(issuerId: string): IssuerPosition[] {
+    return this.#scenario.all(issuerId) ?? [];
+  }
+
   /** The active rows of one issuer, as the service answers them now. */
   read(issuer: Issuer): SimResponse {
     return {

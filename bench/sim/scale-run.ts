@@ -43,6 +43,8 @@ export interface ScaleOutcome {
   /** The most requests any day window saw (the budget is perDay - reserve). */
   maxRequestsPerDay: number;
   longestGapMs: number;
+  /** Each detection (change start, poll that found it), to explain a tail. */
+  detections: ChangeTracker['detections'];
 }
 
 /** The three pollers on one register; shortwatch is `refused` when its planner refuses the watchlist. */
@@ -52,6 +54,8 @@ export interface ScaleRun {
   changes: number;
   events: number;
   publications: number;
+  /** The measured publications themselves. */
+  publicationList: Publication[];
   shortwatch: ScaleOutcome | { refused: string };
   /** shortwatch before issue 16 (bench/sim/legacy-poller.ts), on the same register and publications. */
   before: ScaleOutcome | { refused: string };
@@ -127,6 +131,8 @@ export function runScale(input: ScaleRunInput): ScaleRun {
     input.publications === 'clustered' ? clusteredPublications : uniformPublications
   )(rng, START + DAY_MS, burnIn + input.days);
   const measuredFrom = START + (1 + burnIn) * DAY_MS;
+  const measuredTo = START + (1 + burnIn + input.days) * DAY_MS;
+  for (const tracker of Object.values(trackers)) tracker.measureGapsWithin(measuredFrom, measuredTo);
   let changes = 0;
   for (const publication of publications) {
     clock.at(publication.at, () => {
@@ -145,7 +151,9 @@ export function runScale(input: ScaleRunInput): ScaleRun {
   shortwatch?.start();
   before?.start();
   rr.start();
-  const end = START + (burnIn + input.days + 1 + input.drainDays) * DAY_MS;
+  // The drain lasts at least the hard bound, so every change of the measured days can be found.
+  const boundDays = 'refused' in plan ? 0 : Math.ceil(plan.maxStalenessMs / DAY_MS);
+  const end = START + (burnIn + input.days + 1 + Math.max(input.drainDays, boundDays + 1)) * DAY_MS;
   clock.runUntil(end);
   const outcome = (tracker: ChangeTracker, perDay: ReadonlyMap<number, number>): ScaleOutcome => ({
     latenciesMs: tracker.latenciesMs,
@@ -153,7 +161,8 @@ export function runScale(input: ScaleRunInput): ScaleRun {
     netted: tracker.netted,
     undetected: tracker.undetected(),
     maxRequestsPerDay: Math.max(0, ...perDay.values()),
-    longestGapMs: tracker.longestGapMs(ids, START, end),
+    longestGapMs: tracker.longestGapMs(ids, START),
+    detections: tracker.detections,
   });
   return {
     config,
@@ -161,6 +170,7 @@ export function runScale(input: ScaleRunInput): ScaleRun {
     changes,
     events: trackers.oracle.eventLatenciesMs.length,
     publications: publications.filter((p) => p.at >= measuredFrom).length,
+    publicationList: publications.filter((p) => p.at >= measuredFrom),
     shortwatch:
       shortwatch && !('refused' in plan)
         ? outcome(trackers.shortwatch, shortwatch.budget.perDay)

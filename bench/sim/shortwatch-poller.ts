@@ -1,6 +1,7 @@
 import type { Plan } from '../../src/budget/index.js';
-import { windowStart } from '../../src/budget/windows.js';
+import { nextWindowStart, windowStart } from '../../src/budget/windows.js';
 import type { Config } from '../../src/config/schema.js';
+import { historyFits, historySummary } from '../../src/jobs/issuer-history.js';
 import { pollJobId } from '../../src/jobs/queues.js';
 import { type PollJobData, pollReason } from '../../src/jobs/sweep.js';
 import { diffPositions, type Snapshot } from '../../src/positions/index.js';
@@ -11,6 +12,8 @@ import {
   queuePriority,
   type RefreshProfile,
   refreshesLater,
+  refreshInstant,
+  refreshTimesKnown,
   seenToday,
   selectPolls,
   snapshotRate,
@@ -51,25 +54,31 @@ interface PollJob {
  * decision (pollReason), the sweep's deduplication ids (pollJobId; BullMQ `deduplication: {id}` holds
  * only while the job is waiting, active or delayed, not once it finished), the real diff, the budget's
  * rules, the poll queue paused on a refused token (as runPoll does) and `enrichClosed` spending a token
- * only while a whole sweep of the watchlist still fits in the day (poll.ts's rule).
+ * only while a whole sweep of the watchlist still fits in the day (poll.ts's rule), and the change
+ * rates read from the snapshots as the sweep reads them: the holders' dates, the polls that found events
+ * (the diff's watch record) and the `status=all` summary a poll stored (issuer-history.ts).
  */
 export class ShortwatchPoller {
   readonly budget: BudgetModel;
   sweepsRefused = 0;
   /** Polls with a closed event that went without enrichment because a whole sweep no longer fit today. */
   enrichSkipped = 0;
-  /** `day.left` when enrichClosed's guard let an enrichment try for a token. */
+  /** `day.left` when the history guard let a `status=all` fetch (closes, or a first snapshot) try for a token. */
   readonly enrichDayLeft: number[] = [];
   /** Polls that ran in a later UTC day window than the sweep that enqueued them, by that later day. */
   readonly spilled = new Map<number, number>();
-  /** Granted requests by purpose: the gate check, each poll reason, and closed-event enrichment. */
-  readonly requestsBy: Record<'gate' | PollJobData['reason'] | 'enrich', number> = {
+  /**
+   * Granted requests by purpose: the gate check, each poll reason, closed-event enrichment, and the
+   * history fetched at a first snapshot without closes.
+   */
+  readonly requestsBy: Record<'gate' | PollJobData['reason'] | 'enrich' | 'history', number> = {
     gate: 0,
     new: 0,
     changed: 0,
     stale: 0,
     interval: 0,
     enrich: 0,
+    history: 0,
   };
   readonly #deps: PollerDeps;
   readonly #config: Config;
@@ -85,7 +94,9 @@ export class ShortwatchPoller {
   readonly #stateOf = new Map<string, IssuerScheduleState>();
   readonly #byId = new Map<string, Issuer>();
   /** The `last_updated` values the gate saw, epoch ms (the RefreshHistory). */
+  /** The refreshes the gate saw, as RefreshHistory keeps them: when it saw each, and when each happened. */
   readonly #refreshes: number[] = [];
+  readonly #seenAt: number[] = [];
   #profile: RefreshProfile = uniformProfile();
   #profileAt = Number.NEGATIVE_INFINITY;
   #ratesAt = Number.NEGATIVE_INFINITY;
@@ -114,7 +125,10 @@ export class ShortwatchPoller {
     });
   }
 
-  /** Every issuer's snapshot at the start, outside the budget. */
+  /**
+   * Every issuer's snapshot at the start, outside the budget, without a history: a real baseline of
+   * these watchlists (hundreds of issuers or more on 1,000 a day) seldom has a whole sweep spare for it.
+   */
   baseline(): void {
     const { clock, dataset, tracker } = this.#deps;
     for (const [id, snapshot] of baselineAll(dataset, clock.now(), this.#config.poll.thresholds, tracker)) {
@@ -146,11 +160,16 @@ export class ShortwatchPoller {
       return;
     }
     this.requestsBy.gate++;
+    const previousCheck = this.#lastCheckMs;
     this.#lastCheckMs = now;
     clock.at(now + this.#deps.requestMs, () => {
       const lastUpdated = this.#deps.dataset.lastUpdated();
       if (lastUpdated !== null && lastUpdated !== this.#savedVersion) {
-        this.#refreshes.push(Date.parse(lastUpdated));
+        // As RefreshHistory keeps it (refreshInstant).
+        const first = this.#refreshes.length === 0;
+        const at = refreshInstant(lastUpdated, clock.now(), first ? null : previousCheck, first);
+        this.#refreshes.push(at);
+        this.#seenAt.push(first ? at : clock.now());
         this.#profileAt = Number.NEGATIVE_INFINITY;
       }
       this.#savedVersion = lastUpdated;
@@ -197,12 +216,8 @@ export class ShortwatchPoller {
     this.#refreshRates(now);
     const { budget } = this.#config;
     const profile = this.#profileNow(now);
-    const later = refreshesLater(
-      profile,
-      now,
-      budget.dayWindow,
-      seenToday(this.#refreshes, now, budget.dayWindow),
-    );
+    const seen = seenToday(this.#seenAt, now, budget.dayWindow);
+    const later = refreshesLater(profile, now, budget.dayWindow, seen);
     const chosen = selectPolls({
       issuers: this.#states,
       versionMs: lastUpdated === null ? null : Date.parse(lastUpdated),
@@ -215,6 +230,11 @@ export class ShortwatchPoller {
         refreshesLater: later,
       },
       untilRefreshMs: untilRefreshMs(profile, now, budget.dayWindow, later),
+      seenToday: seen,
+      refreshTimesKnown: refreshTimesKnown(profile),
+      untilDayEndMs: nextWindowStart(now, budget.dayWindow) - now,
+      fullSweepMs: this.#plan.minSweepMs,
+      tickMs: this.#plan.sweepIntervalMs,
       fullSweeps: this.#plan.refreshesPerDay >= 1,
     });
     for (const candidate of chosen) {
@@ -255,7 +275,7 @@ export class ShortwatchPoller {
     this.#ratesAt = now;
     for (const state of this.#states) {
       const snapshot = this.#snapshots.get(state.id);
-      if (snapshot) state.rate = snapshotRate(snapshot.positions, now);
+      if (snapshot) state.rate = snapshotRate(snapshot, now);
     }
   }
 
@@ -320,13 +340,20 @@ export class ShortwatchPoller {
     if (!state) return;
     state.polledAtMs = Date.parse(snapshot.polledAt);
     state.seenVersionMs = snapshot.lastUpdated === null ? null : Date.parse(snapshot.lastUpdated);
-    state.rate = snapshotRate(snapshot.positions, now);
+    state.rate = snapshotRate(snapshot, now);
   }
 
-  /** enrichClosed's guard: `day.left - reserve > watchlist.length`, read after the poll's own token. */
+  /** The history guard (issuer-history.ts `historyFits`), read after the poll's own token. */
   #sweepStillFits(now: number): boolean {
-    const { reserve } = this.#config.budget;
-    return this.budget.dayLeft(now) - reserve > this.#config.watchlist.length;
+    const { reserve, dayWindow } = this.#config.budget;
+    return historyFits({
+      dayLeft: this.budget.dayLeft(now),
+      reserve,
+      watched: this.#states.length,
+      gateChecksPerDay: this.#plan.gate ? this.#plan.gateChecksPerDay : 0,
+      untilDayEndMs: nextWindowStart(now, dayWindow) - now,
+      dayMs: dayWindow,
+    });
   }
 
   #poll(job: PollJob): void {
@@ -334,8 +361,9 @@ export class ShortwatchPoller {
     const now = clock.now();
     const answer = dataset.read(job.issuer);
     const id = job.issuer.svc_issuer_id;
+    const previous = this.#snapshots.get(id) ?? null;
     const { events, next } = diffPositions({
-      previous: this.#snapshots.get(id) ?? null,
+      previous,
       issuer: { id, name: job.issuer.name },
       rows: answer.rows,
       lastUpdated: answer.lastUpdated,
@@ -343,16 +371,19 @@ export class ShortwatchPoller {
       thresholds: this.#config.poll.thresholds,
       onFirstSeen: this.#config.poll.onFirstSeen,
     });
+    // historyForPoll's rule: status=all for closes to complete, or for a first snapshot's history.
     const closed = this.#config.poll.enrichClosed && events.some((e) => e.kind === 'closed');
-    const fits = closed && this.#sweepStillFits(now);
+    const fits = (closed || previous === null) && this.#sweepStillFits(now);
     if (closed && !fits) this.enrichSkipped++;
     if (fits) this.enrichDayLeft.push(this.budget.dayLeft(now));
-    const enrich = fits && this.budget.take(now).granted;
-    if (enrich) this.requestsBy.enrich++;
-    // Events are dispatched after the enrichment, then the snapshot is committed.
-    clock.at(now + (enrich ? requestMs : 0), () => {
+    const fetched = fits && this.budget.take(now).granted;
+    if (fetched) this.requestsBy[closed ? 'enrich' : 'history']++;
+    const history = fetched ? { data: dataset.all(id) } : null;
+    // Events are dispatched after the history, then the snapshot is committed with its summary.
+    clock.at(now + (fetched ? requestMs : 0), () => {
       tracker.polled(id, clock.now(), events.length);
-      this.#commit(id, next, clock.now());
+      const summary = historySummary(next, history, new Date(clock.now()));
+      this.#commit(id, summary ? { ...next, history: summary } : next, clock.now());
       this.#pending.delete(job.id);
       this.#active--;
       this.#pump();

@@ -8,11 +8,13 @@ import type { SimResponse } from './dataset.js';
 const DAY_MS = 86_400_000;
 const round2 = (value: number): number => Math.round(value * 100) / 100;
 
-/** What a simulated poller reads: the issuer list, its `last_updated`, one issuer's active rows. */
+/** What a simulated poller reads: the issuer list, its `last_updated`, one issuer's active rows and history. */
 export interface PollableDataset {
   issuers(): readonly Issuer[];
   lastUpdated(): string | null;
   read(issuer: Issuer): SimResponse;
+  /** Every disclosure of an issuer (`status=all`). */
+  all(issuerId: string): IssuerPosition[];
 }
 
 /**

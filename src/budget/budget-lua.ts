@@ -2,8 +2,9 @@ import { LUA_REDIS_NOW } from './redis-clock.js';
 
 // Lua scripts of the shared budget. Each runs atomically in Redis, so any number of processes on any
 // number of machines share one count, and each reads the time from Redis (`TIME`), never from its
-// caller: windows and blocks follow one clock. Every key a script touches is passed in KEYS and carries
-// the deployment's hash tag (state/keys.ts), so each script runs in one Redis Cluster slot.
+// caller: windows and blocks follow one clock. Every key a script touches is passed in KEYS and is a key
+// of the credential's ledger (state/keys.ts `ledgerKeys`, under its own hash tag, never a deployment's),
+// so each script runs in one Redis Cluster slot.
 //
 // Why one key per window kind: a key named by its window start (as before) would have to be computed
 // before the script runs, from some host's clock. Instead the hash `budget:minute` (and `budget:day`)
@@ -14,7 +15,12 @@ import { LUA_REDIS_NOW } from './redis-clock.js';
 // The block hash holds `until` (no token before it), `reason`, and `mode`: `timed` (Retry-After, or
 // the end of the minute window a 429 named; the hash expires with the block) or `probe` (a 429 for the
 // day window, or an unnamed one, without Retry-After: from `until` on, the first take claims one probe
-// request and moves `until` one interval on; the hash lasts until a probe's answer ends it).
+// request and moves `until` one interval on; a probe's answer ends it).
+//
+// No deployment owns the ledger (deployments that share a credential share it), so every key expires on
+// its own: a window a window after its end, a timed block at its `until`, a probing block one day window
+// after its `until`. A probing block is kept that long so that a deployment stopped past a probe's time
+// still finds it, sends the probe, and ends probing (and its notice) with the probe's answer.
 
 /** `windowCount(key, len)`: start and count of the window of length `len` holding `now`, as stored in `key`. */
 const LUA_WINDOW_COUNT = `
@@ -67,6 +73,7 @@ local every = tonumber(block[3])
 if block[2] == 'probe' and every then
   probe = now
   redis.call('HSET', KEYS[3], 'until', now + every, 'probeAt', now)
+  redis.call('PEXPIRE', KEYS[3], every + dayMs)
 end
 redis.call('HSET', KEYS[1], 'start', minuteStart, 'used', minuteUsed + 1)
 redis.call('HSET', KEYS[2], 'start', dayStart, 'used', dayUsed + 1)
@@ -77,9 +84,9 @@ return {1, perMinute - minuteUsed - 1, perDay - dayUsed - 1, now, probe}
 
 /**
  * Raises the block (never lowers it). KEYS: block hash.
- * ARGV: 'for' (ARGV[2] ms from now) or 'window' (to the end of the window of ARGV[2] ms holding now), reason.
- * A timed block expires with itself; while probing, it only pushes the next probe later.
- * Returns {raised 1/0, until, now, probing 1/0}.
+ * ARGV: 'for' (ARGV[2] ms from now) or 'window' (to the end of the window of ARGV[2] ms holding now),
+ * reason, dayMs. A timed block expires with itself; while probing, it only pushes the next probe later
+ * (kept a day window past it). Returns {raised 1/0, until, now, probing 1/0}.
  */
 export const BLOCK_SCRIPT = `${LUA_REDIS_NOW}
 local untilMs
@@ -91,6 +98,7 @@ if current[2] == 'probe' then probing = 1 end
 if untilMs <= now or currentUntil >= untilMs then return {0, math.max(currentUntil, now), now, probing} end
 if probing == 1 then
   redis.call('HSET', KEYS[1], 'until', untilMs)
+  redis.call('PEXPIRE', KEYS[1], untilMs - now + tonumber(ARGV[4]))
 else
   redis.call('HSET', KEYS[1], 'until', untilMs, 'reason', ARGV[3], 'mode', 'timed')
   redis.call('PEXPIRE', KEYS[1], untilMs - now)
@@ -100,11 +108,11 @@ return {1, untilMs, now, probing}
 
 /**
  * Enters (or stays in) probing after a 429 without Retry-After for the day window or an unnamed one.
- * KEYS: block hash. ARGV: everyMs, firstWindowMs, reason, window.
+ * KEYS: block hash. ARGV: everyMs, firstWindowMs, reason, window, dayMs.
  * The first probe comes at the earlier of one interval and the end of our own window of `firstWindowMs`
  * (the likeliest alignment of the upstream's); a later 429 never brings the next probe closer, and the
- * probe's own 429 finds it already an interval on (the take that claimed it moved it).
- * Returns {entered 1/0, until, now, 1}.
+ * probe's own 429 finds it already an interval on (the take that claimed it moved it). The block is kept
+ * a day window past the next probe. Returns {entered 1/0, until, now, 1}.
  */
 export const PROBE_SCRIPT = `${LUA_REDIS_NOW}
 local every = tonumber(ARGV[1])
@@ -115,7 +123,7 @@ local untilMs = math.max(first, tonumber(current[1]) or 0)
 local entered = current[2] ~= 'probe'
 redis.call('HSET', KEYS[1], 'until', untilMs, 'mode', 'probe', 'every', every, 'reason', ARGV[3], 'window', ARGV[4])
 if entered then redis.call('HSET', KEYS[1], 'since', now) end
-redis.call('PERSIST', KEYS[1])
+redis.call('PEXPIRE', KEYS[1], untilMs - now + tonumber(ARGV[5]))
 if entered then return {1, untilMs, now, 1} end
 return {0, untilMs, now, 1}
 `;

@@ -1,4 +1,5 @@
 import { formatDuration } from '../config/duration.js';
+import { DAILY_FORCE_LEAD_DAYS } from '../schedule/poll-order.js';
 import { PlanError } from './plan-error.js';
 
 export { isPlanError, PlanError } from './plan-error.js';
@@ -151,11 +152,15 @@ function hardBound(
     );
     return raised;
   }
-  const days = Math.max(1, Math.ceil(size / (pollsPerDay * FORCED_SHARE)));
+  // Without a full sweep per refresh, issuers are forced DAILY_FORCE_LEAD_DAYS before the bound (polls
+  // are spent once a day, after the refresh), so forced polls come every `bound - lead` days: that
+  // interval keeps them to their share.
+  const lead = refreshesPerDay >= 1 ? 0 : DAILY_FORCE_LEAD_DAYS;
+  const days = Math.max(1, Math.ceil(size / (pollsPerDay * FORCED_SHARE) + lead));
   const bound = days * dayMs;
   if (bound <= input.maxStalenessMs) return input.maxStalenessMs;
   adjusted.push(
-    `poll.maxStaleness raised from ${formatDuration(input.maxStalenessMs)} to ${formatDuration(bound)}: the budget pays for ${plural(pollsPerDay, 'poll')} a day across ${issuers(size)}, and polls forced by the bound may take at most half of them`,
+    `poll.maxStaleness raised from ${formatDuration(input.maxStalenessMs)} to ${formatDuration(bound)}: the budget pays for ${plural(pollsPerDay, 'poll')} a day across ${issuers(size)}, and polls forced by the bound${lead > 0 ? ` (${lead} days before it, as polls are spent once a day after the refresh)` : ''} may take at most half of them`,
   );
   return bound;
 }

@@ -1,14 +1,18 @@
 import { z } from 'zod';
-import { stateKeys } from '../state/keys.js';
+import { ledgerKeys } from '../state/keys.js';
 import type { RedisClient } from '../state/redis-connection.js';
+import { type RequestPurpose, RequestTally } from '../state/request-tally.js';
 import { BLOCK_SCRIPT, END_PROBE_SCRIPT, PROBE_SCRIPT, TAKE_SCRIPT, USAGE_SCRIPT } from './budget-lua.js';
 import { toCallerClock } from './redis-clock.js';
 import { type BudgetWindow, boundaryMargin, nextWindowStart } from './windows.js';
 
-/** Caps and window lengths of the shared budget (from `budget.*` in the config). */
+/** Caps and window lengths of the shared budget (from `budget.*` in the config), and where it counts. */
 export interface BudgetOptions {
-  /** Redis key prefix of the deployment. */
-  prefix: string;
+  /**
+   * The tagged root of the upstream credential's ledger (state/keys.ts `ledgerRoot`): every deployment
+   * on this Redis with the same base URL and key counts in it, as the upstream counts them together.
+   */
+  ledger: string;
   perMinute: number;
   perDay: number;
   /** Tokens of each day that only interactive takes may spend. */
@@ -113,25 +117,40 @@ const usageReply = z.tuple([
 /**
  * The upstream rate budget shared by every process through Redis: two fixed windows (per minute, per
  * day, aligned on multiples of their length by Redis' clock), a reserve for interactive commands, and a
- * block set after a 429. `now` is the caller's clock, used only to tell a refused caller when to retry.
+ * block set after a 429, all in the credential's ledger, with the tally of calls by purpose beside them.
+ * `now` is the caller's clock, used only to tell a refused caller when to retry.
  */
 export class RateBudget {
   readonly #redis: RedisClient;
   #options: BudgetOptions;
+  #tally: RequestTally;
   readonly #now: () => number;
 
   constructor(redis: RedisClient, options: BudgetOptions, now: () => number = Date.now) {
     this.#redis = redis;
     this.#options = options;
+    this.#tally = new RequestTally(redis, options.ledger);
     this.#now = now;
   }
 
   /**
-   * New caps and window lengths from a reloaded config, used from the next take on. The counts already
-   * taken in the current windows stay: lowering a cap below them refuses tokens until the window ends.
+   * New caps and window lengths from a reloaded config, used from the next take on, and the ledger of
+   * its credential (a new key or base URL counts in its own). The counts already taken in the current
+   * windows stay: lowering a cap below them refuses tokens until the window ends.
    */
-  configure(caps: Omit<BudgetOptions, 'prefix'>): void {
-    this.#options = { ...caps, prefix: this.#options.prefix };
+  configure(options: BudgetOptions): void {
+    if (options.ledger !== this.#options.ledger) this.#tally = new RequestTally(this.#redis, options.ledger);
+    this.#options = options;
+  }
+
+  /** Counts one upstream call of `purpose` in the tally of the current day window (its retries are not calls). */
+  async countCall(purpose: RequestPurpose): Promise<void> {
+    await this.#tally.count(purpose, this.#options.dayMs);
+  }
+
+  /** The calls of the day window starting at `dayStart` (Redis' clock, from `usage().day`), by purpose. */
+  async calls(dayStart: number): Promise<Record<RequestPurpose, number>> {
+    return this.#tally.read(dayStart);
   }
 
   /**
@@ -198,6 +217,7 @@ export class RateBudget {
       this.#length(options.firstProbeBy),
       options.reason,
       options.window,
+      this.#options.dayMs,
     );
     return blockResult(blockReply.parse(reply));
   }
@@ -205,6 +225,54 @@ export class RateBudget {
   /** Ends probing when the probe that claimed `probeClaim` got an answer; true when the block was lifted. */
   async endProbe(probeClaim: number): Promise<boolean> {
     return (await this.#redis.eval(END_PROBE_SCRIPT, 1, this.#keys.budgetBlocked, probeClaim)) === 1;
+  }
+
+  /**
+   * Carries a budget kept under a deployment's own prefix (before the ledger belonged to the credential)
+   * into the ledger, then deletes it: today's count and a 429 block survive the upgrade, so it spends no
+   * more than the upstream's cap allows. The keys are in two Cluster slots, so this is no script: it runs
+   * once at start, before the daemon takes a token, and takes the larger count and the later block.
+   */
+  async adoptDeploymentBudget(deploymentRoot: string): Promise<void> {
+    const old = ledgerKeys(deploymentRoot);
+    const keys = this.#keys;
+    for (const window of ['minute', 'day'] as const) {
+      const [was, is] = await Promise.all([
+        this.#redis.hgetall(old.budgetWindow(window)),
+        this.#redis.hgetall(keys.budgetWindow(window)),
+      ]);
+      const [start, used] = [Number(was.start), Number(was.used)];
+      if (!Number.isFinite(start) || !Number.isFinite(used)) continue;
+      const [nowStart, nowUsed] = [Number(is.start ?? Number.NaN), Number(is.used ?? 0)];
+      if (Number.isFinite(nowStart) && (nowStart > start || (nowStart === start && nowUsed >= used)))
+        continue;
+      const lengthMs = this.#length(window);
+      await this.#redis
+        .multi()
+        .hset(keys.budgetWindow(window), 'start', start, 'used', used)
+        .pexpireat(keys.budgetWindow(window), start + 2 * lengthMs)
+        .exec();
+    }
+    const [block, current] = await Promise.all([
+      this.#redis.hgetall(old.budgetBlocked),
+      this.#redis.hgetall(keys.budgetBlocked),
+    ]);
+    const until = Number(block.until);
+    if (Number.isFinite(until) && !(Number(current.until) >= until)) {
+      await this.#redis
+        .multi()
+        .del(keys.budgetBlocked)
+        .hset(keys.budgetBlocked, block)
+        // As the block script keeps a probing block: a day window past its `until`.
+        .pexpireat(keys.budgetBlocked, until + this.#length('day'))
+        .exec();
+    }
+    await this.#redis.del(
+      old.budgetWindow('minute'),
+      old.budgetWindow('day'),
+      old.budgetBlocked,
+      old.requestTally,
+    );
   }
 
   /** Counts of the current windows by Redis' clock, and the block, for `status`, `/readyz` and metrics. */
@@ -244,7 +312,8 @@ export class RateBudget {
   }
 
   async #block(how: 'for' | 'window', ms: number, reason: string): Promise<BlockResult> {
-    const reply = await this.#redis.eval(BLOCK_SCRIPT, 1, this.#keys.budgetBlocked, how, ms, reason);
+    const { dayMs } = this.#options;
+    const reply = await this.#redis.eval(BLOCK_SCRIPT, 1, this.#keys.budgetBlocked, how, ms, reason, dayMs);
     return blockResult(blockReply.parse(reply));
   }
 
@@ -253,7 +322,7 @@ export class RateBudget {
   }
 
   get #keys() {
-    return stateKeys(this.#options.prefix);
+    return ledgerKeys(this.#options.ledger);
   }
 }
 

@@ -1,7 +1,13 @@
 import type { App } from '../app.js';
 import { displayText } from '../channels/format.js';
-import type { WatchEntry } from '../config/schema.js';
-import { closestNames, normaliseName, resolveWatchlist } from '../jobs/watchlist.js';
+import {
+  closestNames,
+  isWholeDirectory,
+  normaliseName,
+  resolveWatchlist,
+  type WatchlistSetting,
+  watchEntries,
+} from '../jobs/watchlist.js';
 import type { Issuer } from '../upstream/schemas.js';
 import { CliError, EXIT } from './exit.js';
 
@@ -9,7 +15,7 @@ import { CliError, EXIT } from './exit.js';
 export interface IssuerSources {
   /** The issuer list last saved (by a sweep or `shortwatch issuers`); null before the first. */
   directory: readonly Issuer[] | null;
-  watchlist: readonly WatchEntry[];
+  watchlist: WatchlistSetting;
 }
 
 /** The issuer list the sweeps saved (none before the first) and the configured watchlist. */
@@ -59,7 +65,8 @@ export function isWatched(issuer: { id: string; name: string }, sources: IssuerS
   if (sources.directory !== null) {
     return resolveWatchlist(sources.watchlist, sources.directory).watched.some((w) => w.id === issuer.id);
   }
-  // No issuer list yet: a name entry can only be compared by name.
+  // No issuer list yet: under `all` every issuer is watched; a name entry can only be compared by name.
+  if (isWholeDirectory(sources.watchlist)) return true;
   return sources.watchlist.some((entry) =>
     'id' in entry ? entry.id === issuer.id : normaliseName(entry.name) === normaliseName(issuer.name),
   );
@@ -72,7 +79,7 @@ function named(issuer: Issuer, via: NamedIssuer['via']): NamedIssuer {
 /** The watchlist entry whose id, name or label the argument is, bound to its issuer. */
 function fromWatchlist(argument: string, sources: IssuerSources): NamedIssuer | undefined {
   const wanted = normaliseName(argument);
-  for (const entry of sources.watchlist) {
+  for (const entry of watchEntries(sources.watchlist)) {
     const isEntry = 'id' in entry ? entry.id === argument.trim() : normaliseName(entry.name) === wanted;
     const isLabel = entry.label !== undefined && normaliseName(entry.label) === wanted;
     if (!isEntry && !isLabel) continue;
@@ -101,9 +108,11 @@ function severalIssuers(argument: string, issuers: readonly Issuer[]): CliError 
 function unknownIssuer(argument: string, sources: IssuerSources): CliError {
   const what = `no issuer "${displayText(argument)}"`;
   if (sources.directory === null) {
-    const entries = sources.watchlist.map((e) => displayText('id' in e ? e.id : e.name));
+    const entries = isWholeDirectory(sources.watchlist)
+      ? 'all: the whole directory'
+      : sources.watchlist.map((e) => displayText('id' in e ? e.id : e.name)).join(', ') || 'empty';
     return new CliError(
-      `${what} on the watchlist (${entries.join(', ') || 'empty'}), and no issuer list is saved yet to look it up in: the daemon's first sweep or \`shortwatch issuers\` saves one`,
+      `${what} on the watchlist (${entries}), and no issuer list is saved yet to look it up in: the daemon's first sweep or \`shortwatch issuers\` saves one`,
       EXIT.usage,
     );
   }

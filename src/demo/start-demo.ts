@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import { App } from '../app.js';
+import { accessFingerprint } from '../budget/access-state.js';
 import type { Config } from '../config/schema.js';
 import { collectSecrets } from '../config/secret.js';
 import { createLogger } from '../ops/logger.js';
 import { createScenario, type Sandbox, startSandbox } from '../sandbox/index.js';
+import { ledgerRoot } from '../state/keys.js';
 import type { DemoRedis } from './acquire-redis.js';
 import { alertLine, slackAlertLines } from './alert-lines.js';
 import { type CaptureFiles, createCaptureFiles, prepareCaptureDirs } from './capture-files.js';
@@ -99,8 +101,12 @@ export async function startDemo(
   await admin.connect();
   teardown.add('Redis connection', () => admin.quit());
   let removed: number | undefined;
+  let ledger: string | undefined;
   teardown.add('demo keys', async () => {
     removed = await deleteKeysUnder(admin, prefix);
+    // The budget's ledger belongs to the upstream's URL and key, not to the prefix; the demo's sandbox
+    // listens on a port of this run, so no one else counts in its ledger and it goes too.
+    if (ledger !== undefined) removed += await deleteKeysUnder(admin, ledger);
   });
   const { files, slack, smtp } = await startCaptures(out, io, teardown);
   // The sandbox's port is known before it starts, so it can take its limits from the config.
@@ -115,6 +121,7 @@ export async function startDemo(
     },
     io.env,
   );
+  ledger = ledgerRoot(accessFingerprint(config.upstream.baseUrl, config.upstream.apiKey));
   const { budget } = config;
   const sandbox = await startSandbox({
     port: sandboxPort,

@@ -13,6 +13,7 @@ import {
 import type { JobContext } from './context.js';
 import { checkAnswer } from './plausibility.js';
 import { sweepEvery } from './schedulers.js';
+import { isWholeDirectory } from './watchlist.js';
 
 /** A poll that got no positions to diff, and why. */
 export type NoAnswer = { outcome: 'missing' | 'revoked' };
@@ -82,14 +83,16 @@ async function notFound(ctx: JobContext, issuer: { id: string; name: string }): 
     listed ? notFoundBackoffMs(count, interval) : DAY_MS,
   );
   const lasting = now.getTime() - Date.parse(state.since);
-  ctx.logger.warn(
+  // Under `watchlist: all` an issuer the list dropped is no longer watched: a poll queued before it left is expected to 404.
+  const left = !listed && isWholeDirectory(config.watchlist);
+  ctx.logger[left ? 'info' : 'warn'](
     {
       issuerId: issuer.id,
       listed,
       notFoundCount: state.count,
       retryAt: new Date(state.retryAt).toISOString(),
     },
-    'watched issuer answered 404',
+    left ? 'issuer that left the directory answered 404 (watchlist: all)' : 'watched issuer answered 404',
   );
   if (listed && lasting >= config.poll.notFoundNoticeAfter) {
     await ctx.notices.raise(

@@ -1,12 +1,6 @@
 import { DelayedError, type Job, RateLimitError, UnrecoverableError } from 'bullmq';
 import type { Config } from '../config/schema.js';
-import {
-  type DiffResult,
-  diffPositions,
-  holderKey,
-  type PositionEvent,
-  type Snapshot,
-} from '../positions/index.js';
+import { type DiffResult, diffPositions, type PositionEvent, type Snapshot } from '../positions/index.js';
 import { tellStories } from '../positions/threshold-story.js';
 import { planDelivery } from '../routing/index.js';
 import { stateKeys } from '../state/keys.js';
@@ -14,6 +8,7 @@ import { Lease } from '../state/lease.js';
 import { commitPoll } from '../state/poll-commit.js';
 import type { PositionsResponse } from '../upstream/index.js';
 import type { JobContext } from './context.js';
+import { historyForPoll, historySummary, withFinals } from './issuer-history.js';
 import { withIssuerLabel } from './issuer-label.js';
 import { fetchChecked } from './poll-answer.js';
 import { failureCause, isDeterministic } from './poll-failure.js';
@@ -114,8 +109,9 @@ async function pollLeased(ctx: JobContext, job: Job<PollJobData>): Promise<PollR
 
   const { config } = ctx.settings();
   const { events, next, baseline } = diff;
+  const history = await historyForPoll(ctx, issuerId, events, previous);
   // The story is told after the close's final value is known: it decides what "fell below" reads.
-  const told = tellStories(await enrichClosed(ctx, issuerId, events), previous?.memory ?? {}, ctx.now(), {
+  const told = tellStories(withFinals(events, history), previous?.memory ?? {}, ctx.now(), {
     reopenWindowMs: config.alerts.reopenWindow,
     flapWindowMs: config.alerts.flapWindow,
   });
@@ -128,8 +124,14 @@ async function pollLeased(ctx: JobContext, job: Job<PollJobData>): Promise<PollR
     job.data.label,
   );
   const memory = Object.keys(told.memory).length > 0 ? { memory: told.memory } : {};
+  const summary = historySummary(next, history, ctx.now());
   const committed = await commitPoll(ctx.redis, ctx.prefix, {
-    snapshot: { ...next, upstreamUpdated: response.last_updated, ...memory },
+    snapshot: {
+      ...next,
+      upstreamUpdated: response.last_updated,
+      ...memory,
+      ...(summary ? { history: summary } : {}),
+    },
     expectedPolledAt: previous?.polledAt ?? null,
     logged: plan.logged,
     targets: plan.targets,
@@ -228,36 +230,4 @@ async function failed(ctx: JobContext, job: Job<PollJobData>, error: unknown): P
     // Redis itself failing is logged by the connection's error listener; the job's own error matters here.
   }
   return isDeterministic(cause) ? new UnrecoverableError(`${cause}: ${message}`) : error;
-}
-
-/**
- * Adds the last disclosed value (usually under 0.5%) to `closed` events from the full history, when the
- * budget has a token right now; otherwise the events go out as they are, never later.
- */
-async function enrichClosed(
-  ctx: JobContext,
-  issuerId: string,
-  events: PositionEvent[],
-): Promise<PositionEvent[]> {
-  const closed = events.filter((e) => e.kind === 'closed');
-  if (closed.length === 0 || !ctx.settings().config.poll.enrichClosed) return events;
-  // "When the budget has room": the planner does not count these requests, so only spend one while a
-  // whole sweep of the watchlist still fits in today's polling budget.
-  const { day, reserve } = await ctx.budget.usage();
-  if (day.left - reserve <= ctx.settings().config.watchlist.length) return events;
-  let history: PositionsResponse;
-  try {
-    history = await ctx.upstream.getPositions(issuerId, 'all');
-  } catch (error) {
-    ctx.logger.debug({ issuerId, err: error }, 'closed events sent without the final disclosure');
-    return events;
-  }
-  return events.map((event) => {
-    if (event.kind !== 'closed' || !event.previous) return event;
-    const since = event.previous.date;
-    const last = history.data
-      .filter((row) => holderKey(row.position_holder) === event.holderKey && row.date >= since)
-      .sort((a, b) => b.date.localeCompare(a.date) || a.value - b.value)[0];
-    return last ? { ...event, final: { value: last.value, date: last.date } } : event;
-  });
 }

@@ -1,5 +1,5 @@
 import { isAccessRevokedError, isBudgetExhaustedError } from '../budget/index.js';
-import { displayText } from '../channels/format.js';
+import { nextWindowStart } from '../budget/windows.js';
 import type { Snapshot } from '../positions/index.js';
 import {
   gateDecision,
@@ -8,6 +8,7 @@ import {
   queuePriority,
   type RefreshProfile,
   refreshesLater,
+  refreshTimesKnown,
   seenToday,
   selectPolls,
   snapshotRate,
@@ -25,13 +26,15 @@ import {
 } from '../upstream/index.js';
 import type { IssuerList } from '../upstream/schemas.js';
 import type { JobContext } from './context.js';
+import { logDirectoryMoves } from './directory-moves.js';
+import { acceptIssuerList } from './directory-shrink.js';
 import { envelopeNoticeKey } from './poll-answer.js';
 import { CAUSE_TEXT, failureCause } from './poll-failure.js';
 import { overdueAfterMs, overdueIssuers, syncOverdueNotices } from './poll-health-report.js';
 import { pollJobId } from './queues.js';
 import { sweepEvery } from './schedulers.js';
 import { checkStateKept } from './state-kept.js';
-import { describeProblem, resolveWatchlist, unlistedIds, type WatchedIssuer } from './watchlist.js';
+import { resolveWatchlist, type WatchedIssuer, watchlistProblems } from './watchlist.js';
 
 /** What a sweep did, for logs, metrics and tests. */
 export type SweepResult =
@@ -108,21 +111,28 @@ async function sweepOnce(ctx: JobContext): Promise<SweepResult> {
   const { config, plan } = ctx.settings();
   const history = new RefreshHistory(ctx.redis, ctx.prefix);
   const gate = await gateThisTick(ctx, history, now);
-  const list = gate.check ? await fetchDirectory(ctx) : await savedDirectory(ctx);
+  const fetched = gate.check ? await fetchDirectory(ctx) : await savedDirectory(ctx);
+  if ('outcome' in fetched) return fetched;
+  const sweepKey = stateKeys(ctx.prefix).sweep;
+  const whole = !gate.check || (await acceptIssuerList(ctx, fetched, await ctx.directory.count(), sweepKey));
+  // A list set aside as partial changes nothing: the saved one plans this sweep, as between checks.
+  const list = whole ? fetched : await savedDirectory(ctx);
   if ('outcome' in list) return list;
-  if (gate.check) {
-    await ctx.directory.save(list.data, list.last_updated, now);
-    await ctx.redis.hset(stateKeys(ctx.prefix).sweep, 'lastCheckAt', now.toISOString());
-    if (list.last_updated !== null) await history.record(list.last_updated);
+  if (gate.check && whole) {
+    logDirectoryMoves(ctx, await ctx.directory.save(list.data, list.last_updated, now), list.data);
+    const previousCheck = Date.parse((await ctx.redis.hget(sweepKey, 'lastCheckAt')) ?? '');
+    await ctx.redis.hset(sweepKey, 'lastCheckAt', now.toISOString());
+    if (list.last_updated !== null) {
+      await history.record(
+        list.last_updated,
+        now.getTime(),
+        Number.isNaN(previousCheck) ? null : previousCheck,
+      );
+    }
   }
-  const { watched, problems } = resolveWatchlist(config.watchlist, list.data);
-  await reportWatchlistProblems(ctx, [
-    ...problems.map(describeProblem),
-    ...unlistedIds(watched, list.data).map(
-      (w) =>
-        `watchlist id "${displayText(w.id)}" is not in the upstream's issuer list (it left, or the id is wrong); it is asked once a day`,
-    ),
-  ]);
+  const resolved = resolveWatchlist(config.watchlist, list.data);
+  const { watched } = resolved;
+  await reportWatchlistProblems(ctx, watchlistProblems(config.watchlist, list.data, resolved));
 
   const { snapshots, corrupt } = await ctx.snapshots.readMany(watched.map((w) => w.id));
   // An unreadable snapshot is planned like a new issuer: its poll fails on it, and the failure is told.
@@ -227,7 +237,11 @@ async function gateThisTick(ctx: JobContext, history: RefreshHistory, now: Date)
     return { check: true, checksLeft: plan.gate ? left : 0, profile: uniformProfile(), seenToday: 0 };
   }
   const refreshes = await history.list();
-  const profile = learnProfile(refreshes, nowMs, dayMs);
+  const profile = learnProfile(
+    refreshes.map((r) => r.at),
+    nowMs,
+    dayMs,
+  );
   const lastCheckAt = await ctx.redis.hget(stateKeys(ctx.prefix).sweep, 'lastCheckAt');
   const lastCheckMs = lastCheckAt ? Date.parse(lastCheckAt) : Number.NaN;
   const decision = gateDecision({
@@ -238,7 +252,15 @@ async function gateThisTick(ctx: JobContext, history: RefreshHistory, now: Date)
     checksPerDay: plan.gateChecksPerDay,
     lastCheckMs: Number.isNaN(lastCheckMs) ? null : lastCheckMs,
   });
-  return { ...decision, profile, seenToday: seenToday(refreshes, nowMs, dayMs) };
+  return {
+    ...decision,
+    profile,
+    seenToday: seenToday(
+      refreshes.map((r) => r.seenAt),
+      nowMs,
+      dayMs,
+    ),
+  };
 }
 
 /** The issuer list the last check saved; a check when there is none yet. */
@@ -287,6 +309,13 @@ async function scheduledPolls(
       refreshesLater: later,
     },
     untilRefreshMs: untilRefreshMs(gate.profile, nowMs, config.budget.dayWindow, later),
+    dayMs: config.budget.dayWindow,
+    minuteMs: config.budget.minuteWindow,
+    seenToday: gate.seenToday,
+    refreshTimesKnown: refreshTimesKnown(gate.profile),
+    untilDayEndMs: nextWindowStart(nowMs, config.budget.dayWindow) - nowMs,
+    fullSweepMs: plan.minSweepMs,
+    tickMs: sweepEvery(plan),
     fullSweeps: plan.refreshesPerDay >= 1,
   });
   const byId = new Map(watched.map((issuer) => [issuer.id, issuer]));
@@ -296,15 +325,19 @@ async function scheduledPolls(
   });
 }
 
-/** What the scheduler needs of one issuer's snapshot. */
-function scheduleState(id: string, snapshot: Snapshot | undefined, nowMs: number): IssuerScheduleState {
+/** What the scheduler needs of one issuer's snapshot: its rate is read from the snapshot alone. */
+export function scheduleState(
+  id: string,
+  snapshot: Snapshot | undefined,
+  nowMs: number,
+): IssuerScheduleState {
   if (!snapshot) return { id, seenVersionMs: null, polledAtMs: null, rate: 0 };
   const seen = snapshot.lastUpdated === null ? Number.NaN : Date.parse(snapshot.lastUpdated);
   return {
     id,
     seenVersionMs: Number.isNaN(seen) ? null : seen,
     polledAtMs: Date.parse(snapshot.polledAt),
-    rate: snapshotRate(snapshot.positions, nowMs),
+    rate: snapshotRate(snapshot, nowMs),
   };
 }
 

@@ -1,5 +1,5 @@
 import { displayText } from '../channels/format.js';
-import type { WatchEntry } from '../config/schema.js';
+import type { WatchEntry, Watchlist } from '../config/schema.js';
 import type { Issuer } from '../upstream/schemas.js';
 
 /** A watchlist entry bound to an upstream issuer id. */
@@ -21,11 +21,36 @@ export function normaliseName(name: string): string {
   return name.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
+/** The `watchlist` setting, read-only: entries, or `all`. */
+export type WatchlistSetting = Watchlist | readonly WatchEntry[];
+
+/** True for `watchlist: all`: every issuer of the directory, followed as issuers join and leave it. */
+export function isWholeDirectory(watchlist: WatchlistSetting): watchlist is 'all' {
+  return watchlist === 'all';
+}
+
+/** The configured entries: none under `watchlist: all`, which names no issuer. */
+export function watchEntries(watchlist: WatchlistSetting): readonly WatchEntry[] {
+  return isWholeDirectory(watchlist) ? [] : watchlist;
+}
+
 /**
- * Binds watchlist entries to issuer ids. Ids are taken as given (an unknown id surfaces as a 404 when
- * polled); names resolve case- and whitespace-insensitively against the directory.
+ * Binds the watchlist to issuer ids. `all` is every issuer the directory lists (none before one is
+ * known). Ids are taken as given (an unknown id surfaces as a 404 when polled); names resolve case- and
+ * whitespace-insensitively against the directory.
  */
 export function resolveWatchlist(
+  watchlist: WatchlistSetting,
+  directory: readonly Issuer[] | null,
+): { watched: WatchedIssuer[]; problems: WatchProblem[] } {
+  if (isWholeDirectory(watchlist)) {
+    const watched = (directory ?? []).map((issuer) => ({ id: issuer.svc_issuer_id, name: issuer.name }));
+    return { watched, problems: [] };
+  }
+  return resolveEntries(watchlist, directory);
+}
+
+function resolveEntries(
   entries: readonly WatchEntry[],
   directory: readonly Issuer[] | null,
 ): { watched: WatchedIssuer[]; problems: WatchProblem[] } {
@@ -128,6 +153,30 @@ export function unlistedIds(
   if (directory.length === 0) return [];
   const listed = new Set(directory.map((issuer) => issuer.svc_issuer_id));
   return watched.filter((issuer) => !listed.has(issuer.id));
+}
+
+/**
+ * What the sweep's `watchlist` notice says, one line each: names that do not resolve, ids the issuer list
+ * does not name, and under `all` an empty issuer list (nothing is watched). Under `all` an issuer that
+ * leaves the list is simply no longer watched: that is no problem.
+ */
+export function watchlistProblems(
+  watchlist: WatchlistSetting,
+  directory: readonly Issuer[],
+  resolved: { watched: readonly WatchedIssuer[]; problems: readonly WatchProblem[] },
+): string[] {
+  if (isWholeDirectory(watchlist)) {
+    return directory.length === 0
+      ? ["watchlist: all, but the upstream's issuer list is empty: no issuer is polled until it lists some"]
+      : [];
+  }
+  return [
+    ...resolved.problems.map(describeProblem),
+    ...unlistedIds(resolved.watched, directory).map(
+      (w) =>
+        `watchlist id "${displayText(w.id)}" is not in the upstream's issuer list (it left, or the id is wrong); it is asked once a day`,
+    ),
+  ];
 }
 
 /** A watchlist problem in one line, for errors and notices. */

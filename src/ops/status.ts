@@ -2,7 +2,7 @@ import type { App } from '../app.js';
 import { formatDuration } from '../config/duration.js';
 import { describeOverdue, overdueAfterMs, overdueIssuers } from '../jobs/poll-health-report.js';
 import { schedulerHealth, sweepEvery } from '../jobs/schedulers.js';
-import { resolveWatchlist } from '../jobs/watchlist.js';
+import { isWholeDirectory, resolveWatchlist } from '../jobs/watchlist.js';
 import { round4 } from '../positions/index.js';
 import { stateKeys } from '../state/keys.js';
 import type { ActiveNotice } from '../state/notices.js';
@@ -35,6 +35,18 @@ export interface StatusReport {
     summary: string[];
   };
   sweep: { lastSweepAt: string | null; datasetLastUpdated: string | null; lastDue: number | null };
+  /** `all`: the whole directory (`watchlist: all`), of `issuers` as last listed; else a list of entries. */
+  watchlist: { all: boolean; issuers: number };
+  /**
+   * The hard bound (`plan.maxStalenessMs`: no watched issuer goes unpolled longer, even when the dataset
+   * has not moved; null when `poll.maxStaleness` is off), and the watched issuer polled longest ago,
+   * null before any poll.
+   */
+  bound: {
+    every: string | null;
+    boundMs: number | null;
+    longest: { id: string; since: string; ageMs: number } | null;
+  };
   issuers: Array<{
     id: string;
     name: string;
@@ -141,6 +153,12 @@ export async function collectStatus(app: App): Promise<StatusReport> {
       datasetLastUpdated: sweep.lastUpdated || null,
       lastDue: sweep.lastDue ? Number(sweep.lastDue) : null,
     },
+    watchlist: { all: isWholeDirectory(config.watchlist), issuers: ids.length },
+    bound: {
+      every: Number.isFinite(plan.maxStalenessMs) ? formatDuration(plan.maxStalenessMs) : null,
+      boundMs: Number.isFinite(plan.maxStalenessMs) ? plan.maxStalenessMs : null,
+      longest: longestUnpolled(ids, snapshots, now.getTime()),
+    },
     issuers: ids.map((id) => {
       const snapshot = snapshots.get(id);
       const positions = Object.values(snapshot?.positions ?? {});
@@ -168,6 +186,22 @@ export async function collectStatus(app: App): Promise<StatusReport> {
     }),
     notices,
   };
+}
+
+/** The watched issuer whose last poll is oldest (issuers never polled are left to the `due` rows). */
+function longestUnpolled(
+  ids: readonly string[],
+  snapshots: ReadonlyMap<string, { polledAt: string } | undefined>,
+  nowMs: number,
+): StatusReport['bound']['longest'] {
+  let longest: StatusReport['bound']['longest'] = null;
+  for (const id of ids) {
+    const since = snapshots.get(id)?.polledAt;
+    if (since === undefined) continue;
+    const ageMs = nowMs - Date.parse(since);
+    if (longest === null || ageMs > longest.ageMs) longest = { id, since, ageMs };
+  }
+  return longest;
 }
 
 function issuerHealth(

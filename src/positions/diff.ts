@@ -9,6 +9,7 @@ import {
   type HeldPosition,
   type PositionEvent,
   type Snapshot,
+  type WatchRecord,
 } from './types.js';
 
 export { collapseRows } from './collapse.js';
@@ -45,15 +46,8 @@ interface DiffContext {
 export function diffPositions(input: DiffInput): DiffResult {
   const current = collapseRows(input.rows);
   const detectedAt = input.now.toISOString();
-  const next: Snapshot = {
-    issuerId: input.issuer.id,
-    issuerName: input.issuer.name,
-    positions: current,
-    lastUpdated: input.lastUpdated,
-    polledAt: detectedAt,
-  };
   if (input.previous === null && input.onFirstSeen === 'baseline')
-    return { events: [], next, baseline: true };
+    return { events: [], next: nextSnapshot(input, current, detectedAt, false), baseline: true };
 
   const previous = input.previous?.positions ?? {};
   const context: DiffContext = {
@@ -69,7 +63,36 @@ export function diffPositions(input: DiffInput): DiffResult {
     if (event !== null) events.push(event);
   }
   events.sort((a, b) => compareText(a.holderKey, b.holderKey) || kindRank(a.kind) - kindRank(b.kind));
-  return { events, next, baseline: false };
+  return { events, next: nextSnapshot(input, current, detectedAt, events.length > 0), baseline: false };
+}
+
+/** The snapshot after this poll; the watch record counts it, the history summary carries over. */
+function nextSnapshot(
+  input: DiffInput,
+  positions: Record<string, HeldPosition>,
+  polledAt: string,
+  found: boolean,
+): Snapshot {
+  return {
+    issuerId: input.issuer.id,
+    issuerName: input.issuer.name,
+    positions,
+    lastUpdated: input.lastUpdated,
+    polledAt,
+    watch: watchAfter(input.previous, found, polledAt),
+    ...(input.previous?.history ? { history: input.previous.history } : {}),
+  };
+}
+
+/**
+ * The watch record after this poll. It starts at the first snapshot (a first sight's events are the
+ * issuer's holders, not its changes), or for a snapshot written before the record at that snapshot's
+ * poll; each later poll that found events counts one change.
+ */
+function watchAfter(previous: Snapshot | null, found: boolean, at: string): WatchRecord {
+  if (previous === null) return { since: at, changes: 0 };
+  const watch = previous.watch ?? { since: previous.polledAt, changes: 0 };
+  return { since: watch.since, changes: watch.changes + (found ? 1 : 0) };
 }
 
 /** The event for one holder key, or null when its rounded value did not change. */

@@ -16,6 +16,8 @@ export {
   EVENT_KINDS,
   type EventKind,
   type HeldPosition,
+  type HistorySummary,
   type PositionEvent,
   type Snapshot,
+  type WatchRecord,
 } from './types.js';

@@ -28,6 +28,16 @@ const storySchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('back-above'), fellBelowOn: z.string(), daysBelow: z.number() }),
 ]);
 
+/** Polls that found events since the first snapshot (types.ts `WatchRecord`). */
+const watchSchema = z.object({ since: z.string(), changes: z.number().int().nonnegative() });
+
+/** A `status=all` history as change-rate evidence (types.ts `HistorySummary`). */
+const historySchema = z.object({
+  changes: z.number().nonnegative(),
+  days: z.number().nonnegative(),
+  at: z.string(),
+});
+
 /** A stored snapshot; `polledAt` must be canonical because the commit script compares it as a string. */
 export const snapshotSchema = z.object({
   issuerId: z.string().min(1),
@@ -37,6 +47,8 @@ export const snapshotSchema = z.object({
   upstreamUpdated: z.string().nullable().optional(),
   polledAt: canonicalInstant,
   memory: z.record(z.string(), holderMemorySchema).optional(),
+  watch: watchSchema.optional(),
+  history: historySchema.optional(),
 }) satisfies z.ZodType<Snapshot>;
 
 /** A stored event, as read back from the event log. */

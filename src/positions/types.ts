@@ -34,6 +34,28 @@ export interface Snapshot {
    * key. Absent in snapshots written before it was kept, and when there is nothing to remember.
    */
   memory?: Record<string, HolderMemory>;
+  /**
+   * What shortwatch counted of the issuer's changes, for its change rate (src/schedule/change-rate.ts).
+   * Absent in snapshots written before it was kept.
+   */
+  watch?: WatchRecord;
+  /** The issuer's `status=all` history, summed up by the poll that fetched it, once per issuer. */
+  history?: HistorySummary;
+}
+
+/** Polls that found events since shortwatch first saw the issuer. */
+export interface WatchRecord {
+  /** The first snapshot's `polledAt` (or, for a snapshot written before the record, that snapshot's). */
+  since: string;
+  /** Polls since then whose diff found events (polls, not events: one refresh is one change). */
+  changes: number;
+}
+
+/** A `status=all` history as change-rate evidence: changes over the days it covers, and when fetched. */
+export interface HistorySummary {
+  changes: number;
+  days: number;
+  at: string;
 }
 
 /** One holder's memory: a fall below the disclosure threshold, its last crossing, a hold in progress. */

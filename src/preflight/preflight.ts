@@ -1,7 +1,13 @@
 import { type ConfigIssue, isConfigError } from '../config/config-error.js';
-import type { Config, WatchEntry } from '../config/schema.js';
+import type { Config, Watchlist } from '../config/schema.js';
 import { unresolvedSecrets } from '../config/unresolved-secret.js';
-import { describeProblem, resolveWatchlist, type WatchedIssuer } from '../jobs/watchlist.js';
+import {
+  describeProblem,
+  isWholeDirectory,
+  resolveWatchlist,
+  type WatchedIssuer,
+  watchEntries,
+} from '../jobs/watchlist.js';
 import { planFor } from '../plan-for.js';
 import type { Issuer } from '../upstream/index.js';
 import { cronPatternProblem } from './cron-pattern.js';
@@ -22,23 +28,49 @@ export function configIssues(config: Config): ConfigIssue[] {
 
 /**
  * Binds the watchlist to the issuer directory as the sweep does; each name that matches no issuer, or
- * several, is an issue at its key path (`watchlist[3].name`). Ids are taken as given.
+ * several, is an issue at its key path (`watchlist[3].name`). Ids are taken as given. Under `all` there is
+ * no name to resolve: every listed issuer is watched, and an empty list is the issue (nothing to watch).
  */
 export function watchlistIssues(
-  entries: readonly WatchEntry[],
+  watchlist: Watchlist,
   directory: readonly Issuer[],
 ): { watched: WatchedIssuer[]; issues: ConfigIssue[] } {
-  const { watched, problems } = resolveWatchlist(entries, directory);
+  const { watched, problems } = resolveWatchlist(watchlist, directory);
+  if (isWholeDirectory(watchlist)) {
+    const empty = {
+      path: 'watchlist',
+      message: "is all, but the upstream's issuer list is empty: there is no issuer to watch",
+    };
+    return { watched, issues: directory.length === 0 ? [empty] : [] };
+  }
   const issues: ConfigIssue[] = [];
   // Problems come in watchlist order, one for each name entry that does not resolve.
   let next = 0;
-  entries.forEach((entry, index) => {
+  watchEntries(watchlist).forEach((entry, index) => {
     const problem = problems[next];
     if (!('name' in entry) || problem?.entry !== entry.name) return;
     next += 1;
     issues.push({ path: `watchlist[${index}].name`, message: describeProblem(problem) });
   });
   return { watched, issues };
+}
+
+/**
+ * The watchlist against an issuer directory, as `start` and `check` both judge it: its names, and under
+ * `all` the plan at the directory's size (a list's plan is judged without the directory, in configIssues).
+ */
+export function directoryIssues(
+  config: Config,
+  directory: readonly Issuer[],
+): { watched: WatchedIssuer[]; issues: ConfigIssue[] } {
+  const { watched, issues } = watchlistIssues(config.watchlist, directory);
+  const plan = isWholeDirectory(config.watchlist) ? planIssues(config, directory) : [];
+  return { watched, issues: [...issues, ...plan] };
+}
+
+/** Whether the issuer directory decides anything: a name to resolve, or the size of `all`. */
+export function needsDirectory(watchlist: Watchlist): boolean {
+  return isWholeDirectory(watchlist) || watchlist.some((entry) => 'name' in entry);
 }
 
 function unreadSecretIssues(config: Config): ConfigIssue[] {
@@ -60,9 +92,9 @@ function cronIssues(config: Config): ConfigIssue[] {
   });
 }
 
-function planIssues(config: Config): ConfigIssue[] {
+function planIssues(config: Config, directory: readonly Issuer[] | null = null): ConfigIssue[] {
   try {
-    planFor(config);
+    planFor(config, directory);
     return [];
   } catch (error) {
     if (isConfigError(error)) return [...error.issues];

@@ -4,12 +4,21 @@ import type { ScenarioChange } from './scenario-types.js';
 // An independent copy of the daemon's diff rules: it is the oracle tests compare the daemon against,
 // so it must not import src/positions.
 
+/** Keys already worked out: a register names few holders, and a warm-up asks for them often. */
+const KEYS = new Map<string, string>();
+const KEYS_KEPT = 10_000;
+
 /** Holder identity across spellings: NFKC, lower-cased, letters and digits only. */
 export function holderKeyOf(name: string): string {
-  return name
+  const known = KEYS.get(name);
+  if (known !== undefined) return known;
+  const key = name
     .normalize('NFKC')
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]/gu, '');
+  if (KEYS.size >= KEYS_KEPT) KEYS.clear();
+  KEYS.set(name, key);
+  return key;
 }
 
 /** A value as compared by the diff: rounded to 4 decimals. */

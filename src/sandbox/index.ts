@@ -6,7 +6,13 @@ export { createScenario, Scenario } from './scenario.js';
 export { loadScenarioFile, parseScenarioFile, scenarioFromFile } from './scenario-file.js';
 export { isScenarioFileError, ScenarioFileError } from './scenario-file-error.js';
 export type { ScenarioFile } from './scenario-file-schema.js';
-export type { ScenarioChange, ScenarioChangeKind, ScenarioOptions } from './scenario-types.js';
+export type {
+  Publication,
+  PublicationOptions,
+  ScenarioChange,
+  ScenarioChangeKind,
+  ScenarioOptions,
+} from './scenario-types.js';
 export {
   DEFAULT_NO_API_KEY,
   DEFAULT_SANDBOX_KEY,

@@ -24,6 +24,9 @@ type Role = 'empty' | 'crowded' | 'flap' | 'ordinary';
 
 const SHAW = SHAW_SPELLINGS[0] ?? 'D. E. Shaw & Co., L.P.';
 
+/** The first simulated day of a scenario that names none. */
+export const DEFAULT_START = '2026-01-05';
+
 /** Every name new positions can be opened under. */
 export const OPENING_NAMES: readonly string[] = [...HOLDER_NAMES, SHAW];
 
@@ -33,7 +36,7 @@ export function generateWorld(options: ScenarioOptions): World {
   // Names are drawn first, so that retuning the shape below never renames a seed's issuers.
   const issuerNames = rng.shuffle([...ISSUER_NAMES]);
   const count = options.issuers ?? 12;
-  const start = options.start ?? '2026-01-05';
+  const start = options.start ?? DEFAULT_START;
   const roles = assignRoles(rng, count);
   const sizes = roles.map((role) => holderCount(rng, role, options.holdersPerIssuer));
   // The first crowded name shows the awkward features of a register keyed by name (see buildBook).

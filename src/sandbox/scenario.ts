@@ -2,10 +2,19 @@ import type { Issuer, IssuerPosition } from '../upstream/schemas.js';
 import { addWeekdays, refreshTime } from './dates.js';
 import { diffActive, holderKeyOf } from './holder-diff.js';
 import { IssuerBook } from './issuer-book.js';
+import { nextPublication, previousPublication } from './publication-clock.js';
 import type { ScenarioFile } from './scenario-file-schema.js';
-import { generateWorld } from './scenario-seed.js';
+import {
+  applyChange,
+  createPublishing,
+  PUBLICATION_DEFAULTS,
+  type Publishing,
+  pickChanged,
+  warmUp,
+} from './scenario-publish.js';
+import { DEFAULT_START, generateWorld } from './scenario-seed.js';
 import { applyStep } from './scenario-step.js';
-import type { ScenarioChange, ScenarioOptions } from './scenario-types.js';
+import type { Publication, ScenarioChange, ScenarioOptions } from './scenario-types.js';
 import { UnknownIssuerError } from './unknown-issuer-error.js';
 import type { World } from './world.js';
 
@@ -34,10 +43,13 @@ export class Scenario {
   private updated: string | null;
   private revision = 0;
   private readonly earlier = new Map<string, EarlierData>();
+  private readonly published: Publication[] = [];
 
   constructor(
     private readonly world: World,
     lastUpdated: string | null,
+    /** Set for a register on a publication schedule (`ScenarioOptions.publications`). */
+    private readonly publishing?: Publishing,
   ) {
     this.updated = lastUpdated;
   }
@@ -109,6 +121,54 @@ export class Scenario {
     }
     if (changes.length > 0 || this.historySize() !== rows) this.refresh();
     return changes;
+  }
+
+  /**
+   * Publishes one business day of changes now (`atMs`, epoch ms): each issuer changes with the chance its
+   * rate gives, the disclosures are dated the next weekday, and `last_updated` moves to `atMs` even
+   * when no issuer changed. Only for a scenario on a publication schedule.
+   */
+  publish(atMs: number): Publication {
+    const { world, publishing } = this;
+    if (!publishing) throw new Error('this scenario has no publication schedule');
+    publishing.left--;
+    world.date = addWeekdays(world.date, 1);
+    const changes: ScenarioChange[] = [];
+    for (const book of pickChanged(world, publishing)) {
+      const id = book.issuer.svc_issuer_id;
+      const then = this.dataOf(book);
+      applyChange(world, publishing, book);
+      this.earlier.set(id, then);
+      changes.push(...diffActive(id, then.active, book.active));
+      world.rng.shuffle(book.active);
+    }
+    this.revision++;
+    this.updated = new Date(atMs).toISOString();
+    const publication = { at: atMs, lastUpdated: this.updated, date: world.date, changes };
+    this.published.push(publication);
+    return publication;
+  }
+
+  /** The next publication strictly after `afterMs`; undefined without a schedule or once none are left. */
+  nextPublication(afterMs: number): number | undefined {
+    const { publishing } = this;
+    if (!publishing || publishing.left <= 0) return undefined;
+    return nextPublication(publishing.clock, afterMs, addWeekdays(this.world.date, 1));
+  }
+
+  /** The last scheduled publication at or before `atMs`; undefined without a schedule. */
+  lastPublication(atMs: number): number | undefined {
+    return this.publishing && previousPublication(this.publishing.clock, atMs, this.world.date);
+  }
+
+  /** Every publication made so far, oldest first. */
+  publications(): readonly Publication[] {
+    return this.published;
+  }
+
+  /** Each issuer's change rate (changes a business day) on a publication schedule; empty without one. */
+  changeRates(): ReadonlyMap<string, number> {
+    return this.publishing?.rates ?? new Map();
   }
 
   /** Test helper: a new disclosure (dated today unless given) that becomes the holder's listed row. */
@@ -185,6 +245,15 @@ export class Scenario {
 
 /** A generated scenario: the same options always give the same data and the same steps. */
 export function createScenario(options: ScenarioOptions): Scenario {
-  const world = generateWorld(options);
-  return new Scenario(world, refreshTime(world.date, 0));
+  const { publications } = options;
+  if (!publications) {
+    const world = generateWorld(options);
+    return new Scenario(world, refreshTime(world.date, 0));
+  }
+  // The registers are laid out the warm-up's length before `start`, then live through it.
+  const days = publications.warmUpDays ?? PUBLICATION_DEFAULTS.warmUpDays;
+  const world = generateWorld({ ...options, start: addWeekdays(options.start ?? DEFAULT_START, -days) });
+  const publishing = createPublishing(world, options.seed, publications);
+  warmUp(world, publishing, days);
+  return new Scenario(world, refreshTime(world.date, 0), publishing);
 }

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import { Delays } from './delays.js';
 import { FaultQueue, type Faults } from './faults.js';
 import { createHandler } from './handler.js';
+import { startPublications } from './publication-timer.js';
 import { FixedWindowLimiter } from './rate-limiter.js';
 import { createScenario, type Scenario } from './scenario.js';
 import { RequestLog, type RequestStats } from './stats.js';
@@ -26,7 +27,10 @@ export interface SandboxOptions {
   retryAfterHeader?: boolean;
   /** Default createScenario({ seed: 1 }). */
   scenario?: Scenario;
-  /** When set, the scenario steps every this many ms (on an unref'd timer). */
+  /**
+   * When set, the scenario steps every this many ms (on an unref'd timer). A scenario on a publication
+   * schedule (`ScenarioOptions.publications`) publishes on its own, by `now`.
+   */
   stepEvery?: number;
   /** The clock for rate limits and stats; default Date.now. */
   now?: () => number;
@@ -83,6 +87,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   if (address === null || typeof address === 'string') throw new Error('sandbox server has no TCP address');
   const stepper = options.stepEvery ? setInterval(() => scenario.step(), options.stepEvery) : undefined;
   stepper?.unref();
+  const publisher = startPublications(scenario, options.now ?? Date.now);
   const urlHost = host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${urlHost}:${address.port}`,
@@ -92,6 +97,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     stats,
     close: () => {
       clearInterval(stepper);
+      publisher?.stop();
       delays.releaseAll();
       return new Promise((resolve) => {
         server.close(() => resolve());

@@ -5,14 +5,20 @@
 
 const DAY_MS = 86_400_000;
 
+/** Changes counted over an exposure in days: one piece of evidence of a rate. */
+export interface ChangeCount {
+  changes: number;
+  days: number;
+}
+
 /** What is known of one issuer's past changes. */
 export interface RateEvidence {
   /** Disclosure dates (`YYYY-MM-DD`) of the issuer's listed holders, newest per holder. */
   holderDates: readonly string[];
   /** Changes shortwatch itself saw (polls that found events) over the days it has watched the issuer. */
-  observed?: { changes: number; days: number };
-  /** Disclosure dates of the issuer's `status=all` history, when it was fetched. */
-  historyDates?: readonly string[];
+  observed?: ChangeCount;
+  /** The issuer's `status=all` history, summed up by {@link historyEvidence} when it was fetched. */
+  history?: ChangeCount;
 }
 
 /** The prior: a quiet issuer, worth this many days of evidence. */
@@ -46,19 +52,30 @@ function fromHolders(dates: readonly string[], nowMs: number): { changes: number
   return k === 0 ? { changes: 0, days: 0 } : { changes: k, days: waited / k };
 }
 
-/** Distinct disclosure days in the last year of the history, over the days it covers. */
-function fromHistory(dates: readonly string[], nowMs: number): { changes: number; days: number } {
-  const since = nowMs - HORIZON_DAYS * DAY_MS;
-  let first = nowMs;
+/**
+ * A `status=all` history's evidence: its distinct disclosure days in the year before `asOfMs`, over the
+ * days it covers. The poll that fetched the history stores this in the snapshot, taken as of the day
+ * shortwatch began watching the issuer, so it never counts a change the observed count also holds.
+ */
+export function historyEvidence(dates: readonly string[], asOfMs: number): ChangeCount {
+  const since = asOfMs - HORIZON_DAYS * DAY_MS;
+  let first = asOfMs;
   const days = new Set<string>();
   for (const date of dates) {
     const at = Date.parse(`${date}T00:00:00Z`);
-    if (Number.isNaN(at) || at < since) continue;
+    if (Number.isNaN(at) || at < since || at > asOfMs) continue;
     days.add(date);
     first = Math.min(first, at);
   }
-  const covered = dates.length === 0 ? 0 : Math.max(1, (nowMs - Math.min(first, since)) / DAY_MS);
+  const covered = dates.length === 0 ? 0 : Math.max(1, (asOfMs - Math.min(first, since)) / DAY_MS);
   return { changes: days.size, days: Math.min(HORIZON_DAYS, covered) };
+}
+
+/** Polls that found events since `since` (an ISO instant), over the days since then. */
+export function observedEvidence(watch: { since: string; changes: number }, nowMs: number): ChangeCount {
+  const since = Date.parse(watch.since);
+  if (Number.isNaN(since)) return { changes: 0, days: 0 };
+  return { changes: watch.changes, days: Math.max(0, (nowMs - since) / DAY_MS) };
 }
 
 /** The issuer's estimated changes a day (always above 0, so every issuer keeps some weight). */
@@ -68,7 +85,7 @@ export function estimateChangeRate(evidence: RateEvidence, nowMs: number, prior 
   for (const part of [
     fromHolders(evidence.holderDates, nowMs),
     evidence.observed ?? { changes: 0, days: 0 },
-    evidence.historyDates ? fromHistory(evidence.historyDates, nowMs) : { changes: 0, days: 0 },
+    evidence.history ?? { changes: 0, days: 0 },
   ]) {
     changes += part.changes;
     days += part.days;

@@ -6,14 +6,16 @@
 const DAY_MS = 86_400_000;
 
 /**
- * How strongly polls follow the change rate: an issuer's index is rate^FOCUS x days missed, so in the
- * long run it is polled about rate^FOCUS as often as others. 0.5 is the square-root rule that
- * minimises the mean delay (Cho and Garcia-Molina's age-optimal policy for Poisson changes); 1 is the
- * proportional rule. Registers publish in batches, so a change found in the same publication window
- * costs minutes and one missed costs a day or more; 0.75 finds more of the changes in their own
- * window (the median) for a mean a few percent above the square-root rule's (docs/performance.md).
+ * How strongly polls follow the change rate: an issuer's index is rate^FOCUS x days missed, so when
+ * the budget cannot poll everyone after each refresh, an issuer is polled about rate^FOCUS as often as
+ * others. 0.5 is the square-root rule that minimises the mean delay for Poisson changes (Cho and
+ * Garcia-Molina's age-optimal policy). Registers publish in batches, so a change found in its own
+ * publication window costs minutes and one missed costs a day or more: 2 keeps the busiest issuers,
+ * which carry most of the changes, polled after every publication and leaves the quiet ones to the
+ * days they missed and the hard bound. It trades a longer tail of quiet issuers' changes for a median
+ * in minutes (docs/performance.md).
  */
-export const FOCUS = 0.75;
+export const FOCUS = 2;
 
 /** What the sweep knows of one watched issuer. */
 export interface IssuerScheduleState {
@@ -40,13 +42,37 @@ export interface PollCandidate {
 }
 
 /** How early before the hard bound an issuer is forced: a twentieth of the bound, at most a day. */
-export function forceLeadMs(boundMs: number): number {
-  return Math.min(DAY_MS, boundMs / 20);
+export function forceLeadMs(boundMs: number, dayMs = DAY_MS): number {
+  return Math.min(dayMs, boundMs / 20);
 }
 
-/** Issuers due whatever the budget's pacing: no snapshot, or near the hard bound. */
-export function forcedCount(issuers: readonly IssuerScheduleState[], nowMs: number, boundMs: number): number {
-  const forcedAge = boundMs - forceLeadMs(boundMs);
+/**
+ * How early before the hard bound an issuer is forced when the budget cannot sweep the watchlist for
+ * each refresh. Polls are then spent about once a day (after the day's refresh, or at once on a day
+ * without one), so the next chance to poll an issuer may be as late as the end of tomorrow: everything
+ * that would pass the bound by then is forced now.
+ */
+export function dailyForceLeadMs(untilDayEndMs: number, dayMs = DAY_MS): number {
+  return untilDayEndMs + dayMs;
+}
+
+/**
+ * {@link dailyForceLeadMs} on a typical day, in days: polls spent after a refresh in the afternoon.
+ * The planner adds it to the bound so that polls forced every `bound - lead` keep to their share.
+ */
+export const DAILY_FORCE_LEAD_DAYS = 1.5;
+
+/**
+ * Issuers due whatever the budget's pacing: no snapshot, or within `leadMs` of the hard bound (by
+ * default {@link forceLeadMs}; longer when the next chance to force them is further away).
+ */
+export function forcedCount(
+  issuers: readonly IssuerScheduleState[],
+  nowMs: number,
+  boundMs: number,
+  leadMs = forceLeadMs(boundMs),
+): number {
+  const forcedAge = boundMs - leadMs;
   let count = 0;
   for (const issuer of issuers) {
     if (issuer.polledAtMs === null || nowMs - issuer.polledAtMs >= forcedAge) count++;
@@ -55,8 +81,8 @@ export function forcedCount(issuers: readonly IssuerScheduleState[], nowMs: numb
 }
 
 /**
- * Every issuer due at `nowMs`, in the order to poll them: new ones, then those near the hard bound
- * (oldest first), then those the dataset moved past, by index. Issuers already at `versionMs`
+ * Every issuer due at `nowMs`, in the order to poll them: new ones, then those within `leadMs` of the
+ * hard bound (oldest first), then those the dataset moved past, by index. Issuers already at `versionMs`
  * and younger than the bound are not due.
  */
 export function rankCandidates(
@@ -64,8 +90,11 @@ export function rankCandidates(
   versionMs: number | null,
   nowMs: number,
   boundMs: number,
+  leadMs = forceLeadMs(boundMs),
+  /** The day window's length (`budget.dayWindow`): rates are changes per day of this length. */
+  dayMs = DAY_MS,
 ): PollCandidate[] {
-  const forcedAge = boundMs - forceLeadMs(boundMs);
+  const forcedAge = boundMs - leadMs;
   const out: PollCandidate[] = [];
   for (const issuer of issuers) {
     if (issuer.polledAtMs === null) {
@@ -75,11 +104,11 @@ export function rankCandidates(
     const age = nowMs - issuer.polledAtMs;
     const missedMs =
       versionMs === null ? age : issuer.seenVersionMs === null ? age : versionMs - issuer.seenVersionMs;
-    const chance = missedMs > 0 ? 1 - Math.exp((-issuer.rate * missedMs) / DAY_MS) : 0;
+    const chance = missedMs > 0 ? 1 - Math.exp((-issuer.rate * missedMs) / dayMs) : 0;
     if (Number.isFinite(boundMs) && age >= forcedAge) {
       out.push({ id: issuer.id, reason: 'stale', index: age, changeChance: chance });
     } else if (versionMs !== null && missedMs > 0) {
-      const index = issuer.rate ** FOCUS * (missedMs / DAY_MS);
+      const index = issuer.rate ** FOCUS * (missedMs / dayMs);
       out.push({ id: issuer.id, reason: 'changed', index, changeChance: chance });
     }
   }

@@ -27,6 +27,14 @@ export function weekdayOf(at: number, dayMs: number): number {
   return (((Math.floor(at / dayMs) + 4) % 7) + 7) % 7;
 }
 
+/** Refreshes seen before the profile is trusted to say when the day's refresh comes: about a week's. */
+const KNOWN_AFTER = 5;
+
+/** Whether enough refreshes were seen to hold tokens back for the one expected later today. */
+export function refreshTimesKnown(profile: RefreshProfile): boolean {
+  return profile.observations >= KNOWN_AFTER;
+}
+
 /** Nothing seen yet: one refresh a day, at any time. */
 export function uniformProfile(): RefreshProfile {
   return {
@@ -89,9 +97,11 @@ function perWeekday(
 }
 
 /**
- * Refreshes still expected in the day window holding `nowMs`, after `nowMs`: the day's expected
- * refreshes times the share of the profile still ahead, and never more than the day's expected
- * refreshes less those already seen today (`seenToday`).
+ * Refreshes still expected in the day window holding `nowMs`, after `nowMs`, given what was seen today
+ * (`seenToday`). Before the day's first refresh this is a conditional chance: on a day that publishes
+ * once, a refresh not seen by 20:00 is not unlikely but overdue (a late publication), so the share of
+ * the profile still ahead is weighed against the share already passed without one. After it, only the
+ * day's further refreshes (corrections) remain, by the share of the profile still ahead.
  */
 export function refreshesLater(profile: RefreshProfile, nowMs: number, dayMs: number, seenToday = 0): number {
   const position = ((nowMs % dayMs) / dayMs) * PROFILE_BINS;
@@ -99,7 +109,12 @@ export function refreshesLater(profile: RefreshProfile, nowMs: number, dayMs: nu
   let ahead = (profile.shares[bin] ?? 0) * (bin + 1 - position);
   for (let b = bin + 1; b < PROFILE_BINS; b++) ahead += profile.shares[b] ?? 0;
   const expected = profile.perWeekday[weekdayOf(nowMs, dayMs)] ?? 1;
-  return Math.min(expected * ahead, Math.max(0, expected - seenToday));
+  if (seenToday > 0) return Math.min(expected * ahead, Math.max(0, expected - seenToday));
+  // The first refresh of the day: it comes today with chance `first`, and not before now.
+  const first = Math.min(1, expected);
+  const stillToCome = first * ahead;
+  const firstLater = stillToCome === 0 ? 0 : stillToCome / (1 - first + stillToCome);
+  return firstLater + (expected - first) * ahead;
 }
 
 /** Refreshes seen in the day window holding `nowMs`, up to it. */
@@ -123,4 +138,25 @@ export function untilRefreshMs(profile: RefreshProfile, nowMs: number, dayMs: nu
   let b = bin + 1;
   while (b < PROFILE_BINS && passed < ahead / 2) passed += profile.shares[b++] ?? 0;
   return Math.max(0, (b / PROFILE_BINS) * dayMs - (nowMs % dayMs));
+}
+
+/** A `last_updated` with a time of day (not a date alone). */
+const PRECISE = /T\d{2}:\d{2}/;
+
+/**
+ * When a refresh happened, as far as the check that saw it can tell: its `last_updated` when precise and
+ * within (previous check, this check]; the check's own time otherwise. The first version ever seen keeps
+ * its `last_updated` (capped at now), since no check watched it arrive.
+ */
+export function refreshInstant(
+  lastUpdated: string,
+  seenAtMs: number,
+  previousCheckMs: number | null,
+  first = false,
+): number {
+  const stated = Date.parse(lastUpdated);
+  if (first) return Math.min(stated, seenAtMs);
+  const vouched =
+    PRECISE.test(lastUpdated) && stated <= seenAtMs && (previousCheckMs === null || stated > previousCheckMs);
+  return vouched ? stated : seenAtMs;
 }

@@ -1,7 +1,9 @@
 /**
- * Every Redis key of one deployment, built here and nowhere else. All of them share one hash tag,
+ * Every Redis key shortwatch writes, built here and nowhere else. A deployment's keys share one hash tag,
  * `{<redis.prefix>}`, so every Lua script and every BullMQ queue of a deployment lives in one Redis Cluster
- * slot, and two deployments on one Redis (or one cluster) use two tags.
+ * slot, and two deployments on one Redis (or one cluster) use two tags. The upstream's caps belong to its
+ * credential, not to a deployment: the budget's ledger lives under a tag of its own per (base URL, API
+ * key), {@link ledgerRoot}, shared by every deployment on that Redis that uses the credential.
  */
 
 /** The hash-tagged root of a deployment's keys: `{shortwatch}` for `redis.prefix: shortwatch`. */
@@ -17,8 +19,10 @@ export function stateKeys(root: string) {
     directory: `${root}:directory`,
     directoryMeta: `${root}:directory:meta`,
     sweep: `${root}:sweep`,
-    /** ZSET `last_updated` (ISO) → epoch ms: the dataset refreshes the gate saw (newest 200), for the refresh profile. */
+    /** ZSET `last_updated` (ISO) → epoch ms the gate first saw it: the dataset refreshes (newest 200). */
     refreshes: `${root}:refreshes`,
+    /** HASH `last_updated` → epoch ms it happened (as its check could tell), beside `refreshes`. */
+    refreshTimes: `${root}:refreshes:at`,
     /** HASH: per-issuer poll health (due since, failure streak, 404 backoff): see state/poll-health.ts. */
     pollHealth: `${root}:poll-health`,
     /** STRING, counter: `closed` events committed for one dataset version across the watchlist. */
@@ -35,10 +39,8 @@ export function stateKeys(root: string) {
     accessProbe: `${root}:access:probe`,
     /** SET, PX: fingerprints whose key an interactive command saw refused; the daemon with that key checks. */
     accessConfirm: `${root}:access:confirm`,
-    /** HASH `start`, `used`: the window of that kind the budget last counted in, by Redis' clock. */
-    budgetWindow: (window: 'minute' | 'day') => `${root}:budget:${window}`,
-    /** HASH `until`, `reason`, `mode` (`timed` | `probe`), and while probing `every`, `window`, `since`, `probeAt`. */
-    budgetBlocked: `${root}:budget:blocked`,
+    /** STRING: the fingerprint of the ledger this deployment's daemons count in, for commands run without the key. */
+    ledger: `${root}:ledger`,
     snapshot: (issuerId: string) => `${root}:snapshot:${issuerId}`,
     pollLease: (issuerId: string) => `${root}:poll-lease:${issuerId}`,
     events: `${root}:events`,
@@ -50,11 +52,37 @@ export function stateKeys(root: string) {
     muteSuppressed: `${root}:mute-suppressed`,
     /** Pub/sub channel: a channel name is published when its outbox has new work. */
     outboxWake: `${root}:outbox-wake`,
-    /** HASH `window` (start, Redis' clock) and a count per purpose: upstream calls of the current day window. */
-    requestTally: `${root}:requests`,
     /** Capped stream of sent messages (channel, delivery id, event ids, attempts). */
     deliveries: `${root}:deliveries`,
     outbox: (channel: string) => outboxKeys(root, channel),
+  };
+}
+
+/**
+ * The hash-tagged root of the budget's ledger for one upstream credential, `{shortwatch-upstream:<fp>}`,
+ * where `fp` is the credential's fingerprint (budget/access-state.ts `accessFingerprint`: a short sha256 of
+ * base URL and key, never the key itself). No deployment owns it: every key under it expires on its own.
+ */
+export function ledgerRoot(fingerprint: string): string {
+  return `{shortwatch-upstream:${fingerprint}}`;
+}
+
+/**
+ * The ledger of one upstream credential: what it spent and whether it is held. Every script that touches
+ * one of these keys touches only these, so it runs in the ledger's Cluster slot. `root` is from
+ * {@link ledgerRoot} (or a test's own prefix).
+ */
+export function ledgerKeys(root: string) {
+  return {
+    /** HASH `start`, `used`: the window of that kind the budget last counted in, by Redis' clock; expires a window after its end. */
+    budgetWindow: (window: 'minute' | 'day') => `${root}:budget:${window}`,
+    /**
+     * HASH `until`, `reason`, `mode` (`timed` | `probe`), and while probing `every`, `window`, `since`,
+     * `probeAt`; a timed block expires at its `until`, a probing one a day window after it.
+     */
+    budgetBlocked: `${root}:budget:blocked`,
+    /** HASH `window` (start, Redis' clock) and a count per purpose: upstream calls of the current day window. */
+    requestTally: `${root}:requests`,
   };
 }
 
@@ -87,5 +115,7 @@ export function outboxKeys(root: string, channel: string) {
 
 /** The state keys of one deployment. */
 export type StateKeys = ReturnType<typeof stateKeys>;
+/** The keys of one upstream credential's ledger. */
+export type LedgerKeys = ReturnType<typeof ledgerKeys>;
 /** The keys of one channel's outbox. */
 export type OutboxKeys = ReturnType<typeof outboxKeys>;

@@ -70,7 +70,7 @@ describe('BudgetModel mirrors the real RateBudget', () => {
   it.each(CASES.map(([name, takes], index) => [name, takes, index] as const))(
     '%s',
     async (_, takes, index) => {
-      const real = new RateBudget(redis.redis, { prefix: `${redis.prefix}:case${index}`, ...OPTIONS });
+      const real = new RateBudget(redis.redis, { ledger: `${redis.prefix}:case${index}`, ...OPTIONS });
       const model = new BudgetModel(OPTIONS);
       const base = windowStart(await intoWindow(redis.redis, OPTIONS.dayMs, 0, 30), OPTIONS.dayMs);
       for (const [offset, interactive] of takes) {

@@ -48,7 +48,7 @@ function client(options: { probe?: boolean; perMinute?: number } = {}): Upstream
   const budget = new RateBudget(
     env.redis,
     {
-      prefix: env.prefix,
+      ledger: env.prefix,
       perMinute: options.perMinute ?? 100,
       perDay: 1000,
       reserve: 0,

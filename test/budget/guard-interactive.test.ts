@@ -23,7 +23,7 @@ afterEach(async () => {
 
 function parts() {
   const budget = new RateBudget(env.redis, {
-    prefix: env.prefix,
+    ledger: env.prefix,
     perMinute: 100,
     perDay: 1000,
     reserve: 10,

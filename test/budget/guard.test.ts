@@ -53,7 +53,7 @@ function parts(budgetOptions: Partial<BudgetOptions> = {}) {
   const budget = new RateBudget(
     env.redis,
     {
-      prefix: env.prefix,
+      ledger: env.prefix,
       perMinute: 100,
       perDay: 1000,
       reserve: 0,

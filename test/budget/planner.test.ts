@@ -108,13 +108,13 @@ describe('planPolling with the gate on (defaults)', () => {
       },
     ],
     [
-      '950 issuers: the gate stays on with its floor of 48 checks; 902 polls a day, a 3-day bound',
+      '950 issuers: the gate stays on with its floor of 48 checks; 902 polls a day, a 4-day bound (forced polls come a day and a half before it)',
       950,
       {
         gate: true,
         gateIntervalMs: 2 * MINUTE,
         sweepIntervalMs: 2 * MINUTE,
-        maxStalenessMs: 3 * DAY,
+        maxStalenessMs: 4 * DAY,
         refreshesPerDay: 0,
         gateChecksPerDay: 48,
         requestsPerDay: 950,
@@ -122,13 +122,13 @@ describe('planPolling with the gate on (defaults)', () => {
       },
     ],
     [
-      '5,000 issuers (the whole directory): 48 checks, 902 polls a day, a 12-day bound',
+      '5,000 issuers (the whole directory): 48 checks, 902 polls a day, a 13-day bound (forced polls come a day and a half before it)',
       5000,
       {
         gate: true,
         gateIntervalMs: 2 * MINUTE,
         sweepIntervalMs: 2 * MINUTE,
-        maxStalenessMs: 12 * DAY,
+        maxStalenessMs: 13 * DAY,
         refreshesPerDay: 0,
         gateChecksPerDay: 48,
         requestsPerDay: 950,

@@ -18,7 +18,7 @@ function budget(overrides: Partial<BudgetOptions> = {}, callerNow: () => number 
   return new RateBudget(
     env.redis,
     {
-      prefix: env.prefix,
+      ledger: env.prefix,
       perMinute: 100,
       perDay: 1000,
       reserve: 0,
@@ -136,7 +136,7 @@ describe('RateBudget windows, by Redis time', () => {
 
   it('grants two callers whose clocks are 61 s apart one shared window, each waiting on its own clock', async () => {
     const minuteMs = 1_000;
-    const options = { prefix: env.prefix, perMinute: 5, perDay: 1000, reserve: 0, minuteMs, dayMs: DAY };
+    const options = { ledger: env.prefix, perMinute: 5, perDay: 1000, reserve: 0, minuteMs, dayMs: DAY };
     const callers = [CALLER_NOW, CALLER_NOW + 61_000];
     const [behind, ahead] = callers.map(
       (at, i) => new RateBudget(i === 0 ? env.redis : env.connect(), options, () => at),
@@ -229,7 +229,7 @@ describe('RateBudget timed block', () => {
 describe('RateBudget atomicity', () => {
   it('grants exactly the cap to 200 concurrent takes from 4 connections', async () => {
     const options: BudgetOptions = {
-      prefix: env.prefix,
+      ledger: env.prefix,
       perMinute: 50,
       perDay: 1000,
       reserve: 0,
@@ -244,5 +244,67 @@ describe('RateBudget atomicity', () => {
     const lefts = decisions.flatMap((d) => (d.granted ? [d.minuteLeft] : [])).sort((a, b) => a - b);
     expect(lefts).toEqual(Array.from({ length: 50 }, (_, i) => i));
     expect((await budgets[0]!.usage()).minute.used).toBe(50);
+  });
+});
+
+describe('RateBudget ledger', () => {
+  it('counts each call by purpose beside its windows, and a new credential (a reload) counts in its own ledger', async () => {
+    const first = `${env.prefix}:first`;
+    const second = `${env.prefix}:second`;
+    const b = budget({ ledger: first });
+    await intoWindow(env.redis, MINUTE, 0, MINUTE - 2_000);
+    await b.take();
+    await b.countCall('poll');
+    const dayStart = windowStart((await b.usage()).redisAt, DAY);
+    expect(await b.calls(dayStart)).toMatchObject({ poll: 1, 'issuer-list': 0 });
+
+    b.configure({ ledger: second, perMinute: 100, perDay: 1000, reserve: 0, minuteMs: MINUTE, dayMs: DAY });
+    await b.take();
+    await b.countCall('issuer-list');
+    expect((await b.usage()).day.used).toBe(1);
+    expect(await b.calls(dayStart)).toMatchObject({ poll: 0, 'issuer-list': 1 });
+    // The first credential's ledger kept its own count: another budget on it still sees it.
+    const before = budget({ ledger: first });
+    expect((await before.usage()).day.used).toBe(1);
+    expect(await before.calls(dayStart)).toMatchObject({ poll: 1, 'issuer-list': 0 });
+  });
+});
+
+describe('RateBudget.adoptDeploymentBudget: the upgrade from a budget kept under the prefix', () => {
+  it("carries today's count and a 429 block into the credential's ledger, then deletes the old keys", async () => {
+    const b = budget();
+    await b.take();
+    const day = await env.redis.hgetall(`${env.prefix}:budget:day`);
+    // The keys as the version before the ledger wrote them, under the deployment's own root.
+    const deployment = `${env.prefix}-deployment`;
+    const until = Date.now() + 3_600_000;
+    await env.redis.hset(`${deployment}:budget:day`, 'start', day.start ?? '0', 'used', 40);
+    await env.redis.hset(
+      `${deployment}:budget:blocked`,
+      'until',
+      until,
+      'reason',
+      'rate-limited-day',
+      'mode',
+      'timed',
+    );
+    await env.redis.hset(`${deployment}:requests`, 'window', day.start ?? '0', 'poll', 40);
+    await b.adoptDeploymentBudget(deployment);
+    // Before: a new ledger started at 1 used and no block, so up to another whole day could be spent.
+    const usage = await b.usage();
+    expect(usage.day.used).toBe(40);
+    expect(usage.blockedUntil).toBe(until);
+    expect(
+      await env.redis.exists(
+        `${deployment}:budget:day`,
+        `${deployment}:budget:blocked`,
+        `${deployment}:requests`,
+      ),
+    ).toBe(0);
+    expect(await env.redis.pttl(`${env.prefix}:budget:blocked`)).toBeGreaterThan(0);
+    // A second start finds nothing to carry and keeps the ledger's count and block.
+    await b.adoptDeploymentBudget(deployment);
+    expect((await b.usage()).day.used).toBe(40);
+    expect((await b.usage()).blockedUntil).toBe(until);
   });
 });

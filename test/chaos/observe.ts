@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pollJobId } from '../../src/jobs/queues.js';
-import { stateKeys } from '../../src/state/keys.js';
 import type { Story } from './story.js';
 import { ALERTS_TO, CHANNELS, type ChaosWorld, DIGEST_TO } from './world.js';
 
@@ -30,7 +29,7 @@ export async function explainLag(
   target: number,
 ): Promise<string> {
   const access = await world.access.get();
-  const blocked = await world.redis.hgetall(stateKeys(world.root).budgetBlocked).catch(() => ({}));
+  const blocked = await world.redis.hgetall(world.stack.ledger.budgetBlocked).catch(() => ({}));
   const failed = await world.queues.poll.getFailed(0, 200);
   const parts = await Promise.all(
     behind.slice(0, 6).map(async (id) => {

@@ -25,6 +25,8 @@ const FRESH: StatusReport = {
     summary: [],
   },
   sweep: { lastSweepAt: null, datasetLastUpdated: null, lastDue: null },
+  watchlist: { all: false, issuers: 3 },
+  bound: { every: '2d', boundMs: 2 * 86_400_000, longest: null },
   issuers: [
     {
       id: 'ISS-0001',
@@ -72,6 +74,26 @@ describe('formatStatus', () => {
     // Polled and empty is a fact, and shows as one.
     expect(text).toMatch(/^ISS-0002\s+Borealis plc\s+2026-01-05T07:59:00\.000Z\s+0\s+0%\s+ok$/m);
     expect(text).toMatch(/^ISS-0003\s+Cobalt plc\s+2026-01-05T07:59:00\.000Z\s+3\s+2\.5%\s+ok$/m);
+  });
+
+  it('says how many issuers are watched, and under `watchlist: all` that they are the whole directory', () => {
+    expect(text).toContain('\nWatchlist: 3 issuers\n');
+    const whole = formatStatus({ ...FRESH, watchlist: { all: true, issuers: 3 } });
+    expect(whole).toContain('\nWatchlist: whole directory, 3 issuers\n');
+  });
+
+  it('states the hard bound and which issuer has gone unpolled longest', () => {
+    expect(text).toContain('\nHard bound: no watched issuer unpolled longer than 2d\n');
+    const polled = formatStatus({
+      ...FRESH,
+      bound: {
+        ...FRESH.bound,
+        longest: { id: 'ISS-0003', since: '2026-01-04T07:59:00.000Z', ageMs: 26 * 3_600_000 },
+      },
+    });
+    expect(polled).toContain(
+      '\nHard bound: no watched issuer unpolled longer than 2d; longest now 1d 2h (ISS-0003, polled 2026-01-04T07:59:00.000Z)\n',
+    );
   });
 
   it('says a scheduler is not registered yet rather than LATE; a late one stays LATE', () => {

@@ -9,11 +9,13 @@ import { createServer } from 'node:http';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accessFingerprint } from '../../src/budget/access-state.js';
 import { type SlackCapture, startSlackCapture } from '../../src/demo/slack-capture.js';
 import { type SmtpCapture, startSmtpCapture } from '../../src/demo/smtp-capture.js';
 import { createScenario, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { ledgerRoot } from '../../src/state/keys.js';
 import { type DaemonProcess, freePort, spawnShortwatch, stopDaemons, waitFor } from '../e2e/harness.js';
-import { createTestRedis, TEST_REDIS_URL, type TestRedis } from '../helpers/redis.js';
+import { createTestRedis, deleteByPrefix, TEST_REDIS_URL, type TestRedis } from '../helpers/redis.js';
 import { containerEnv, read, shortwatchServices } from './example-compose.js';
 
 const ROOT = new URL('../../', import.meta.url);
@@ -70,6 +72,10 @@ describe('the compose deployment, run: shortwatch start on the copied example in
 
   afterAll(async () => {
     await Promise.all([sandbox?.close(), slack?.close(), smtp?.close()]);
+    // The budget's ledger of this run's own sandbox (its URL is unique to the run): no prefix holds it.
+    const [first] = redises;
+    if (first && sandbox)
+      await deleteByPrefix(first.redis, ledgerRoot(accessFingerprint(sandbox.url, 'sandbox-key')));
     await Promise.all(redises.map((redis) => redis.cleanup()));
     rmSync(dir, { recursive: true, force: true });
   });

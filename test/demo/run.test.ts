@@ -3,15 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
+import { accessFingerprint } from '../../src/budget/access-state.js';
 import { countKeysUnder } from '../../src/demo/delete-prefix.js';
 import { probeRedis } from '../../src/demo/redis-probe.js';
 import { findOnPath, freePort } from '../../src/demo/redis-server-child.js';
+import { ledgerRoot } from '../../src/state/keys.js';
 import { type DaemonProcess, spawnShortwatch, waitFor } from '../e2e/harness.js';
 import { TEST_REDIS_URL } from '../helpers/redis.js';
 
 const ALERT = /^\d\d:\d\d:\d\d (slack|email) +\S/m;
 const DIGEST = /^\d\d:\d\d:\d\d digest +Short positions digest/m;
 const PREFIX = /keys under prefix (shortwatch-demo-[0-9a-f]{8})/;
+const SANDBOX = /sandbox at (http:\/\/\S+): /;
 
 function files(out: string, dir: string, extension: string): string[] {
   return readdirSync(join(out, dir)).filter((name) => name.endsWith(extension));
@@ -39,14 +42,18 @@ describe('shortwatch demo, run as a user runs it', () => {
     });
     demo = running;
     const prefix = (await waitFor('the banner', () => PREFIX.exec(running.stdout())?.[1], 30_000)) ?? '';
+    // The budget's ledger of the demo's own sandbox (config/demo.yaml's key): no other run counts in it.
+    const ledger = ledgerRoot(accessFingerprint(SANDBOX.exec(running.stdout())?.[1] ?? '', 'sandbox-key'));
     await waitFor('the first alert line', () => ALERT.test(running.stdout()), 45_000, 250);
     // Well before the end: the demo is still running, and its keys are in Redis under the printed prefix.
     expect(running.child.exitCode).toBeNull();
     const redis = new Redis(TEST_REDIS_URL);
     try {
       expect(await countKeysUnder(redis, prefix)).toBeGreaterThan(0);
+      expect(await countKeysUnder(redis, ledger)).toBeGreaterThan(0);
       expect(await running.exited).toBe(0);
       expect(await countKeysUnder(redis, prefix)).toBe(0);
+      expect(await countKeysUnder(redis, ledger)).toBe(0);
     } finally {
       redis.disconnect();
     }

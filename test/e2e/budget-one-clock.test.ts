@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { App } from '../../src/app.js';
 import { AccessState, accessFingerprint } from '../../src/budget/access-state.js';
 import { type BudgetExhaustedError, isBudgetExhaustedError } from '../../src/budget/budget-errors.js';
 import { createBudgetGuard } from '../../src/budget/guard.js';
@@ -12,15 +11,7 @@ import { holderKey } from '../../src/positions/index.js';
 import type { RequestInfo } from '../../src/upstream/request-info.js';
 import { intoWindow } from '../budget/redis-time.js';
 import { createTestRedis, type TestRedis } from '../helpers/redis.js';
-import {
-  awayFromWindowEnd,
-  type DaemonProcess,
-  type Stack,
-  spawnDaemon,
-  startStack,
-  stopDaemons,
-  waitFor,
-} from './harness.js';
+import { awayFromWindowEnd, spawnDaemon, startStack, usePerTest, waitFor } from './harness.js';
 
 // Issue 11: each host's clock decided the budget's windows, so two hosts 61 s apart were granted twice the
 // minute cap in one real minute; and a 429 without Retry-After blocked to our own midnight.
@@ -42,7 +33,7 @@ describe('one clock: two hosts 61 s apart share one minute window', () => {
     const connection = redis.connect();
     const budget = new RateBudget(
       connection,
-      { prefix: redis.prefix, perMinute, perDay: 1_000_000, reserve: 0, minuteMs, dayMs: DAY },
+      { ledger: redis.prefix, perMinute, perDay: 1_000_000, reserve: 0, minuteMs, dayMs: DAY },
       now,
     );
     const guard = createBudgetGuard({
@@ -89,24 +80,13 @@ describe('one clock: two hosts 61 s apart share one minute window', () => {
 });
 
 describe('a 429 for the day window without Retry-After', () => {
-  let stack: Stack | undefined;
-  let app: App | undefined;
-  let daemons: DaemonProcess[] = [];
-
-  afterEach(async () => {
-    await stopDaemons(daemons);
-    daemons = [];
-    await app?.stop(2_000);
-    app = undefined;
-    await stack?.cleanup();
-    stack = undefined;
-  });
+  const current = usePerTest();
 
   it('blocks not to our midnight but until a probe, one probe an interval from any process, and a success resumes', {
     timeout: 60_000,
   }, async () => {
     const probeInterval = 2_000;
-    stack = await startStack({
+    const stack = await startStack({
       issuers: 4,
       seed: 41,
       channels: ['slack'],
@@ -116,10 +96,12 @@ describe('a 429 for the day window without Retry-After', () => {
         budget: { perMinute: 6_000, perDay: 5_000_000, reserve: 10, probeInterval: `${probeInterval}ms` },
       },
     });
+    current.stack = stack;
     const { sandbox } = stack;
-    app = await stack.openApp();
+    const app = await stack.openApp();
+    current.app = app;
     await app.startDaemon({ workerOnly: false });
-    daemons.push(await spawnDaemon(stack, 'worker'));
+    current.daemons.push(await spawnDaemon(stack, 'worker'));
     const opened = app;
     const ids = sandbox.scenario.issuers().map((i) => i.svc_issuer_id);
     await waitFor(

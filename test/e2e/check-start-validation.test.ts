@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { keyRoot, stateKeys } from '../../src/state/keys.js';
+import { accessFingerprint } from '../../src/budget/access-state.js';
+import { keyRoot, ledgerKeys, ledgerRoot } from '../../src/state/keys.js';
 import { deleteByPrefix } from '../helpers/redis.js';
 import { runShortwatch, type Stack, startStack } from './harness.js';
 
@@ -62,17 +63,29 @@ const BAD_CONFIGS: BadConfig[] = [
   },
 ];
 
+/**
+ * The key the typo case's `start` uses: `check` runs beside it on the same sandbox, and with one key both
+ * would count in one ledger (the upstream's caps belong to the key, not to a prefix).
+ */
+const START_KEY = 'start-only-key';
+
 describe('check and start refuse the same configs, naming the same key, and a refused start leaves no key', () => {
   let stack: Stack;
   const dir = mkdtempSync(join(tmpdir(), 'shortwatch-preflight-'));
   const prefixes: string[] = [];
 
   beforeAll(async () => {
-    stack = await startStack({ issuers: 3, seed: 12, channels: ['slack', 'email', 'digest'] });
+    stack = await startStack({
+      issuers: 3,
+      seed: 12,
+      channels: ['slack', 'email', 'digest'],
+      sandbox: { keys: { valid: ['sandbox-key', START_KEY] } },
+    });
   });
 
   afterAll(async () => {
     for (const prefix of prefixes) await deleteByPrefix(stack.redis.redis, prefix);
+    await deleteByPrefix(stack.redis.redis, startLedger());
     await stack.cleanup();
   });
 
@@ -84,6 +97,11 @@ describe('check and start refuse the same configs, naming the same key, and a re
     const file = join(dir, `${label}.yaml`);
     writeFileSync(file, stringify({ ...config, redis: { ...(config.redis as Config), prefix } }));
     return { file, prefix };
+  }
+
+  /** The ledger root of the typo case's `start`: the sandbox's URL and {@link START_KEY}. */
+  function startLedger(): string {
+    return ledgerRoot(accessFingerprint(stack.sandbox.url, START_KEY));
   }
 
   async function keysUnder(prefix: string): Promise<string[]> {
@@ -102,14 +120,15 @@ describe('check and start refuse the same configs, naming the same key, and a re
     label: string,
     change: (config: Config) => Config,
     env: NodeJS.ProcessEnv = {},
+    startChange: (config: Config) => Config = (config) => config,
   ) {
     const forCheck = configFile(`${label}-check`, change);
-    const forStart = configFile(`${label}-start`, change);
+    const forStart = configFile(`${label}-start`, (config) => startChange(change(config)));
     const [check, start] = await Promise.all([
       runShortwatch(['-c', forCheck.file, 'check'], env),
       runShortwatch(['-c', forStart.file, 'start'], env),
     ]);
-    return { check, start, keysLeft: await keysUnder(forStart.prefix), startPrefix: forStart.prefix };
+    return { check, start, keysLeft: await keysUnder(forStart.prefix) };
   }
 
   it.each(BAD_CONFIGS.map((bad, index) => ({ ...bad, index })))(
@@ -126,27 +145,28 @@ describe('check and start refuse the same configs, naming the same key, and a re
     },
   );
 
-  it('a misspelt watchlist name: both exit 2 naming watchlist[1].name; start keeps only the count of the one request it made', async () => {
+  it("a misspelt watchlist name: both exit 2 naming watchlist[1].name; start leaves no key, and its one request stays counted in the key's ledger", async () => {
     const [first, second] = stack.sandbox.scenario.issuers();
     if (!first || !second) throw new Error('the scenario has no issuers');
     const typo = second.name.replace(/^(\w)(\w)/, '$2$1');
-    const { check, start, keysLeft, startPrefix } = await checkAndStart('typo', (config) => ({
-      ...config,
-      watchlist: [{ id: first.svc_issuer_id }, { name: typo }],
-    }));
+    const { check, start, keysLeft } = await checkAndStart(
+      'typo',
+      (config) => ({ ...config, watchlist: [{ id: first.svc_issuer_id }, { name: typo }] }),
+      {},
+      (config) => ({ ...config, upstream: { ...(config.upstream as Config), apiKey: START_KEY } }),
+    );
     const expected = `watchlist[1].name: watchlist entry "${typo}" matches no issuer; closest: ${second.name} (${second.svc_issuer_id})`;
     expect(check.code, check.stdout).toBe(2);
     expect(check.stdout).toContain(`FAIL  ${expected}`);
     expect(start.code, start.stderr).toBe(2);
     expect(start.stderr).toContain(`  - ${expected}`);
-    // One GET /issuers told the names apart. Its token stays counted (the upstream counted it too: a start
-    // refused in a restart loop must not spend the plan unseen), and so does its purpose in the
-    // console's tally of requests; nothing else was written.
-    const keys = stateKeys(keyRoot(startPrefix));
-    expect(keysLeft).toEqual(
-      [keys.budgetWindow('day'), keys.budgetWindow('minute'), keys.requestTally].sort(),
-    );
-    expect(await stack.redis.redis.hget(keys.budgetWindow('day'), 'used')).toBe('1');
+    // One GET /issuers told the names apart. Nothing of the prefix was written; the token stays counted
+    // in the ledger of the key (the upstream counted it too: a start refused in a restart loop must not
+    // spend the plan unseen), and so does its purpose in the console's tally of requests.
+    expect(keysLeft).toEqual([]);
+    const ledger = ledgerKeys(startLedger());
+    expect(await stack.redis.redis.hget(ledger.budgetWindow('day'), 'used')).toBe('1');
+    expect(await stack.redis.redis.hget(ledger.requestTally, 'issuer-list')).toBe('1');
   });
 
   it('the same config, fixed, passes check with exit 0', async () => {

@@ -1,5 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
+import { accessFingerprint } from '../../src/budget/access-state.js';
+import { ledgerRoot } from '../../src/state/keys.js';
 import { TEST_SIGNING_SECRET } from '../channels/webhook/fixtures.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../chaos/webhook-receiver.js';
 import { hookEvents, killAll, refresh, spawnRegistered, tally, waitForEvents } from './ha-support.js';
@@ -15,8 +17,9 @@ import { type PrivateCluster, REDIS_BINARIES, startRedisCluster } from './redis-
 
 /*
  * A real Redis Cluster of three masters on loopback. Every key and queue of the deployment carries the
- * hash tag `{prefix}`, so every Lua script and BullMQ queue lives in one slot: a daemon (`start`) and two
- * `worker` processes run two dataset refreshes through it, and every event reaches the webhook once.
+ * hash tag `{prefix}`, and the budget's ledger the tag of its upstream credential, so every Lua script
+ * and BullMQ queue lives in one slot: a daemon (`start`) and two `worker` processes run two dataset
+ * refreshes through it, and every event reaches the webhook once.
  */
 describe.skipIf(!REDIS_BINARIES.server || !REDIS_BINARIES.cli)('Redis Cluster (three masters)', () => {
   let cluster: PrivateCluster | undefined;
@@ -78,12 +81,17 @@ describe.skipIf(!REDIS_BINARIES.server || !REDIS_BINARIES.cli)('Redis Cluster (t
     // Not even a resend under the same delivery id: nothing was killed.
     expect(receiver.repeats()).toEqual([]);
 
-    // Every key of the run is under the deployment's tag, so all of them sit on one master.
+    // Every key of the run is under the deployment's tag or the ledger's, so each kind sits on one master.
+    const ledger = ledgerRoot(accessFingerprint(running.sandbox.url, 'sandbox-key'));
     const byNode = await redis.keysByNode();
+    for (const tag of [`{${prefix}}:`, `${ledger}:`]) {
+      const holding = byNode.filter((held) => held.some((key) => key.startsWith(tag)));
+      expect(holding, tag).toHaveLength(1);
+    }
     const keys = byNode.flat();
-    expect(keys.length).toBeGreaterThan(0);
-    expect(keys.filter((key) => !key.startsWith(`{${prefix}}:`))).toEqual([]);
-    expect(byNode.filter((held) => held.length > 0)).toHaveLength(1);
+    expect(keys.filter((key) => !key.startsWith(`{${prefix}}:`) && !key.startsWith(`${ledger}:`))).toEqual(
+      [],
+    );
 
     // `check` names the topology and the role of each node, and warns about what would lose data.
     const check = await runShortwatch(['-c', running.configPath, 'check', '--offline']);

@@ -7,14 +7,22 @@ import { afterEach } from 'vitest';
 import { stringify } from 'yaml';
 import { z } from 'zod';
 import { App } from '../../src/app.js';
+import { accessFingerprint } from '../../src/budget/access-state.js';
 import { parseConfig } from '../../src/config/load.js';
 import { type SlackCapture, startSlackCapture } from '../../src/demo/slack-capture.js';
 import { type SmtpCapture, startSmtpCapture } from '../../src/demo/smtp-capture.js';
 import { silentLogger } from '../../src/ops/logger.js';
 import { holderKey } from '../../src/positions/index.js';
 import { createScenario, type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
-import { keyRoot, type StateKeys, stateKeys } from '../../src/state/keys.js';
-import { createTestRedis, type TestRedis } from '../helpers/redis.js';
+import {
+  keyRoot,
+  type LedgerKeys,
+  ledgerKeys,
+  ledgerRoot,
+  type StateKeys,
+  stateKeys,
+} from '../../src/state/keys.js';
+import { createTestRedis, deleteByPrefix, type TestRedis } from '../helpers/redis.js';
 import { readChanges } from './story-lines.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -106,6 +114,11 @@ export interface Stack {
   prefix: string;
   /** Every Redis key the stack's deployment writes (see src/state/keys.ts). */
   keys: StateKeys;
+  /**
+   * The budget's ledger of the stack's sandbox and `sandbox-key`: shared by every prefix configured with
+   * them (the sandbox's URL is unique to the stack, so no other test counts in it).
+   */
+  ledger: LedgerKeys;
   configPath: string;
   configObject: Record<string, unknown>;
   /** Rewrites the config file (for reload tests). */
@@ -115,7 +128,22 @@ export interface Stack {
   cleanup(): Promise<void>;
 }
 
-/** Builds an isolated stack; `cleanup()` closes servers and deletes every key under the prefix. */
+/**
+ * The ledger root of a config's upstream (base URL and literal key), or undefined when the key is a
+ * `${VAR}` placeholder or missing.
+ */
+function ledgerOfConfig(config: Record<string, unknown>): string | undefined {
+  const upstream = config.upstream;
+  if (!isRecord(upstream)) return undefined;
+  const { baseUrl, apiKey } = upstream;
+  if (typeof baseUrl !== 'string' || typeof apiKey !== 'string' || /\$\{/.test(apiKey)) return undefined;
+  return ledgerRoot(accessFingerprint(baseUrl, apiKey));
+}
+
+/**
+ * Builds an isolated stack; `cleanup()` closes servers and deletes every key under the prefix and the
+ * ledger of every upstream credential a config of the stack named.
+ */
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const redis = await createTestRedis('e2e');
   // Generous caps by default so the planner keeps a 1 s gate; budget tests pass their own.
@@ -194,7 +222,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     log: { level: 'warn', format: 'json' },
   };
   const configObject = { ...base, ...options.config };
-  const writeConfig = (config: Record<string, unknown>) => writeFileSync(configPath, stringify(config));
+  const ledgers = new Set([ledgerRoot(accessFingerprint(sandbox.url, 'sandbox-key'))]);
+  const writeConfig = (config: Record<string, unknown>) => {
+    const ledger = ledgerOfConfig(config);
+    if (ledger !== undefined) ledgers.add(ledger);
+    writeFileSync(configPath, stringify(config));
+  };
   writeConfig(configObject);
   return {
     sandbox,
@@ -203,6 +236,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     redis,
     prefix: redis.prefix,
     keys: stateKeys(keyRoot(redis.prefix)),
+    ledger: ledgerKeys(ledgerRoot(accessFingerprint(sandbox.url, 'sandbox-key'))),
     configPath,
     configObject,
     writeConfig,
@@ -210,6 +244,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       App.open(parseConfig(stringify(configObject), configPath), { logger: silentLogger() }),
     async cleanup() {
       await Promise.all([sandbox.close(), slack.close(), smtp.close()]);
+      for (const ledger of ledgers) await deleteByPrefix(redis.redis, ledger);
       await redis.cleanup();
     },
   };
@@ -219,16 +254,25 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The stack and App of the running test, stopped and cleaned up after each test by {@link usePerTest}. */
+/**
+ * The stack, App and spawned daemons of the running test, stopped and cleaned up after each test by
+ * {@link usePerTest}.
+ */
 export interface PerTest {
   stack?: Stack;
   app?: App;
+  daemons: DaemonProcess[];
 }
 
-/** Registers an `afterEach` that stops the test's App and cleans its stack; set both as the test starts them. */
+/**
+ * Registers an `afterEach` that stops the test's daemons and App, then cleans its stack; set them as the
+ * test starts them.
+ */
 export function usePerTest(): PerTest {
-  const current: PerTest = {};
+  const current: PerTest = { daemons: [] };
   afterEach(async () => {
+    await stopDaemons(current.daemons);
+    current.daemons = [];
     await current.app?.stop(2_000);
     await current.stack?.cleanup();
     current.app = undefined;
@@ -447,6 +491,18 @@ export function logLines(output: string): Array<Record<string, unknown>> {
       return [];
     }
   });
+}
+
+/** Holds the sweeps still (none running, no poll in flight) while `inspect` runs, then lets them go on. */
+export async function withSweepsPaused<T>(app: App, inspect: () => Promise<T>): Promise<T> {
+  await app.queues.sweep.pause();
+  try {
+    await waitFor('the running sweep to finish', async () => (await app.queues.sweep.getActiveCount()) === 0);
+    await waitFor('the polls to finish', async () => (await app.queues.poll.getActiveCount()) === 0);
+    return await inspect();
+  } finally {
+    await app.queues.sweep.resume();
+  }
 }
 
 /** Waits until the process logged a line whose `msg` contains `text` (needs `log.format: json`); returns it. */

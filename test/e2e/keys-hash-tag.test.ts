@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { keyRoot } from '../../src/state/keys.js';
+import { accessFingerprint } from '../../src/budget/access-state.js';
+import { keyRoot, ledgerRoot } from '../../src/state/keys.js';
 import { TEST_SIGNING_SECRET } from '../channels/webhook/fixtures.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../chaos/webhook-receiver.js';
 import { type PrivateRedis, REDIS_SERVER, startPrivateRedis } from '../helpers/redis-server.js';
@@ -62,13 +63,21 @@ function keysOf(args: readonly string[]): string[] {
   return rest.slice(0, 1);
 }
 
+/** The hash tag of a key, `{…}` up to its first `}`, or the whole key when it has none. */
+function tagOf(key: string): string {
+  const end = key.indexOf('}');
+  return key.startsWith('{') && end > 0 ? key.slice(0, end + 1) : key;
+}
+
 /*
  * Every key the project writes, and every key and channel any command of a full run names, carries the
- * deployment's hash tag `{prefix}`: a daemon and a worker with every channel kind, digests and the
- * heartbeat, a dataset refresh, and the CLI (check, status, events, deliveries, mute, mutes). On a private
- * Redis watched with MONITOR, so nothing else's keys are in the way; SCAN at the end shows what stayed.
+ * deployment's hash tag `{prefix}`, or, for the budget's ledger, the tag of the upstream credential
+ * (`{shortwatch-upstream:<fingerprint>}`, shared by every deployment with that key), and no script names
+ * keys of both: a daemon and a worker with every channel kind, digests and the heartbeat, a dataset
+ * refresh, and the CLI (check, status, events, deliveries, mute, mutes). On a private Redis watched with
+ * MONITOR, so nothing else's keys are in the way; SCAN at the end shows what stayed.
  */
-describe.skipIf(!REDIS_SERVER)('every key under the deployment hash tag', () => {
+describe.skipIf(!REDIS_SERVER)('every key under the deployment hash tag or the ledger hash tag', () => {
   let redis: PrivateRedis | undefined;
   let stack: Stack | undefined;
   let hook: WebhookReceiver | undefined;
@@ -83,7 +92,7 @@ describe.skipIf(!REDIS_SERVER)('every key under the deployment hash tag', () => 
     await redis?.stop();
   });
 
-  it('a full run names no key outside {prefix}', async () => {
+  it('a full run names no key outside {prefix} and the ledger of its key, and no script spans both', async () => {
     const server = await startPrivateRedis(['--maxmemory-policy', 'noeviction']);
     redis = server;
     const running = await startStack({
@@ -110,8 +119,12 @@ describe.skipIf(!REDIS_SERVER)('every key under the deployment hash tag', () => 
       ],
     }));
     const named: string[] = [];
+    const scripts: string[][] = [];
     monitor = await new Redis(server.url).monitor();
-    monitor.on('monitor', (_time: string, args: string[]) => named.push(...keysOf(args)));
+    monitor.on('monitor', (_time: string, args: string[]) => {
+      named.push(...keysOf(args));
+      if (/^(eval|fcall)/i.test(args[0] ?? '')) scripts.push(keysOf(args));
+    });
     const app = await running.openApp();
     try {
       daemons.push(await spawnRegistered(running, app, 'start'));
@@ -146,12 +159,19 @@ describe.skipIf(!REDIS_SERVER)('every key under the deployment hash tag', () => 
       await app.stop(1_000);
     }
 
-    const tag = `${keyRoot(running.prefix)}:`;
+    const tag = keyRoot(running.prefix);
+    const ledger = ledgerRoot(accessFingerprint(running.sandbox.url, 'sandbox-key'));
+    const outside = (key: string) => !key.startsWith(`${tag}:`) && !key.startsWith(`${ledger}:`);
     expect(named.length).toBeGreaterThan(100);
-    expect([...new Set(named.filter((key) => !key.startsWith(tag)))]).toEqual([]);
+    expect([...new Set(named.filter(outside))]).toEqual([]);
+    // The budget's scripts ran (a take per request), each in the ledger's slot alone; every other script
+    // in the deployment's.
+    expect(scripts.some((keys) => keys.some((key) => tagOf(key) === ledger))).toBe(true);
+    expect(scripts.filter((keys) => new Set(keys.map(tagOf)).size > 1)).toEqual([]);
     const reader = new Redis(server.url);
     const kept = await reader.keys('*').finally(() => reader.quit());
-    expect(kept.length).toBeGreaterThan(0);
-    expect(kept.filter((key) => !key.startsWith(tag))).toEqual([]);
+    expect(kept.some((key) => key.startsWith(`${tag}:`))).toBe(true);
+    expect(kept.some((key) => key.startsWith(`${ledger}:`))).toBe(true);
+    expect(kept.filter(outside)).toEqual([]);
   }, 120_000);
 });

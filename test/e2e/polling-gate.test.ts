@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { holderKey } from '../../src/positions/index.js';
 import type { ScenarioChange } from '../../src/sandbox/index.js';
-import { type Stack, startStack, sweepOutcomes, waitFor } from './harness.js';
+import { type Stack, startStack, sweepOutcomes, waitFor, withSweepsPaused } from './harness.js';
 
 const DAY_MS = 10_000;
 
@@ -12,17 +12,6 @@ const eventKeys = (changes: readonly ScenarioChange[]) =>
 async function loggedKeys(app: App): Promise<string[]> {
   const events = await app.ctx.eventLog.recent({ limit: 1_000 });
   return events.map((e) => `${e.issuer.id}|${e.holderKey}|${e.kind}`).sort();
-}
-
-/** Holds the sweep queue still (no sweep running) while `inspect` runs, then lets it go on. */
-async function withSweepsPaused<T>(app: App, inspect: () => Promise<T>): Promise<T> {
-  await app.queues.sweep.pause();
-  try {
-    await waitFor('the running sweep to finish', async () => (await app.queues.sweep.getActiveCount()) === 0);
-    return await inspect();
-  } finally {
-    await app.queues.sweep.resume();
-  }
 }
 
 describe('polling: the last_updated gate', () => {
@@ -66,8 +55,9 @@ describe('polling: the last_updated gate', () => {
     await withSweepsPaused(app, async () => {
       const sweeps = await sweepOutcomes(running);
       expect(sandbox.stats.count({ operation: 'issuers' })).toBe(sweeps.length);
-      expect(sandbox.stats.count({ operation: 'positions' })).toBe(ids.length);
-      for (const id of ids) expect(sandbox.stats.count({ operation: 'positions', issuerId: id })).toBe(1);
+      // Each baseline: status=active, and status=all once for the change-rate history (a sweep is spare).
+      expect(sandbox.stats.count({ operation: 'positions' })).toBe(2 * ids.length);
+      for (const id of ids) expect(sandbox.stats.count({ operation: 'positions', issuerId: id })).toBe(2);
       expect(sandbox.stats.count({ status: 200 })).toBe(sandbox.stats.requests.length);
     });
 

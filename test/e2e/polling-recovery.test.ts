@@ -1,15 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { App } from '../../src/app.js';
+import { describe, expect, it } from 'vitest';
 import { syncSchedulers } from '../../src/jobs/schedulers.js';
-import {
-  type DaemonProcess,
-  type Stack,
-  spawnDaemon,
-  startStack,
-  stopDaemons,
-  updateConfig,
-  waitFor,
-} from './harness.js';
+import { spawnDaemon, startStack, updateConfig, usePerTest, waitFor } from './harness.js';
 
 const GATE_MS = 3_000;
 
@@ -20,37 +11,28 @@ const GATE_MS = 3_000;
  * current when BullMQ's stalled-job check (30 s here, the default) finally runs it, and spends nothing.
  */
 describe('polling: recovery after a process died mid-poll', () => {
-  let stack: Stack | undefined;
-  let app: App | undefined;
-  let daemons: DaemonProcess[] = [];
-
-  afterEach(async () => {
-    await stopDaemons(daemons);
-    daemons = [];
-    await app?.stop(2_000);
-    app = undefined;
-    await stack?.cleanup();
-    stack = undefined;
-  });
+  const current = usePerTest();
 
   it('polls the cut-short issuers again within one gate interval of the restart', async () => {
-    stack = await startStack({
+    const stack = await startStack({
       issuers: 3,
       seed: 7,
       channels: ['slack'],
       config: { poll: { gateInterval: '3s' } },
     });
+    current.stack = stack;
     const { sandbox } = stack;
     updateConfig(stack, (config) => ({
       ...config,
       upstream: { baseUrl: sandbox.url, apiKey: 'sandbox-key', timeout: '15s', retries: 0 },
     }));
     const ids = sandbox.scenario.issuers().map((i) => i.svc_issuer_id);
-    app = await stack.openApp();
+    const app = await stack.openApp();
+    current.app = app;
     const observer = app;
     await syncSchedulers(app.queues, app.settings.config, app.settings.plan);
     const first = await spawnDaemon(stack, 'worker');
-    daemons.push(first);
+    current.daemons.push(first);
     await waitFor('baseline', async () => (await observer.ctx.snapshots.getMany(ids)).size === ids.length);
     const before = await observer.ctx.snapshots.getMany(ids);
 
@@ -61,7 +43,7 @@ describe('polling: recovery after a process died mid-poll', () => {
     await first.exited;
 
     const second = await spawnDaemon(stack, 'worker');
-    daemons.push(second);
+    current.daemons.push(second);
     const restartedAt = Date.now();
     const repolled = async () => {
       const now = await observer.ctx.snapshots.getMany(ids);

@@ -73,13 +73,31 @@ async function spawnRedis(
   return { port, address: `127.0.0.1:${port}`, pid: child.pid, running, output: () => output, stop };
 }
 
-/** Starts `redis-server` on a free port with `extra` arguments, its files in `dir`. */
-async function startServer(dir: string, extra: string[]): Promise<RedisProcess> {
+/** A port picked free can be taken by another process before Redis binds it (the slow lane runs in parallel). */
+const PORT_RACE_ATTEMPTS = 5;
+
+/**
+ * Starts `redis-server` on a free port with `extra` arguments, its files in `dir`. `withPorts` adds
+ * arguments naming further ports (a cluster node's bus port). A start that lost a port race is tried again
+ * on new ports.
+ */
+async function startServer(
+  dir: string,
+  extra: string[],
+  withPorts: () => Promise<string[]> = async () => [],
+): Promise<RedisProcess> {
   const binary = REDIS_BINARIES.server;
   if (!binary) throw new Error('no redis-server on PATH');
-  const port = await freePort();
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', ...extra];
-  return spawnRedis(binary, args, port, /Ready to accept connections/);
+  for (let attempt = 1; ; attempt += 1) {
+    const port = await freePort();
+    const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', ...extra];
+    try {
+      return await spawnRedis(binary, [...args, ...(await withPorts())], port, /Ready to accept connections/);
+    } catch (error) {
+      const lostRace = error instanceof Error && /Address already in use/.test(error.message);
+      if (!lostRace || attempt >= PORT_RACE_ATTEMPTS) throw error;
+    }
+  }
 }
 
 /** Stops every process (SIGTERM, SIGKILL after 5 s) and removes the temp dir. */
@@ -98,6 +116,14 @@ export interface PrivateCluster {
   stop(): Promise<void>;
 }
 
+/**
+ * A cluster node's bus port, named rather than left to Redis's default of port + 10,000: that port may be
+ * taken, or above 65,535 for a port picked from the ephemeral range.
+ */
+async function clusterBusPort(): Promise<string[]> {
+  return ['--cluster-port', String(await freePort())];
+}
+
 /** Three masters (`--cluster-enabled yes`, no persistence), joined with `redis-cli --cluster create`. */
 export async function startRedisCluster(count = 3): Promise<PrivateCluster> {
   const cli = REDIS_BINARIES.cli;
@@ -109,16 +135,20 @@ export async function startRedisCluster(count = 3): Promise<PrivateCluster> {
     for (let i = 0; i < count; i += 1) {
       const nodesFile = `nodes-${i}.conf`;
       masters.push(
-        await startServer(dir, [
-          '--cluster-enabled',
-          'yes',
-          '--cluster-config-file',
-          nodesFile,
-          '--appendonly',
-          'no',
-          '--maxmemory-policy',
-          'noeviction',
-        ]),
+        await startServer(
+          dir,
+          [
+            '--cluster-enabled',
+            'yes',
+            '--cluster-config-file',
+            nodesFile,
+            '--appendonly',
+            'no',
+            '--maxmemory-policy',
+            'noeviction',
+          ],
+          clusterBusPort,
+        ),
       );
     }
     const nodes = masters.map((m) => m.address);

@@ -4,8 +4,11 @@ import {
   closestNames,
   describeProblem,
   editDistance,
+  isWholeDirectory,
   normaliseName,
   resolveWatchlist,
+  watchEntries,
+  watchlistProblems,
 } from '../../src/jobs/watchlist.js';
 import type { Issuer } from '../../src/upstream/schemas.js';
 
@@ -101,6 +104,44 @@ describe('resolveWatchlist', () => {
     );
     expect(watched.map((w) => w.id)).toEqual(['ISS-0003']);
     expect(problems.map((p) => p.entry)).toEqual(['Nope Corp']);
+  });
+});
+
+describe('watchlist: all', () => {
+  it('watches every issuer the directory lists, by its upstream name and with no label', () => {
+    const { watched, problems } = resolveWatchlist('all', directory);
+    expect(watched).toEqual(directory.map((i) => ({ id: i.svc_issuer_id, name: i.name })));
+    expect(problems).toEqual([]);
+  });
+
+  it('watches nothing before a directory is known, and names no entry', () => {
+    expect(resolveWatchlist('all', null)).toEqual({ watched: [], problems: [] });
+    expect(watchEntries('all')).toEqual([]);
+    expect(isWholeDirectory('all')).toBe(true);
+    expect(isWholeDirectory([{ id: 'ISS-0001' }])).toBe(false);
+  });
+
+  it.each<{ name: string; watchlist: 'all' | WatchEntry[]; dir: Issuer[]; lines: string[] }>([
+    { name: 'all over a listed directory: nothing to tell', watchlist: 'all', dir: directory, lines: [] },
+    {
+      name: 'all over an empty directory: nothing is polled, and that is told',
+      watchlist: 'all',
+      dir: [],
+      lines: [
+        "watchlist: all, but the upstream's issuer list is empty: no issuer is polled until it lists some",
+      ],
+    },
+    {
+      name: 'a list: an id the directory no longer names, and a name that does not resolve',
+      watchlist: [{ id: 'ISS-9999' }, { id: 'ISS-0001' }, { name: 'Nope Corp' }],
+      dir: directory,
+      lines: [
+        'watchlist entry "Nope Corp" matches no issuer; closest: none',
+        `watchlist id "ISS-9999" is not in the upstream's issuer list (it left, or the id is wrong); it is asked once a day`,
+      ],
+    },
+  ])('watchlistProblems: $name', ({ watchlist, dir, lines }) => {
+    expect(watchlistProblems(watchlist, dir, resolveWatchlist(watchlist, dir))).toEqual(lines);
   });
 });
 

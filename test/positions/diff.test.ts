@@ -262,6 +262,8 @@ describe('event and snapshot fields', () => {
       positions: { citadel: held('Citadel', 1.25, '2024-06-01') },
       lastUpdated: '2024-06-03T09:00:00Z',
       polledAt: NOW.toISOString(),
+      // A snapshot written before the watch record: counted from its own poll on.
+      watch: { since: previous.polledAt, changes: 1 },
     });
   });
 

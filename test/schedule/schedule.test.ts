@@ -70,17 +70,25 @@ describe('rankCandidates', () => {
     expect(ranked[2]?.changeChance).toBeGreaterThan(ranked[3]?.changeChance ?? 1);
   });
 
-  it('lets a quiet issuer that missed many refreshes overtake a busy one that missed one', () => {
-    const ranked = rankCandidates(
-      [
-        { id: 'busy', seenVersionMs: version - DAY, polledAtMs: version - DAY, rate: 0.05 },
-        { id: 'quiet', seenVersionMs: version - 9 * DAY, polledAtMs: version - 9 * DAY, rate: 0.01 },
-      ],
-      version,
-      version,
-      12 * DAY,
-    );
-    expect(ranked.map((c) => c.id)).toEqual(['quiet', 'busy']);
+  it('lets a quiet issuer overtake a busy one once the days it missed outweigh the square of its lower rate', () => {
+    const rank = (quietMissedDays: number) =>
+      rankCandidates(
+        [
+          { id: 'busy', seenVersionMs: version - DAY, polledAtMs: version - DAY, rate: 0.05 },
+          {
+            id: 'quiet',
+            seenVersionMs: version - quietMissedDays * DAY,
+            polledAtMs: version - quietMissedDays * DAY,
+            rate: 0.02,
+          },
+        ],
+        version,
+        version,
+        30 * DAY,
+      ).map((c) => c.id);
+    // (0.05 / 0.02)² = 6.25 days missed for every day the busy issuer missed.
+    expect(rank(6)).toEqual(['busy', 'quiet']);
+    expect(rank(7)).toEqual(['quiet', 'busy']);
   });
 });
 
@@ -169,11 +177,14 @@ describe('selectPolls with full sweeps (the plan pays a sweep per refresh)', () 
         nowMs: at,
         boundMs: 2 * DAY,
         budget: { queued: 0, refreshesLater: 0, tokensLeft: 0, checksLeft: 0, ...b },
+        refreshTimesKnown: true,
         fullSweeps: full,
       });
     expect(forced(true, morning)).toHaveLength(5);
     expect(forced(true, { ...morning, refreshesLater: 0 })).toHaveLength(10);
-    expect(forced(false, morning)).toHaveLength(10);
+    // Without full sweeps every token waits for the refresh: polls after it find its changes too.
+    expect(forced(false, morning)).toHaveLength(0);
+    expect(forced(false, { ...morning, refreshesLater: 0 })).toHaveLength(10);
     // Once the refresh came, those same issuers are polled as its changes.
     const refreshed = selectPolls({
       issuers: old,
@@ -181,9 +192,79 @@ describe('selectPolls with full sweeps (the plan pays a sweep per refresh)', () 
       nowMs: at,
       boundMs: 2 * DAY,
       budget: { ...morning, queued: 0 },
+      seenToday: 1,
       fullSweeps: true,
     });
     expect(refreshed).toHaveLength(10);
+  });
+});
+
+describe("selectPolls: the tokens of the day's refresh are kept until it comes", () => {
+  // Ten issuers behind yesterday's refresh (part of a late publication's sweep was refused), and
+  // today's refresh not seen yet at 08:00: tokens for exactly one sweep and the day's checks.
+  const behind = Array.from({ length: 10 }, (_, i) => ({
+    id: `I${i}`,
+    seenVersionMs: MONDAY - 2 * DAY,
+    polledAtMs: MONDAY - 2 * DAY + HOUR,
+    rate: 0.1,
+  }));
+  const select = (nowMs: number, extra: Partial<Parameters<typeof selectPolls>[0]> = {}) =>
+    selectPolls({
+      issuers: behind,
+      versionMs: MONDAY - DAY,
+      nowMs,
+      boundMs: 4 * DAY,
+      budget: { tokensLeft: 15, checksLeft: 5, queued: 0, refreshesLater: 0.9 },
+      untilDayEndMs: MONDAY + DAY - nowMs,
+      fullSweepMs: 10 * MINUTE,
+      fullSweeps: true,
+      refreshTimesKnown: true,
+      ...extra,
+    });
+
+  it("does not spend today's sweep on the stragglers of yesterday's: today's sweep polls them anyway", () => {
+    // Before: polled at once, so today's own sweep ran short and its tail waited for midnight.
+    expect(select(MONDAY + 8 * HOUR)).toHaveLength(0);
+    expect(select(MONDAY + 8 * HOUR, { seenToday: 1 })).toHaveLength(10);
+    // Before the refresh times are learned nothing is held back: a new deployment polls at once.
+    expect(select(MONDAY + 8 * HOUR, { refreshTimesKnown: false })).toHaveLength(10);
+  });
+
+  it('lets the tokens go when too little of the day is left for a sweep, forcing what tomorrow could not', () => {
+    const late = MONDAY + DAY - 5 * MINUTE;
+    // 3.2 days old against a 4-day bound: forced now (tomorrow may keep its tokens all day again),
+    // where the usual lead (a twentieth of the bound) would wait until 3.8 days.
+    const chosen = select(late, { issuers: behind.map((i) => ({ ...i, polledAtMs: late - 3.2 * DAY })) });
+    expect(chosen).toHaveLength(10);
+    expect(chosen.every((c) => c.reason === 'stale')).toBe(true);
+  });
+
+  it('forces nothing at the end of a day that held no tokens, however short the bound', () => {
+    // Before: the day-end lead (a whole day) applied every day, so with a 24-hour bound every issuer,
+    // even one polled an hour ago, was polled again before midnight.
+    const late = MONDAY + DAY - 90_000;
+    const recent = behind.map((i) => ({ ...i, seenVersionMs: MONDAY - DAY, polledAtMs: late - HOUR }));
+    const chosen = select(late, {
+      issuers: recent,
+      boundMs: DAY,
+      seenToday: 1,
+      budget: { tokensLeft: 500, checksLeft: 5, queued: 0, refreshesLater: 0 },
+    });
+    expect(chosen.filter((c) => c.reason === 'stale')).toEqual([]);
+  });
+
+  it("without full sweeps, forces at once what would pass the bound before tomorrow's end", () => {
+    const nowMs = MONDAY + 15 * HOUR;
+    const partial = (ageDays: number) =>
+      select(nowMs, {
+        issuers: behind.map((i) => ({ ...i, polledAtMs: nowMs - ageDays * DAY })),
+        budget: { tokensLeft: 15, checksLeft: 5, queued: 0, refreshesLater: 0 },
+        seenToday: 1,
+        fullSweeps: false,
+      }).filter((c) => c.reason === 'stale');
+    // 9 hours left today plus tomorrow: 2.4 days before a 4-day bound.
+    expect(partial(1.5)).toHaveLength(0);
+    expect(partial(2.7)).toHaveLength(10);
   });
 });
 
@@ -201,6 +282,13 @@ describe('refresh profile and gate placement', () => {
     expect(refreshesLater(profile, MONDAY + 9 * 3_600_000, DAY)).toBeGreaterThan(0.8);
     expect(refreshesLater(profile, MONDAY + 16 * 3_600_000, DAY, 1)).toBeLessThan(0.1);
     expect(refreshesLater(profile, MONDAY - DAY + 9 * 3_600_000, DAY)).toBeLessThan(0.2);
+  });
+
+  it('counts a refresh not seen by 20:00 on a publishing weekday as overdue, not unlikely (a late publication)', () => {
+    // Before: the share of the profile still ahead (a few percent at 20:00), so forced polls took the
+    // tokens of the late publication's sweep.
+    expect(refreshesLater(profile, MONDAY + 20 * HOUR, DAY)).toBeGreaterThan(0.5);
+    expect(refreshesLater(profile, MONDAY + 20 * HOUR, DAY, 1)).toBeLessThan(0.05);
   });
 
   it('places most of 50 checks near the publication hour and keeps a floor elsewhere', () => {

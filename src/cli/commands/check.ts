@@ -2,10 +2,10 @@ import type { App } from '../../app.js';
 import type { Plan } from '../../budget/index.js';
 import { type ConfigIssue, isConfigError } from '../../config/config-error.js';
 import { isUnresolvedSecretError } from '../../config/unresolved-secret.js';
-import { unlistedIds } from '../../jobs/watchlist.js';
+import { isWholeDirectory, unlistedIds, watchEntries } from '../../jobs/watchlist.js';
 import { checkEvictionPolicy, describeEvictionPolicy } from '../../ops/redis-eviction.js';
-import { planFor } from '../../plan-for.js';
-import { configIssues, watchlistIssues } from '../../preflight/preflight.js';
+import { describeWatchlist, planFor } from '../../plan-for.js';
+import { configIssues, directoryIssues } from '../../preflight/preflight.js';
 import { inspectTopology } from '../../preflight/redis-topology.js';
 import type { Issuer } from '../../upstream/index.js';
 import { withBudgetWait } from '../budget-wait.js';
@@ -37,16 +37,19 @@ interface CheckOutput {
 export async function checkCommand(ctx: CommandContext, options: { offline?: boolean }): Promise<number> {
   const out = checkOutput(ctx.out);
   const problems = configIssues(ctx.config);
+  const whole = isWholeDirectory(ctx.config.watchlist);
   if (problems.length === 0) {
-    out.ok(
-      `config ${ctx.configFile}: ${ctx.config.watchlist.length} watched issuers, ${ctx.config.channels.length} channels`,
-    );
+    const watched = whole
+      ? 'watchlist all (the whole directory)'
+      : `${ctx.config.watchlist.length} watched issuers`;
+    out.ok(`config ${ctx.configFile}: ${watched}, ${ctx.config.channels.length} channels`);
   }
   for (const issue of problems) out.problem(issue);
   const plan = planOrUndefined(ctx);
   // A config that cannot plan cannot build the app: its problem is reported above.
   if (plan === undefined) return out.exitCode();
-  out.ok(`plan: ${plan.summary[0] ?? 'fits the budget'}`);
+  // Under `all` the plan is for the directory's size: told once the issuer list is read.
+  if (!whole) out.ok(`plan: ${plan.summary[0] ?? 'fits the budget'}`);
   try {
     await withApp(ctx, (app) => checkWithApp(ctx, app, out, options));
   } catch (error) {
@@ -76,6 +79,8 @@ async function checkWithApp(
   }
   const directory = options.offline ? await savedDirectory(app, out) : await upstreamDirectory(ctx, app, out);
   if (directory !== undefined) checkWatchlist(ctx, directory, out);
+  else if (isWholeDirectory(ctx.config.watchlist))
+    out.warn(`plan: not made: ${describeWatchlist(ctx.config, null)}`);
 }
 
 /** The topology reached (single, Sentinel, Cluster), each node's role, and what would lose data. */
@@ -93,12 +98,20 @@ async function checkTopology(ctx: CommandContext, app: App, out: CheckOutput): P
   }
 }
 
+/** The issuer list the watchlist is checked against, and what it came from. */
+interface CheckedDirectory {
+  issuers: readonly Issuer[];
+  source: string;
+}
+
 /** `--offline`: the issuer list the last sweep saved, if any. */
-async function savedDirectory(app: App, out: CheckOutput): Promise<readonly Issuer[] | undefined> {
+async function savedDirectory(app: App, out: CheckOutput): Promise<CheckedDirectory | undefined> {
   const saved = await app.ctx.directory.load();
   if (saved === null)
     out.warn('watchlist names not checked: --offline, and no sweep has saved the issuer list yet');
-  return saved?.issuers;
+  return saved === null
+    ? undefined
+    : { issuers: saved.issuers, source: `the issuer list saved at ${saved.fetchedAt}` };
 }
 
 /** One `GET /issuers` with the interactive client: the key works, and the names are checked against it. */
@@ -106,7 +119,7 @@ async function upstreamDirectory(
   ctx: CommandContext,
   app: App,
   out: CheckOutput,
-): Promise<readonly Issuer[] | undefined> {
+): Promise<CheckedDirectory | undefined> {
   const where = `upstream ${ctx.config.upstream.baseUrl}`;
   try {
     const list = await withBudgetWait(
@@ -115,7 +128,7 @@ async function upstreamDirectory(
       ctx.out,
     );
     out.ok(`${where}: key accepted, ${list.data.length} issuers`);
-    return list.data;
+    return { issuers: list.data, source: 'GET /issuers' };
   } catch (error) {
     if (isUnresolvedSecretError(error)) out.skip(`${where}: not asked without the API key`);
     else out.fail(`${where}: ${describeFailure(error).message}`);
@@ -123,16 +136,24 @@ async function upstreamDirectory(
   }
 }
 
-function checkWatchlist(ctx: CommandContext, directory: readonly Issuer[], out: CheckOutput): void {
+function checkWatchlist(ctx: CommandContext, directory: CheckedDirectory, out: CheckOutput): void {
   const { watchlist } = ctx.config;
-  const { watched, issues } = watchlistIssues(watchlist, directory);
+  const { watched, issues } = directoryIssues(ctx.config, directory.issuers);
   for (const issue of issues) out.problem(issue);
-  for (const issuer of unlistedIds(watched, directory)) {
+  if (isWholeDirectory(watchlist)) {
+    out.ok(`watchlist: ${describeWatchlist(ctx.config, directory)}`);
+    if (issues.length === 0) {
+      const plan = planFor(ctx.config, directory.issuers);
+      out.ok(`plan for the directory's ${watched.length} issuers: ${plan.summary[0] ?? 'fits the budget'}`);
+    }
+    return;
+  }
+  for (const issuer of unlistedIds(watched, directory.issuers)) {
     out.warn(
       `watchlist id "${issuer.id}" is not in the upstream's issuer list (it left, or the id is wrong)`,
     );
   }
-  const byName = watchlist.filter((entry) => 'name' in entry).length;
+  const byName = watchEntries(watchlist).filter((entry) => 'name' in entry).length;
   if (issues.length === 0 && byName > 0) {
     out.ok(`watchlist: all ${byName} names resolve against the issuer list`);
   }

@@ -5,6 +5,7 @@ import { loadConfig } from '../../config/load.js';
 import type { Config } from '../../config/schema.js';
 import { collectSecrets } from '../../config/secret.js';
 import { sweepEvery } from '../../jobs/schedulers.js';
+import { isWholeDirectory } from '../../jobs/watchlist.js';
 import { startHttpServer } from '../../ops/http-server.js';
 import { configIssues } from '../../preflight/preflight.js';
 import type { CommandContext } from '../context.js';
@@ -60,7 +61,8 @@ export async function runDaemon(ctx: CommandContext, options: DaemonOptions): Pr
       // Before anything can log them: the new config's secrets join those the logger scrubs.
       collectSecrets(next, ctx.secrets);
       await app.reload(next, { workerOnly: options.workerOnly });
-      logger.info({ why, watched: next.watchlist.length, channels: next.channels.length }, 'config reloaded');
+      const watched = isWholeDirectory(next.watchlist) ? 'all' : next.watchlist.length;
+      logger.info({ why, watched, channels: next.channels.length }, 'config reloaded');
     } catch (error) {
       logger.error(
         { why, error: describeFailure(error).message },

@@ -1,24 +1,70 @@
 import { type App, planFor } from '../../app.js';
+import type { Plan } from '../../budget/index.js';
 import { formatDelta, formatPercent, KIND_VERB } from '../../channels/format.js';
 import { formatDuration } from '../../config/duration.js';
+import { isWholeDirectory } from '../../jobs/watchlist.js';
 import { collectStatus, type StatusReport } from '../../ops/status.js';
+import { describeWatchlist } from '../../plan-for.js';
 import type { PositionEvent } from '../../positions/types.js';
 import { isSnapshotCorruptError } from '../../state/snapshot-corrupt-error.js';
+import type { Issuer } from '../../upstream/schemas.js';
+import { withBudgetWait } from '../budget-wait.js';
 import type { CommandContext } from '../context.js';
 import { withApp } from '../context.js';
+import { describeFailure, EXIT } from '../exit.js';
 import { issuerSources, lookupIssuer } from '../issuer-lookup.js';
 import { parseCount } from '../number-options.js';
 import { renderTable } from '../table.js';
 import { resolveIssuerArgument } from './upstream.js';
 
-/** `shortwatch plan`: the polling plan for this config, in words. */
-export function planCommand(ctx: CommandContext): void {
-  const plan = planFor(ctx.config);
+/**
+ * `shortwatch plan`: the polling plan for this config, in words. Under `watchlist: all` the plan is for
+ * the directory's size: one `GET /issuers` from the interactive reserve, else the list the sweeps saved;
+ * with neither there is no size to plan for (exit 1).
+ */
+export async function planCommand(ctx: CommandContext): Promise<number> {
+  if (!isWholeDirectory(ctx.config.watchlist)) {
+    printPlan(ctx, describeWatchlist(ctx.config, null), planFor(ctx.config));
+    return EXIT.ok;
+  }
+  const directory = await withApp(ctx, (app) => directoryToPlanFor(ctx, app));
+  const watchlist = describeWatchlist(ctx.config, directory);
+  if (directory === null) {
+    ctx.out(`Watchlist: ${watchlist}.`);
+    return EXIT.failure;
+  }
+  printPlan(ctx, watchlist, planFor(ctx.config, directory.issuers));
+  return EXIT.ok;
+}
+
+function printPlan(ctx: CommandContext, watchlist: string, plan: Plan): void {
+  const { budget } = ctx.config;
   ctx.out(
-    `Watchlist: ${ctx.config.watchlist.length} issuers; budget ${ctx.config.budget.perMinute}/minute, ${ctx.config.budget.perDay}/day, reserve ${ctx.config.budget.reserve}.`,
+    `Watchlist: ${watchlist}; budget ${budget.perMinute}/minute, ${budget.perDay}/day, reserve ${budget.reserve}.`,
   );
   for (const line of plan.summary) ctx.out(line);
   for (const line of plan.adjusted) ctx.out(`Adjusted: ${line}`);
+}
+
+/** The issuer list `all` stands for now: the upstream's, else the one the sweeps saved, else none. */
+async function directoryToPlanFor(
+  ctx: CommandContext,
+  app: App,
+): Promise<{ issuers: readonly Issuer[]; source: string } | null> {
+  try {
+    const list = await withBudgetWait(
+      Boolean(ctx.options.wait),
+      () => app.client('interactive').listIssuers(),
+      ctx.out,
+    );
+    return { issuers: list.data, source: 'GET /issuers' };
+  } catch (error) {
+    const saved = await app.ctx.directory.load();
+    ctx.out(
+      `GET /issuers failed (${describeFailure(error).message}): ${saved ? 'planning for the issuer list the sweeps saved' : 'no sweep has saved an issuer list either'}.`,
+    );
+    return saved && { issuers: saved.issuers, source: `the issuer list saved at ${saved.fetchedAt}` };
+  }
 }
 
 /** `shortwatch status [--json]`: what every process of this deployment is doing, read from Redis. */
@@ -42,7 +88,9 @@ export function formatStatus(r: StatusReport): string {
   const lines = [
     `Upstream access: ${access}`,
     `Budget: minute ${r.budget.minute.used}/${r.budget.minute.cap} used (${r.budget.minute.left} left), day ${r.budget.day.used}/${r.budget.day.cap} used (${r.budget.day.left} left, reserve ${r.budget.reserve})`,
+    `Watchlist: ${r.watchlist.all ? `whole directory, ${r.watchlist.issuers} issuers` : `${r.watchlist.issuers} issuers`}`,
     `Plan: sweep every ${r.plan.sweepEvery}, gate ${r.plan.gate ? 'on' : 'off'}, ${r.plan.refreshesPerDay} refreshes/day followable, ~${r.plan.requestsPerDay} requests/day planned`,
+    `Hard bound: no watched issuer unpolled longer than ${r.bound.every ?? 'forever (poll.maxStaleness off)'}${r.bound.longest ? `; longest now ${formatDuration(r.bound.longest.ageMs)} (${r.bound.longest.id}, polled ${r.bound.longest.since})` : ''}`,
     `Last sweep: ${r.sweep.lastSweepAt ?? 'never'}; dataset last_updated ${r.sweep.datasetLastUpdated ?? 'unknown'}`,
     '',
     renderTable(

@@ -43,4 +43,6 @@ export const budgetSchema = z
         'After a 429 without Retry-After for the day window (or a window it does not name), how often one request, from any process, checks whether the upstream answers again.',
       ),
   })
-  .describe("The plan's request caps, shared by every process through Redis.");
+  .describe(
+    "The plan's request caps, shared through Redis by every process and every deployment with the same upstream base URL and API key.",
+  );

@@ -17,4 +17,4 @@ export { configSchema } from './config.js';
 export { FILE_SECRET_KEYS } from './file-secret-keys.js';
 export type { QuietHours } from './quiet-hours.js';
 export { duration, secret } from './value-types.js';
-export type { WatchEntry } from './watchlist.js';
+export type { WatchEntry, Watchlist } from './watchlist.js';

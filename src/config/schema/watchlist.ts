@@ -20,11 +20,36 @@ export const watchEntrySchema = z
   ])
   .describe('One watched issuer, by upstream id or by name.');
 
-/** Schema of the `watchlist` section. */
+/** Schema of the `watchlist` section: a list of entries, or `all` for every issuer of the directory. */
 export const watchlistSchema = z
-  .array(watchEntrySchema)
+  .union(
+    [
+      z
+        .literal('all')
+        .describe(
+          'The whole directory: every issuer `GET /issuers` lists, followed as issuers join and leave it.',
+        ),
+      z.array(watchEntrySchema),
+    ],
+    // A failed union names no branch; say which form was meant and, for a list, which entry is wrong.
+    {
+      error: (issue) =>
+        issue.code === 'invalid_union' ? watchlistError(issue.errors[1]?.[0]?.path[0]) : undefined,
+    },
+  )
   .default([])
-  .describe('Issuers to watch, each by upstream `id` or by `name`.');
+  .describe(
+    'Issuers to watch: a list, each by upstream `id` or by `name`; or `all`, the whole directory, followed as issuers join it (their first poll is a silent baseline) and leave it (no longer polled, no notice; the snapshot is kept).',
+  );
+
+function watchlistError(entry: PropertyKey | undefined): string {
+  return typeof entry === 'number'
+    ? `entry [${entry}] must have \`id\` or \`name\` (and may have \`label\`), nothing else`
+    : 'must be `all` (the whole directory) or a list of issuers, each by `id` or `name`';
+}
 
 /** One watchlist entry. */
 export type WatchEntry = z.output<typeof watchEntrySchema>;
+
+/** The `watchlist` section: entries, or `all` (the whole directory). */
+export type Watchlist = z.output<typeof watchlistSchema>;

@@ -1,6 +1,6 @@
 import type { App } from '../../app.js';
 import { collectStatus, type StatusReport } from '../../ops/status.js';
-import { REQUEST_PURPOSES, type RequestPurpose, RequestTally } from '../../state/request-tally.js';
+import { REQUEST_PURPOSES, type RequestPurpose } from '../../state/request-tally.js';
 import { type Bar, barChart } from '../chart/bar-chart.js';
 import { formatAge, formatCount, formatTime } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
@@ -26,7 +26,7 @@ export async function loadOverview(app: App): Promise<OverviewData> {
   const status = await collectStatus(app);
   const usage = await app.ctx.budget.usage();
   const windowStart = usage.day.resetAt - app.settings.config.budget.dayWindow;
-  const requests = await new RequestTally(app.redis, app.ctx.prefix).read(windowStart);
+  const requests = await app.ctx.budget.calls(windowStart);
   return { status, requests, nowMs: app.ctx.now().getTime() };
 }
 

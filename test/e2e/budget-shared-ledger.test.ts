@@ -1,0 +1,164 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are ${VAR} config placeholders, not templates
+
+import { afterEach, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { App } from '../../src/app.js';
+import { accessFingerprint } from '../../src/budget/access-state.js';
+import { parseConfig } from '../../src/config/load.js';
+import { silentLogger } from '../../src/ops/logger.js';
+import type { StatusReport } from '../../src/ops/status.js';
+import { keyRoot, ledgerRoot } from '../../src/state/keys.js';
+import { RATE_LIMITED_NOTICE } from '../../src/upstream-clients.js';
+import { deleteByPrefix } from '../helpers/redis.js';
+import {
+  type DaemonProcess,
+  runShortwatch,
+  type Stack,
+  spawnDaemon,
+  startStack,
+  stopDaemons,
+  updateConfig,
+  waitFor,
+} from './harness.js';
+
+/** A second key the sandbox accepts: the same upstream under another credential (another plan). */
+const OTHER_KEY = 'other-plan-key';
+
+/*
+ * The upstream's caps belong to its credential: two deployments (prod and staging prefixes) on one Redis
+ * with one API key spend one plan's requests, so they count in one ledger, and another key counts apart.
+ */
+describe('deployments that share an upstream key and a Redis share its budget', () => {
+  let stack: Stack | undefined;
+  const apps: App[] = [];
+  const daemons: DaemonProcess[] = [];
+  const extraPrefixes: string[] = [];
+
+  afterEach(async () => {
+    await stopDaemons(daemons.splice(0));
+    await Promise.all(apps.splice(0).map((app) => app.stop(1_000)));
+    if (stack) {
+      const { redis, sandbox } = stack;
+      for (const prefix of extraPrefixes.splice(0)) await deleteByPrefix(redis.redis, prefix);
+      await deleteByPrefix(redis.redis, ledgerRoot(accessFingerprint(sandbox.url, OTHER_KEY)));
+      await stack.cleanup();
+    }
+    stack = undefined;
+  });
+
+  /** Opens an App on the stack's config under `{<stack prefix>-<label>}` with the given API key. */
+  async function deployment(
+    running: Stack,
+    label: string,
+    apiKey = 'sandbox-key',
+    extra: Record<string, unknown> = {},
+  ): Promise<App> {
+    const prefix = `${running.prefix}-${label}`;
+    extraPrefixes.push(prefix);
+    const config = structuredClone(running.configObject);
+    const yaml = stringify({
+      ...config,
+      upstream: { ...(config.upstream as object), apiKey },
+      redis: { ...(config.redis as object), prefix },
+      ...extra,
+    });
+    const app = await App.open(parseConfig(yaml, running.configPath), { logger: silentLogger() });
+    apps.push(app);
+    return app;
+  }
+
+  it('prod and staging count in one ledger, outside both prefixes; another key counts apart', async () => {
+    const running = await startStack({
+      issuers: 2,
+      seed: 3,
+      sandbox: { keys: { valid: ['sandbox-key', OTHER_KEY] } },
+    });
+    stack = running;
+    const prod = await deployment(running, 'prod');
+    const staging = await deployment(running, 'staging');
+    const [issuer] = running.sandbox.scenario.issuers();
+    if (!issuer) throw new Error('the scenario has no issuers');
+
+    await prod.client('interactive').listIssuers();
+    await staging.client('interactive').listIssuers();
+    await staging.client('polling').getPositions(issuer.svc_issuer_id, 'active');
+    expect(running.sandbox.stats.requests).toHaveLength(3);
+
+    // Each deployment sees the three requests the upstream counted against the key, by purpose.
+    for (const app of [prod, staging]) {
+      const usage = await app.ctx.budget.usage();
+      expect(usage.day.used).toBe(3);
+      const dayStart = usage.day.resetAt - app.settings.config.budget.dayWindow;
+      await waitFor('the calls tallied', async () => (await app.ctx.budget.calls(dayStart)).poll === 1);
+      expect(await app.ctx.budget.calls(dayStart)).toMatchObject({ interactive: 2, poll: 1 });
+    }
+    expect(await running.redis.redis.hget(running.ledger.budgetWindow('day'), 'used')).toBe('3');
+    // The ledger is not a key of either deployment (where the windows and the tally used to be).
+    for (const app of [prod, staging]) {
+      const root = keyRoot(app.ctx.prefix);
+      const old = [`${root}:budget:minute`, `${root}:budget:day`, `${root}:requests`];
+      expect(await running.redis.redis.exists(...old)).toBe(0);
+    }
+
+    const other = await deployment(running, 'other', OTHER_KEY);
+    expect((await other.ctx.budget.usage()).day.used).toBe(0);
+    await other.client('interactive').listIssuers();
+    expect((await other.ctx.budget.usage()).day.used).toBe(1);
+    expect((await prod.ctx.budget.usage()).day.used).toBe(3);
+  });
+
+  it("a 429 holds both; prod's probe ends probing, and staging's notice clears at its next beat", async () => {
+    const running = await startStack({ issuers: 2, seed: 5 });
+    stack = running;
+    const budget = { ...(running.configObject.budget as object), probeInterval: '300ms' };
+    const staging = await deployment(running, 'staging', 'sandbox-key', { budget });
+    const prod = await deployment(running, 'prod', 'sandbox-key', { budget });
+    // Workers only: no sweep spends the budget, the beat runs (every 10 s).
+    await staging.startDaemon({ workerOnly: true });
+    const notices = async () => (await staging.ctx.notices.list()).map((n) => n.key);
+
+    running.sandbox.faults.rateLimit('day', { retryAfterSeconds: null });
+    await expect(staging.client('interactive').listIssuers()).rejects.toThrow();
+    expect(await notices()).toContain(RATE_LIMITED_NOTICE);
+    // The block is the key's: prod is held too, until the probe is due; then prod sends it.
+    expect((await prod.ctx.budget.usage()).probing).not.toBeNull();
+    await waitFor(
+      "prod's probe answered",
+      async () =>
+        await prod
+          .client('interactive')
+          .listIssuers()
+          .then(() => true)
+          .catch(() => false),
+      5_000,
+    );
+    expect((await staging.ctx.budget.usage()).probing).toBeNull();
+    await waitFor(
+      'the notice cleared',
+      async () => !(await notices()).includes(RATE_LIMITED_NOTICE),
+      15_000,
+      200,
+    );
+  });
+
+  it('`status` run without the API key shows the budget the daemon spends, from the ledger it recorded', async () => {
+    const running = await startStack({ issuers: 2, seed: 4 });
+    stack = running;
+    updateConfig(running, (config) => ({
+      ...config,
+      upstream: { ...(config.upstream as object), apiKey: '${SHORTWATCH_API_KEY}' },
+    }));
+    daemons.push(await spawnDaemon(running, 'start', { SHORTWATCH_API_KEY: 'sandbox-key' }));
+    await waitFor(
+      'the daemon spent a request',
+      async () => Number(await running.redis.redis.hget(running.ledger.budgetWindow('day'), 'used')) > 0,
+    );
+    const status = await runShortwatch(['-c', running.configPath, 'status', '--json'], {
+      SHORTWATCH_API_KEY: '',
+    });
+    expect(status.code, status.stderr).toBe(0);
+    const report: StatusReport = JSON.parse(status.stdout);
+    // Without the key, the command cannot fingerprint it: it reads the ledger the daemon recorded.
+    expect(report.budget.day.used).toBeGreaterThan(0);
+  });
+});
