@@ -76,10 +76,21 @@ async function spawnRedis(
 /** A port picked free can be taken by another process before Redis binds it (the slow lane runs in parallel). */
 const PORT_RACE_ATTEMPTS = 5;
 
+/** Runs `start` on a port picked free, again on a new port when it lost the race for the port. */
+async function onFreePort(start: (port: number) => Promise<RedisProcess>): Promise<RedisProcess> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await start(await freePort());
+    } catch (error) {
+      const lostRace = error instanceof Error && /Address already in use/.test(error.message);
+      if (!lostRace || attempt >= PORT_RACE_ATTEMPTS) throw error;
+    }
+  }
+}
+
 /**
  * Starts `redis-server` on a free port with `extra` arguments, its files in `dir`. `withPorts` adds
- * arguments naming further ports (a cluster node's bus port). A start that lost a port race is tried again
- * on new ports.
+ * arguments naming further ports (a cluster node's bus port).
  */
 async function startServer(
   dir: string,
@@ -88,16 +99,10 @@ async function startServer(
 ): Promise<RedisProcess> {
   const binary = REDIS_BINARIES.server;
   if (!binary) throw new Error('no redis-server on PATH');
-  for (let attempt = 1; ; attempt += 1) {
-    const port = await freePort();
+  return onFreePort(async (port) => {
     const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', ...extra];
-    try {
-      return await spawnRedis(binary, [...args, ...(await withPorts())], port, /Ready to accept connections/);
-    } catch (error) {
-      const lostRace = error instanceof Error && /Address already in use/.test(error.message);
-      if (!lostRace || attempt >= PORT_RACE_ATTEMPTS) throw error;
-    }
-  }
+    return spawnRedis(binary, [...args, ...(await withPorts())], port, /Ready to accept connections/);
+  });
 }
 
 /** Stops every process (SIGTERM, SIGKILL after 5 s) and removes the temp dir. */
@@ -210,23 +215,24 @@ export async function startRedisSentinel(downAfterMs = 1_000): Promise<PrivateSe
     );
     const sentinels: RedisProcess[] = [];
     for (let i = 0; i < 3; i += 1) {
-      const port = await freePort();
       const file = join(dir, `sentinel-${i}.conf`);
-      // Sentinel rewrites its config file (it records the replicas and the other sentinels it finds).
-      writeFileSync(
-        file,
-        [
-          `port ${port}`,
-          'bind 127.0.0.1',
-          `dir ${dir}`,
-          `sentinel monitor ${name} 127.0.0.1 ${master.port} 2`,
-          `sentinel down-after-milliseconds ${name} ${downAfterMs}`,
-          `sentinel failover-timeout ${name} 10000`,
-          `sentinel parallel-syncs ${name} 1`,
-          '',
-        ].join('\n'),
-      );
-      const sentinel = await spawnRedis(sentinelBinary, [file], port, /\+monitor master/);
+      const sentinel = await onFreePort((port) => {
+        // Sentinel rewrites its config file (it records the replicas and the other sentinels it finds).
+        writeFileSync(
+          file,
+          [
+            `port ${port}`,
+            'bind 127.0.0.1',
+            `dir ${dir}`,
+            `sentinel monitor ${name} 127.0.0.1 ${master.port} 2`,
+            `sentinel down-after-milliseconds ${name} ${downAfterMs}`,
+            `sentinel failover-timeout ${name} 10000`,
+            `sentinel parallel-syncs ${name} 1`,
+            '',
+          ].join('\n'),
+        );
+        return spawnRedis(sentinelBinary, [file], port, /\+monitor master/);
+      });
       sentinels.push(sentinel);
       all.push(sentinel);
     }
