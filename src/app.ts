@@ -57,6 +57,9 @@ export type { ClientRole } from './upstream-clients.js';
  */
 const UNREAD_KEY_FINGERPRINT = 'unread-key';
 
+/** The notice raised while another deployment spends the same credential's budget. */
+export const BUDGET_SHARED_NOTICE = 'budget-shared';
+
 /** How an App is built; everything from outside is passed in. */
 export interface AppOptions {
   logger: Logger;
@@ -408,6 +411,11 @@ export class App {
     await this.#liveness?.stop();
     await Promise.all([this.#workers?.close(timeoutMs), this.#deliveries?.close(timeoutMs)]);
     await this.redis.hdel(stateKeys(this.ctx.prefix).workers, this.#processId).catch(() => undefined);
+    if (this.#beat) {
+      await this.ctx.budget.spenders
+        .leave(this.#settings.config.redis.prefix, this.#processId)
+        .catch(() => undefined);
+    }
     await this.#queues?.close();
     await Promise.all([...this.#settings.senders.values()].map((s) => s.close().catch(() => undefined)));
     await Promise.all(Object.values(this.#clients).map((c) => c.close().catch(() => undefined)));
@@ -487,6 +495,9 @@ export class App {
     await this.#clearAccessNoticeIfBack().catch((error: unknown) =>
       this.ctx.logger.warn({ err: error }, 'could not compare the access notice with the access state'),
     );
+    await this.#noticeSharedBudget().catch((error: unknown) =>
+      this.ctx.logger.warn({ err: error }, 'could not record this process among the budget spenders'),
+    );
     await this.#clearRateLimitNoticeIfLifted().catch((error: unknown) =>
       this.ctx.logger.warn({ err: error }, 'could not compare the rate-limit notice with the budget'),
     );
@@ -528,6 +539,29 @@ export class App {
     if (!active.some((notice) => notice.key === ACCESS_REVOKED_NOTICE)) return;
     if ((await this.ctx.access.get()).state !== 'ok') return;
     await this.ctx.notices.clear(ACCESS_REVOKED_NOTICE, 'Upstream access is back; polling resumes.');
+  }
+
+  /**
+   * Records this process among the spenders of the credential's budget and tells the operator while
+   * another deployment spends it too: each plans as if the whole plan were its own, so the bounds `plan`
+   * promises cannot hold. Cleared once this deployment is the only one left.
+   */
+  async #noticeSharedBudget(): Promise<void> {
+    const own = this.#settings.config.redis.prefix;
+    const others = (await this.ctx.budget.spenders.beat(own, this.#processId)).filter((d) => d !== own);
+    if (others.length === 0) {
+      await this.ctx.notices.clear(
+        BUDGET_SHARED_NOTICE,
+        "No other deployment spends this API key's budget now.",
+      );
+      return;
+    }
+    await this.ctx.notices.raise(
+      BUDGET_SHARED_NOTICE,
+      'warning',
+      "Another deployment spends this API key's budget",
+      `Deployment ${others.map((d) => `\`${d}\``).join(', ')} polls with the same API key on this Redis. The upstream's caps are the key's, so both count in one budget, while each plans as if the whole plan were its own: polls come later than \`shortwatch plan\` says. Give each deployment its own API key.`,
+    );
   }
 
   /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ledgerKeys } from '../state/keys.js';
+import { LedgerSpenders } from '../state/ledger-spenders.js';
 import type { RedisClient } from '../state/redis-connection.js';
 import { type RequestPurpose, RequestTally } from '../state/request-tally.js';
 import { BLOCK_SCRIPT, END_PROBE_SCRIPT, PROBE_SCRIPT, TAKE_SCRIPT, USAGE_SCRIPT } from './budget-lua.js';
@@ -151,6 +152,11 @@ export class RateBudget {
   /** The calls of the day window starting at `dayStart` (Redis' clock, from `usage().day`), by purpose. */
   async calls(dayStart: number): Promise<Record<RequestPurpose, number>> {
     return this.#tally.read(dayStart);
+  }
+
+  /** Who spends the current credential's budget: the deployments whose daemons beat in its ledger. */
+  get spenders(): LedgerSpenders {
+    return new LedgerSpenders(this.#redis, this.#options.ledger);
   }
 
   /**

@@ -24,6 +24,8 @@ export interface StatusReport {
     blockedReason: string | null;
     /** After a 429 without Retry-After for the day window or none: one probe request every `every`. */
     probing: { window: string; every: string; since: string } | null;
+    /** Other deployments (their `redis.prefix`) whose daemons spend the same API key's budget now. */
+    sharedWith: string[];
   };
   plan: {
     gate: boolean;
@@ -84,9 +86,10 @@ export async function collectStatus(app: App): Promise<StatusReport> {
   const { config, plan, watched } = app.settings;
   const now = ctx.now();
   const keys = stateKeys(ctx.prefix);
-  const [access, usage, sweep, notices, workers] = await Promise.all([
+  const [access, usage, spenders, sweep, notices, workers] = await Promise.all([
     ctx.access.get(),
     ctx.budget.usage(),
+    ctx.budget.spenders.deployments(),
     ctx.redis.hgetall(keys.sweep),
     ctx.notices.list(),
     ctx.redis.hgetall(keys.workers),
@@ -138,6 +141,7 @@ export async function collectStatus(app: App): Promise<StatusReport> {
         every: formatDuration(usage.probing.everyMs),
         since: new Date(usage.probing.since).toISOString(),
       },
+      sharedWith: spenders.filter((deployment) => deployment !== config.redis.prefix),
     },
     plan: {
       gate: plan.gate,

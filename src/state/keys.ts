@@ -83,6 +83,11 @@ export function ledgerKeys(root: string) {
     budgetBlocked: `${root}:budget:blocked`,
     /** HASH `window` (start, Redis' clock) and a count per purpose: upstream calls of the current day window. */
     requestTally: `${root}:requests`,
+    /**
+     * HASH `<deployment prefix> <process id>` → Redis' time of that process's last beat: who spends the
+     * credential's budget; expires a while after the last beat.
+     */
+    spenders: `${root}:spenders`,
   };
 }
 

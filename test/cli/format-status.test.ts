@@ -14,6 +14,7 @@ const FRESH: StatusReport = {
     reserve: 50,
     blockedReason: null,
     probing: null,
+    sharedWith: [],
   },
   plan: {
     gate: true,
@@ -80,6 +81,16 @@ describe('formatStatus', () => {
     expect(text).toContain('\nWatchlist: 3 issuers\n');
     const whole = formatStatus({ ...FRESH, watchlist: { all: true, issuers: 3 } });
     expect(whole).toContain('\nWatchlist: whole directory, 3 issuers\n');
+  });
+
+  it('says when other deployments spend the same API key, and nothing when none does', () => {
+    expect(text).toMatch(
+      /^Budget: minute 0\/100 used \(100 left\), day 0\/1000 used \(1000 left, reserve 50\)$/m,
+    );
+    const shared = formatStatus({ ...FRESH, budget: { ...FRESH.budget, sharedWith: ['staging', 'qa'] } });
+    expect(shared).toContain(
+      'reserve 50); SHARED with deployment staging, qa (same API key): polls come later than planned\n',
+    );
   });
 
   it('states the hard bound and which issuer has gone unpolled longest', () => {

@@ -2,11 +2,11 @@
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { App } from '../../src/app.js';
+import { App, BUDGET_SHARED_NOTICE } from '../../src/app.js';
 import { accessFingerprint } from '../../src/budget/access-state.js';
 import { parseConfig } from '../../src/config/load.js';
 import { silentLogger } from '../../src/ops/logger.js';
-import type { StatusReport } from '../../src/ops/status.js';
+import { collectStatus, readiness, type StatusReport } from '../../src/ops/status.js';
 import { keyRoot, ledgerRoot } from '../../src/state/keys.js';
 import { RATE_LIMITED_NOTICE } from '../../src/upstream-clients.js';
 import { deleteByPrefix } from '../helpers/redis.js';
@@ -160,5 +160,36 @@ describe('deployments that share an upstream key and a Redis share its budget', 
     const report: StatusReport = JSON.parse(status.stdout);
     // Without the key, the command cannot fingerprint it: it reads the ledger the daemon recorded.
     expect(report.budget.day.used).toBeGreaterThan(0);
+    expect(report.budget.sharedWith).toEqual([]);
+  });
+
+  it('while another deployment spends the same key, it says so (notice, status, /readyz); it clears once that one stops', async () => {
+    const running = await startStack({ issuers: 2, seed: 6 });
+    stack = running;
+    const staging = await deployment(running, 'staging');
+    const prod = await deployment(running, 'prod');
+    const [stagingName, prodName] = [staging, prod].map((app) => app.settings.config.redis.prefix);
+    const noticeOf = async (app: App) =>
+      (await app.ctx.notices.list()).find((notice) => notice.key === BUDGET_SHARED_NOTICE);
+    // Workers only: no sweep spends the budget; the beat runs at start, then every 10 s.
+    await staging.startDaemon({ workerOnly: true });
+    expect(await noticeOf(staging)).toBeUndefined();
+    expect((await collectStatus(staging)).budget.sharedWith).toEqual([]);
+    // Prod's first beat finds staging (staging finds prod at its next beat, the same way).
+    await prod.startDaemon({ workerOnly: true });
+    expect((await noticeOf(prod))?.text).toContain(
+      `Deployment \`${stagingName}\` polls with the same API key`,
+    );
+    expect((await collectStatus(prod)).budget.sharedWith).toEqual([stagingName]);
+    expect((await collectStatus(staging)).budget.sharedWith).toEqual([prodName]);
+    expect((await readiness(prod)).notices).toContain(
+      "warning: Another deployment spends this API key's budget",
+    );
+
+    // A stopping daemon leaves the record at once; prod's next beat clears its notice.
+    await staging.stop(1_000);
+    apps.splice(apps.indexOf(staging), 1);
+    expect((await collectStatus(prod)).budget.sharedWith).toEqual([]);
+    await waitFor('the notice cleared', async () => (await noticeOf(prod)) === undefined, 15_000, 200);
   });
 });

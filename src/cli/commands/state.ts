@@ -75,6 +75,12 @@ export async function statusCommand(ctx: CommandContext, options: { json?: boole
   });
 }
 
+/** The budget line's note when other deployments spend the same key's budget. */
+function sharedBudget(deployments: readonly string[]): string {
+  if (deployments.length === 0) return '';
+  return `; SHARED with deployment ${deployments.join(', ')} (same API key): polls come later than planned`;
+}
+
 /** The status report for a terminal. */
 export function formatStatus(r: StatusReport): string {
   const access =
@@ -87,7 +93,7 @@ export function formatStatus(r: StatusReport): string {
       : `${r.upstream.access === 'unauthorized' ? 'UNAUTHORIZED (401)' : 'NO API ACCESS (403)'} since ${r.upstream.since}; polling stopped`;
   const lines = [
     `Upstream access: ${access}`,
-    `Budget: minute ${r.budget.minute.used}/${r.budget.minute.cap} used (${r.budget.minute.left} left), day ${r.budget.day.used}/${r.budget.day.cap} used (${r.budget.day.left} left, reserve ${r.budget.reserve})`,
+    `Budget: minute ${r.budget.minute.used}/${r.budget.minute.cap} used (${r.budget.minute.left} left), day ${r.budget.day.used}/${r.budget.day.cap} used (${r.budget.day.left} left, reserve ${r.budget.reserve})${sharedBudget(r.budget.sharedWith)}`,
     `Watchlist: ${r.watchlist.all ? `whole directory, ${r.watchlist.issuers} issuers` : `${r.watchlist.issuers} issuers`}`,
     `Plan: sweep every ${r.plan.sweepEvery}, gate ${r.plan.gate ? 'on' : 'off'}, ${r.plan.refreshesPerDay} refreshes/day followable, ~${r.plan.requestsPerDay} requests/day planned`,
     `Hard bound: no watched issuer unpolled longer than ${r.bound.every ?? 'forever (poll.maxStaleness off)'}${r.bound.longest ? `; longest now ${formatDuration(r.bound.longest.ageMs)} (${r.bound.longest.id}, polled ${r.bound.longest.since})` : ''}`,
