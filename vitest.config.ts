@@ -1,4 +1,6 @@
+import { relative, sep } from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // Three projects, disjoint by construction: `slow` is an explicit list, `e2e` is test/e2e minus
 // that list, `unit` is every other test file (so a new test directory lands in `unit`).
@@ -7,34 +9,57 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const ALL = 'test/**/*.test.ts';
 const E2E = 'test/e2e/**/*.test.ts';
 
-// The demo run, the chaos suite, and every file that takes over ~20 s on its own
-// (measured with one worker: demo/run 85 s, chaos 57 s, polling-cli 37 s, polling-rate-limit 36 s,
-// polling-budget 31 s, delivery-digest-recovery 21 s, delivery-kill-points 44 s; the next e2e
-// file takes about 15 s).
+// The demo run, the chaos suite, and every file that takes over ~20 s on its own, longest first: the
+// sequencer below starts them in this order, before anything else, so the longest waits overlap the
+// rest of the suite instead of ending it. Seconds are one CI run's on 2 cores (with the rest beside them).
 const SLOW = [
-  'test/demo/run.test.ts',
-  'test/chaos/*.test.ts',
-  'test/e2e/polling-cli.test.ts',
-  'test/e2e/polling-rate-limit.test.ts',
-  'test/e2e/polling-budget.test.ts',
-  // 2,000 issuers on a clock 6,000 times faster than real, about ten scaled days: 90-145 s.
+  // 2,000 issuers on a clock 6,000 times faster than real, about ten scaled days: 95-125 s.
   'test/e2e/polling-scaled-register.test.ts',
-  'test/e2e/delivery-digest-recovery.test.ts',
-  'test/e2e/delivery-kill-points.test.ts',
-  // Spawned CLI processes against a daemon waiting on its heartbeat probe: about 50 s and 20 s.
+  // The demo for its 75 s (two digests), then the demo that starts its own redis-server: 87 s.
+  'test/demo/run.test.ts',
+  // Spawned CLI processes against a daemon waiting on its heartbeat probe: about 52 s.
   'test/e2e/polling-access-interactive.test.ts',
-  'test/e2e/check-start-validation.test.ts',
+  'test/chaos/*.test.ts',
+  'test/e2e/delivery-digest-recovery.test.ts',
+  'test/e2e/polling-rate-limit.test.ts',
+  'test/e2e/delivery-kill-points.test.ts',
+  'test/e2e/polling-cli.test.ts',
+  // Private Redis topologies with spawned daemons: Sentinel failover about 27 s, Cluster about 10 s,
+  // the hash-tag run (every channel kind, a digest, the CLI) about 19 s.
+  'test/e2e/ha-sentinel.test.ts',
   // A flap held for its 20 s window, end to end: about 25 s.
   'test/e2e/alerts-threshold-story.test.ts',
-  // Private Redis topologies with spawned daemons: Sentinel failover about 30 s, Cluster about 20 s,
-  // the hash-tag run (every channel kind, a digest, the CLI) about 20 s.
-  'test/e2e/ha-sentinel.test.ts',
-  'test/e2e/ha-cluster.test.ts',
   'test/e2e/keys-hash-tag.test.ts',
-  // Every e-mail template in headless Chromium at two widths: about 20 s; the web console against a
-  // running daemon (console.test.ts): about 20 s.
+  'test/e2e/polling-budget.test.ts',
+  'test/e2e/check-start-validation.test.ts',
+  // Every e-mail template in headless Chromium at two widths, and the web console against a running
+  // daemon: about 10 s each.
   'test/browser/*.test.ts',
+  'test/e2e/ha-cluster.test.ts',
 ];
+
+/** `SLOW`'s patterns as regular expressions on a file's path from the root (`*` stays in one directory). */
+const SLOW_PATTERNS = SLOW.map(
+  (glob) => new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`),
+);
+
+/**
+ * Longest first, so that two workers end together: the slow files in `SLOW`'s order, then e2e, then
+ * unit (each in Vitest's own order: the last run's durations when cached, else the largest file first).
+ */
+class SlowestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (spec: TestSpecification): number => {
+      const path = relative(spec.project.config.root, spec.moduleId).split(sep).join('/');
+      const slow = SLOW_PATTERNS.findIndex((pattern) => pattern.test(path));
+      if (slow >= 0) return slow;
+      return SLOW.length + (spec.project.name === 'e2e' ? 0 : 1);
+    };
+    // Array sort is stable: files of one rank keep Vitest's order.
+    return sorted.sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 export default defineConfig({
   test: {
@@ -43,11 +68,13 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // Vitest's default on this 2-core machine is cpus - 1 = 1 worker (the suite ran serially).
-    // The e2e/slow files mostly wait on child processes and time windows, so 2 forks cut the full
-    // run from ~7.5 min to ~3.5 min with every test passing; more than the 2 cores is not used.
-    maxWorkers: 2,
+    // Vitest's default on a 2-core machine is cpus - 1 = 1 worker. The e2e and slow files mostly wait
+    // on child processes and time windows: with 2 forks the whole suite kept the cores half idle (51% of
+    // 2 cores) and took 550-600 s; 3 forks, slowest first, take about 405 s at 68% (measured on 2 cores).
+    // Every file must pass beside two others: none asserts a wall-clock time.
+    maxWorkers: 3,
     reporters: ['default'],
+    sequence: { sequencer: SlowestFirst },
     projects: [
       {
         extends: true,
