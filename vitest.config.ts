@@ -44,8 +44,9 @@ const SLOW_PATTERNS = SLOW.map(
 );
 
 /**
- * Longest first, so that two workers end together: the slow files in `SLOW`'s order, then e2e, then
+ * Longest first, so that the workers end together: the slow files in `SLOW`'s order, then e2e, then
  * unit (each in Vitest's own order: the last run's durations when cached, else the largest file first).
+ * `SLOW`'s patterns know `*` only; a slow file no pattern matches runs after the listed ones.
  */
 class SlowestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -54,7 +55,8 @@ class SlowestFirst extends BaseSequencer {
       const path = relative(spec.project.config.root, spec.moduleId).split(sep).join('/');
       const slow = SLOW_PATTERNS.findIndex((pattern) => pattern.test(path));
       if (slow >= 0) return slow;
-      return SLOW.length + (spec.project.name === 'e2e' ? 0 : 1);
+      const after = ['slow', 'e2e'].indexOf(spec.project.name);
+      return SLOW.length + (after >= 0 ? after : 2);
     };
     // Array sort is stable: files of one rank keep Vitest's order.
     return sorted.sort((a, b) => rank(a) - rank(b));

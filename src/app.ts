@@ -3,6 +3,7 @@ import type { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ACCESS_REVOKED_NOTICE } from './budget/access-state.js';
 import { AccessState, RateBudget } from './budget/index.js';
+import { reportSharedBudget } from './budget/shared-budget.js';
 import { channelRegistry, createSender } from './channels/registry.js';
 import type { ChannelSender } from './channels/types.js';
 import { ConfigError } from './config/config-error.js';
@@ -57,9 +58,6 @@ export type { ClientRole } from './upstream-clients.js';
  */
 const UNREAD_KEY_FINGERPRINT = 'unread-key';
 
-/** The notice raised while another deployment spends the same credential's budget. */
-export const BUDGET_SHARED_NOTICE = 'budget-shared';
-
 /** How an App is built; everything from outside is passed in. */
 export interface AppOptions {
   logger: Logger;
@@ -86,6 +84,8 @@ export class App {
   #workers: WorkerSet | undefined;
   #deliveries: DeliverySet | undefined;
   #beat: NodeJS.Timeout | undefined;
+  /** The beat running now: `stop()` waits for it, so that nothing it writes lands after the leave. */
+  #beating: Promise<void> | undefined;
   #queues: QueueSet | undefined;
   readonly #processId = `${hostname()}-${process.pid}`;
   /** The name every connection of this process carries in `CLIENT LIST`, with its purpose appended. */
@@ -331,7 +331,11 @@ export class App {
     // The epoch this process runs on: a later beat or sweep that finds another one reports the loss.
     await this.ctx.epoch.check();
     await this.#beatOnce(options.workerOnly);
-    this.#beat = setInterval(() => void this.#beatOnce(options.workerOnly), 10_000).unref();
+    this.#beat = setInterval(() => {
+      this.#beating ??= this.#beatOnce(options.workerOnly).finally(() => {
+        this.#beating = undefined;
+      });
+    }, 10_000).unref();
   }
 
   /** Swaps in a new config without a restart: watchlist, channels, plan, schedulers. */
@@ -351,6 +355,7 @@ export class App {
       throw error;
     }
     const oldSenders = this.#settings.senders;
+    const previousFingerprint = this.#settings.fingerprint;
     const oldClients = this.#clients;
     this.#clients = clients;
     this.#settings = {
@@ -361,7 +366,14 @@ export class App {
       senders,
       fingerprint: fingerprintOf(config),
     };
+    const spentBefore = this.ctx.budget.spenders;
     this.ctx.budget.configure({ ledger: ledgerRoot(this.#settings.fingerprint), ...budgetCaps(config) });
+    if (this.#beat && this.#settings.fingerprint !== previousFingerprint) {
+      // Another key: this process spends another budget from now on. It leaves the old one's record at
+      // once (deployments still on the old key stop counting it) and beats in the new one.
+      await spentBefore.leave(config.redis.prefix, this.#processId).catch(() => undefined);
+      await this.#noticeSharedBudget().catch(() => undefined);
+    }
     await this.#reconcileAccess();
     if (!options.workerOnly) await syncSchedulers(this.queues, config, plan);
     this.#deliveries?.sync(config.channels);
@@ -408,6 +420,7 @@ export class App {
   /** Stops workers (finishing jobs in flight up to `timeoutMs`), then closes queues, senders and Redis. */
   async stop(timeoutMs = 10_000): Promise<void> {
     if (this.#beat) clearInterval(this.#beat);
+    await this.#beating;
     await this.#liveness?.stop();
     await Promise.all([this.#workers?.close(timeoutMs), this.#deliveries?.close(timeoutMs)]);
     await this.redis.hdel(stateKeys(this.ctx.prefix).workers, this.#processId).catch(() => undefined);
@@ -548,19 +561,10 @@ export class App {
    */
   async #noticeSharedBudget(): Promise<void> {
     const own = this.#settings.config.redis.prefix;
-    const others = (await this.ctx.budget.spenders.beat(own, this.#processId)).filter((d) => d !== own);
-    if (others.length === 0) {
-      await this.ctx.notices.clear(
-        BUDGET_SHARED_NOTICE,
-        "No other deployment spends this API key's budget now.",
-      );
-      return;
-    }
-    await this.ctx.notices.raise(
-      BUDGET_SHARED_NOTICE,
-      'warning',
-      "Another deployment spends this API key's budget",
-      `Deployment ${others.map((d) => `\`${d}\``).join(', ')} polls with the same API key on this Redis. The upstream's caps are the key's, so both count in one budget, while each plans as if the whole plan were its own: polls come later than \`shortwatch plan\` says. Give each deployment its own API key.`,
+    const spenders = await this.ctx.budget.spenders.beat(own, this.#processId);
+    await reportSharedBudget(
+      this.ctx.notices,
+      spenders.filter((deployment) => deployment !== own),
     );
   }
 

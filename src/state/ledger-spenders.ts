@@ -10,7 +10,8 @@ export const SPENDER_GONE_AFTER_MS = 60_000;
 
 // One script per beat, on Redis' clock (hosts' clocks may disagree): record this process, drop those gone
 // quiet, keep the hash alive a while past the last beat (no deployment owns the ledger to delete it), and
-// return the deployments still beating. With an empty ARGV[1] it only reads (a command that is not a daemon).
+// return the deployments still beating. With an empty ARGV[1] it writes nothing and returns the same
+// (`status` and the console: a reader must not need write access to the ledger).
 // KEYS: the spenders hash (a ledger key only). ARGV: field of this process or '', gone-after ms.
 const SPENDERS_SCRIPT = `
 local t = redis.call('TIME')
@@ -24,7 +25,7 @@ local live = {}
 local all = redis.call('HGETALL', KEYS[1])
 for i = 1, #all, 2 do
   if now - tonumber(all[i + 1]) > goneAfter then
-    redis.call('HDEL', KEYS[1], all[i])
+    if ARGV[1] ~= '' then redis.call('HDEL', KEYS[1], all[i]) end
   else
     table.insert(live, all[i])
   end

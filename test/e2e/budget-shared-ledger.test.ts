@@ -2,8 +2,9 @@
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { App, BUDGET_SHARED_NOTICE } from '../../src/app.js';
+import { App } from '../../src/app.js';
 import { accessFingerprint } from '../../src/budget/access-state.js';
+import { BUDGET_SHARED_NOTICE, sharedBudgetText } from '../../src/budget/shared-budget.js';
 import { parseConfig } from '../../src/config/load.js';
 import { silentLogger } from '../../src/ops/logger.js';
 import { collectStatus, readiness, type StatusReport } from '../../src/ops/status.js';
@@ -46,23 +47,27 @@ describe('deployments that share an upstream key and a Redis share its budget', 
     stack = undefined;
   });
 
-  /** Opens an App on the stack's config under `{<stack prefix>-<label>}` with the given API key. */
+  /** The stack's config under `{<stack prefix>-<label>}` with the given API key. */
+  function configOf(running: Stack, label: string, apiKey: string, extra: Record<string, unknown> = {}) {
+    const config = structuredClone(running.configObject);
+    const yaml = stringify({
+      ...config,
+      upstream: { ...(config.upstream as object), apiKey },
+      redis: { ...(config.redis as object), prefix: `${running.prefix}-${label}` },
+      ...extra,
+    });
+    return parseConfig(yaml, running.configPath);
+  }
+
+  /** Opens an App on {@link configOf}. */
   async function deployment(
     running: Stack,
     label: string,
     apiKey = 'sandbox-key',
     extra: Record<string, unknown> = {},
   ): Promise<App> {
-    const prefix = `${running.prefix}-${label}`;
-    extraPrefixes.push(prefix);
-    const config = structuredClone(running.configObject);
-    const yaml = stringify({
-      ...config,
-      upstream: { ...(config.upstream as object), apiKey },
-      redis: { ...(config.redis as object), prefix },
-      ...extra,
-    });
-    const app = await App.open(parseConfig(yaml, running.configPath), { logger: silentLogger() });
+    extraPrefixes.push(`${running.prefix}-${label}`);
+    const app = await App.open(configOf(running, label, apiKey, extra), { logger: silentLogger() });
     apps.push(app);
     return app;
   }
@@ -163,12 +168,18 @@ describe('deployments that share an upstream key and a Redis share its budget', 
     expect(report.budget.sharedWith).toEqual([]);
   });
 
-  it('while another deployment spends the same key, it says so (notice, status, /readyz); it clears once that one stops', async () => {
-    const running = await startStack({ issuers: 2, seed: 6 });
+  it('while other deployments spend the same key, each says which (notice, status, /readyz), until they stop or change keys', async () => {
+    const running = await startStack({
+      issuers: 2,
+      seed: 6,
+      sandbox: { keys: { valid: ['sandbox-key', OTHER_KEY] } },
+    });
     stack = running;
     const staging = await deployment(running, 'staging');
     const prod = await deployment(running, 'prod');
-    const [stagingName, prodName] = [staging, prod].map((app) => app.settings.config.redis.prefix);
+    const qa = await deployment(running, 'qa');
+    const nameOf = (app: App) => app.settings.config.redis.prefix;
+    const [stagingName, prodName, qaName] = [nameOf(staging), nameOf(prod), nameOf(qa)];
     const noticeOf = async (app: App) =>
       (await app.ctx.notices.list()).find((notice) => notice.key === BUDGET_SHARED_NOTICE);
     // Workers only: no sweep spends the budget; the beat runs at start, then every 10 s.
@@ -177,19 +188,27 @@ describe('deployments that share an upstream key and a Redis share its budget', 
     expect((await collectStatus(staging)).budget.sharedWith).toEqual([]);
     // Prod's first beat finds staging (staging finds prod at its next beat, the same way).
     await prod.startDaemon({ workerOnly: true });
-    expect((await noticeOf(prod))?.text).toContain(
-      `Deployment \`${stagingName}\` polls with the same API key`,
-    );
+    expect((await noticeOf(prod))?.text).toBe(sharedBudgetText([stagingName]));
     expect((await collectStatus(prod)).budget.sharedWith).toEqual([stagingName]);
     expect((await collectStatus(staging)).budget.sharedWith).toEqual([prodName]);
     expect((await readiness(prod)).notices).toContain(
       "warning: Another deployment spends this API key's budget",
     );
 
-    // A stopping daemon leaves the record at once; prod's next beat clears its notice.
-    await staging.stop(1_000);
-    apps.splice(apps.indexOf(staging), 1);
+    // A third joins: prod's notice names both at its next beat (a notice keeps its first text otherwise).
+    await qa.startDaemon({ workerOnly: true });
+    expect((await noticeOf(qa))?.text).toBe(sharedBudgetText([prodName, stagingName].sort()));
+    const both = sharedBudgetText([qaName, stagingName].sort());
+    await waitFor('prod names qa too', async () => (await noticeOf(prod))?.text === both, 15_000, 200);
+
+    // A stopping daemon leaves the record at once.
+    await qa.stop(1_000);
+    apps.splice(apps.indexOf(qa), 1);
+    expect((await collectStatus(prod)).budget.sharedWith).toEqual([stagingName]);
+    // Prod reloads onto a key of its own: it leaves the shared record at once, and its notice clears.
+    await prod.reload(configOf(running, 'prod', OTHER_KEY), { workerOnly: true });
+    expect((await collectStatus(staging)).budget.sharedWith).toEqual([]);
     expect((await collectStatus(prod)).budget.sharedWith).toEqual([]);
-    await waitFor('the notice cleared', async () => (await noticeOf(prod)) === undefined, 15_000, 200);
+    expect(await noticeOf(prod)).toBeUndefined();
   });
 });

@@ -48,6 +48,9 @@ describe('the deployments that spend one credential’s budget', () => {
     const [seconds = '0', micros = '0'] = (await redis.time()).map(String);
     const redisNow = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
     await redis.hset(key, 'staging host-a-3', redisNow - SPENDER_GONE_AFTER_MS - 1_000);
+    // A reader (`status`) leaves it out and writes nothing; the next beat drops it.
+    expect(await spenders.deployments()).toEqual(['prod']);
+    expect(await redis.hlen(key)).toBe(2);
     expect(await spenders.beat('prod', 'host-a-1')).toEqual(['prod']);
     expect(await redis.hkeys(key)).toEqual(['prod host-a-1']);
   });
