@@ -1,17 +1,16 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import type { App } from '../../src/app.js';
 import { accessFingerprint } from '../../src/budget/access-state.js';
 import {
-  type DaemonProcess,
   runShortwatch,
   type Stack,
   type StackOptions,
   spawnDaemon,
   startStack,
-  stopDaemons,
+  usePerTest,
   waitFor,
 } from './harness.js';
 
@@ -40,24 +39,15 @@ function opsPosts(stack: Stack, text: string): number {
 }
 
 describe('polling: a 401 seen by an interactive command', () => {
-  let stack: Stack | undefined;
-  let reader: App | undefined;
-  let daemons: DaemonProcess[] = [];
-
-  afterEach(async () => {
-    await stopDaemons(daemons);
-    daemons = [];
-    await reader?.stop(2_000);
-    reader = undefined;
-    await stack?.cleanup();
-    stack = undefined;
-  });
+  const current = usePerTest();
 
   /** A stack with a running `start` daemon that has baselined every issuer; `reader` reads its Redis. */
   async function runningDaemon(options: StackOptions): Promise<{ stack: Stack; reader: App; ids: string[] }> {
-    stack = await startStack({ issuers: 3, channels: ['slack', 'ops'], ...options });
-    reader = await stack.openApp();
-    daemons.push(await spawnDaemon(stack, 'start'));
+    const stack = await startStack({ issuers: 3, channels: ['slack', 'ops'], ...options });
+    current.stack = stack;
+    const reader = await stack.openApp();
+    current.app = reader;
+    current.daemons.push(await spawnDaemon(stack, 'start'));
     const ids = stack.sandbox.scenario.issuers().map((i) => i.svc_issuer_id);
     const app = reader;
     await waitFor('baseline', async () => (await app.ctx.snapshots.getMany(ids)).size === ids.length);

@@ -1,16 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { holderKey } from '../../src/positions/index.js';
 import type { ScenarioChange } from '../../src/sandbox/index.js';
 import {
   awayFromWindowEnd,
-  type DaemonProcess,
   runShortwatch,
   type Stack,
   spawnDaemon,
   startStack,
-  stopDaemons,
   sweepOutcomes,
+  usePerTest,
   waitFor,
 } from './harness.js';
 
@@ -46,32 +45,23 @@ async function statusJson(stack: Stack): Promise<{
 }
 
 describe('polling: a 401 stops every process after one request', () => {
-  let stack: Stack | undefined;
-  let app: App | undefined;
-  let daemons: DaemonProcess[] = [];
-
-  afterEach(async () => {
-    await stopDaemons(daemons);
-    daemons = [];
-    await app?.stop(2_000);
-    app = undefined;
-    await stack?.cleanup();
-    stack = undefined;
-  });
+  const current = usePerTest();
 
   it('an injected 401: one request, one notice, status says unauthorized; `shortwatch resume` restarts polling', {
     timeout: 80_000,
   }, async () => {
-    stack = await startStack({
+    const stack = await startStack({
       issuers: 4,
       seed: 31,
       channels: ['slack', 'ops'],
       config: { poll: { gateInterval: '250ms' } },
     });
+    current.stack = stack;
     const { sandbox } = stack;
-    app = await stack.openApp();
+    const app = await stack.openApp();
+    current.app = app;
     await app.startDaemon({ workerOnly: false });
-    daemons.push(await spawnDaemon(stack, 'worker'));
+    current.daemons.push(await spawnDaemon(stack, 'worker'));
     const ids = sandbox.scenario.issuers().map((i) => i.svc_issuer_id);
     const running = app;
     await waitFor('baseline', async () => (await running.ctx.snapshots.getMany(ids)).size === ids.length);
@@ -95,7 +85,7 @@ describe('polling: a 401 stops every process after one request', () => {
     expect(status.upstream.access).toBe('unauthorized');
     expect(status.upstream.since).not.toBeNull();
     expect(status.notices.filter((n) => n.key === 'access-revoked')).toHaveLength(1);
-    await waitFor('the ops notice', () => opsPosts(stack!, REVOKED_TITLE) >= 1);
+    await waitFor('the ops notice', () => opsPosts(stack, REVOKED_TITLE) >= 1);
     expect(opsPosts(stack, REVOKED_TITLE)).toBe(1);
     expect((await app.ctx.notices.list()).map((n) => n.key)).toContain('access-revoked');
     expect(sandbox.stats.requests.slice(from)).toHaveLength(1);
@@ -110,7 +100,7 @@ describe('polling: a 401 stops every process after one request', () => {
       async () => (await loggedKeys(running)).length >= changes.length,
     );
     expect(await loggedKeys(app)).toEqual(eventKeys(changes));
-    await waitFor('the resolved notice', () => opsPosts(stack!, `Resolved: ${REVOKED_TITLE}`) === 1);
+    await waitFor('the resolved notice', () => opsPosts(stack, `Resolved: ${REVOKED_TITLE}`) === 1);
     expect((await app.ctx.notices.list()).map((n) => n.key)).not.toContain('access-revoked');
     expect((await statusJson(stack)).upstream.access).toBe('ok');
     expect(opsPosts(stack, REVOKED_TITLE)).toBe(2);
@@ -119,18 +109,19 @@ describe('polling: a 401 stops every process after one request', () => {
   it('a wrong key from the start: one request and a stopped state until the config is fixed and reloaded (SIGHUP)', {
     timeout: 80_000,
   }, async () => {
-    stack = await startStack({ issuers: 3, seed: 32, config: { poll: { gateInterval: '250ms' } } });
+    const stack = await startStack({ issuers: 3, seed: 32, config: { poll: { gateInterval: '250ms' } } });
+    current.stack = stack;
     const { sandbox } = stack;
     stack.writeConfig({
       ...stack.configObject,
       upstream: { baseUrl: sandbox.url, apiKey: 'wrong-key', timeout: '2s', retries: 1 },
     });
     // Reads Redis for the test; never started, it sends nothing.
-    app = await stack.openApp();
-    const reader = app;
+    const reader = await stack.openApp();
+    current.app = reader;
     // Its first sweeps come at start-up: not at a minute's end, where the budget would send them together.
     await awayFromWindowEnd(60_000, 12_000);
-    daemons.push(await spawnDaemon(stack, 'start'));
+    current.daemons.push(await spawnDaemon(stack, 'start'));
 
     await waitFor('the 401', () => sandbox.stats.count({ status: 401 }) === 1);
     await waitFor('a dozen held-back sweeps', async () => (await revokedSweeps(reader)) >= 12, 30_000);
@@ -142,7 +133,7 @@ describe('polling: a 401 stops every process after one request', () => {
     expect(status.notices.map((n) => n.key)).toContain('access-revoked');
 
     stack.writeConfig(stack.configObject);
-    daemons[0]?.kill('SIGHUP');
+    current.daemons[0]?.kill('SIGHUP');
     const ids = sandbox.scenario.issuers().map((i) => i.svc_issuer_id);
     await waitFor(
       'baseline snapshots with the fixed key',

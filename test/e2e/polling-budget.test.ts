@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { App } from '../../src/app.js';
-import { type DaemonProcess, type Stack, spawnDaemon, startStack, stopDaemons, waitFor } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { spawnDaemon, startStack, stopDaemons, usePerTest, waitFor } from './harness.js';
 
 // The plan's windows, compressed: a "minute" of 2 s and a "day" of 30 s, in the sandbox and the config alike.
 const MINUTE_MS = 2_000;
@@ -12,23 +11,12 @@ const RESERVE = 5;
 const ISSUERS = 50;
 
 describe('polling: the shared budget across processes', () => {
-  let stack: Stack | undefined;
-  let reader: App | undefined;
-  let daemons: DaemonProcess[] = [];
-
-  afterEach(async () => {
-    await stopDaemons(daemons);
-    daemons = [];
-    await reader?.stop(1_000);
-    reader = undefined;
-    await stack?.cleanup();
-    stack = undefined;
-  });
+  const current = usePerTest();
 
   it('start + 3 workers on 50 issuers at 20/minute and 60/day (minute = 2 s, day = 30 s): no 429, never over the caps', {
     timeout: 85_000,
   }, async () => {
-    stack = await startStack({
+    const stack = await startStack({
       issuers: ISSUERS,
       seed: 11,
       channels: ['slack'],
@@ -47,13 +35,15 @@ describe('polling: the shared budget across processes', () => {
         poll: { gateInterval: '1s', maxStaleness: '7500ms', concurrency: 4 },
       },
     });
+    current.stack = stack;
     const { sandbox } = stack;
-    reader = await stack.openApp();
+    const reader = await stack.openApp();
+    current.app = reader;
     expect(reader.settings.plan.adjusted.length).toBeGreaterThan(0);
     expect(reader.settings.plan.requestsPerDay).toBeLessThanOrEqual(PER_DAY - RESERVE);
 
-    daemons.push(await spawnDaemon(stack, 'start'));
-    daemons.push(
+    current.daemons.push(await spawnDaemon(stack, 'start'));
+    current.daemons.push(
       ...(await Promise.all([
         spawnDaemon(stack, 'worker'),
         spawnDaemon(stack, 'worker'),
@@ -84,8 +74,8 @@ describe('polling: the shared budget across processes', () => {
       40_000,
       250,
     );
-    await stopDaemons(daemons);
-    daemons = [];
+    await stopDaemons(current.daemons);
+    current.daemons = [];
 
     const stats = sandbox.stats;
     expect(stats.requests.filter((r) => r.status === 429)).toEqual([]);

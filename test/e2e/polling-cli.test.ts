@@ -1,33 +1,21 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { App } from '../../src/app.js';
+import { describe, expect, it } from 'vitest';
 import {
-  type DaemonProcess,
   runShortwatch,
-  type Stack,
   spawnDaemon,
   startStack,
   stopDaemons,
   updateConfig,
+  usePerTest,
   waitFor,
 } from './harness.js';
 
 describe('polling from the command line: watchlist names, the plan and the budget', () => {
-  let stack: Stack | undefined;
-  let app: App | undefined;
-  let daemons: DaemonProcess[] = [];
-
-  afterEach(async () => {
-    await stopDaemons(daemons);
-    daemons = [];
-    await app?.stop(1_000);
-    app = undefined;
-    await stack?.cleanup();
-    stack = undefined;
-  });
+  const current = usePerTest();
 
   it('a watchlist name resolves whatever its case and spacing; an unknown one stops `start` with exit 2 and the closest names', async () => {
-    stack = await startStack({ issuers: 6, seed: 61, channels: ['slack'] });
+    const stack = await startStack({ issuers: 6, seed: 61, channels: ['slack'] });
+    current.stack = stack;
     const [first, second] = stack.sandbox.scenario.issuers();
     if (!first || !second) throw new Error('the scenario has too few issuers');
     const shouted = `  ${second.name.toUpperCase().split(' ').join('   ')} `;
@@ -35,9 +23,9 @@ describe('polling from the command line: watchlist names, the plan and the budge
       ...config,
       watchlist: [{ id: first.svc_issuer_id }, { name: shouted }],
     }));
-    app = await stack.openApp();
-    const reader = app;
-    daemons.push(await spawnDaemon(stack, 'start'));
+    const reader = await stack.openApp();
+    current.app = reader;
+    current.daemons.push(await spawnDaemon(stack, 'start'));
     await waitFor(
       'both issuers polled',
       async () =>
@@ -49,8 +37,8 @@ describe('polling from the command line: watchlist names, the plan and the budge
     expect(report.issuers.map((i) => i.id).sort()).toEqual(
       [first.svc_issuer_id, second.svc_issuer_id].sort(),
     );
-    await stopDaemons(daemons);
-    daemons = [];
+    await stopDaemons(current.daemons);
+    current.daemons = [];
 
     // Two letters swapped: nothing matches, and the message says what was meant.
     const typo = second.name.replace(/^(\w)(\w)/, '$2$1');
@@ -64,7 +52,8 @@ describe('polling from the command line: watchlist names, the plan and the budge
   });
 
   it('`plan` prints the plan in words; with the gate off, a watchlist too big for the day exits 2 with the numbers', async () => {
-    stack = await startStack({ issuers: 6, seed: 62, channels: ['slack'] });
+    const stack = await startStack({ issuers: 6, seed: 62, channels: ['slack'] });
+    current.stack = stack;
     updateConfig(stack, (config) => ({
       ...config,
       budget: { perMinute: 100, perDay: 1_000, reserve: 50 },
@@ -101,12 +90,14 @@ describe('polling from the command line: watchlist names, the plan and the budge
 
   it('an empty budget: the CLI says how long it would wait and exits 1; with --wait it waits for the next window', async () => {
     const dayMs = 20_000;
-    stack = await startStack({ issuers: 2, seed: 63, channels: ['slack'] });
+    const stack = await startStack({ issuers: 2, seed: 63, channels: ['slack'] });
+    current.stack = stack;
     updateConfig(stack, (config) => ({
       ...config,
       budget: { perMinute: 100, perDay: 3, reserve: 0, dayWindow: dayMs },
     }));
-    app = await stack.openApp();
+    const app = await stack.openApp();
+    current.app = app;
     const budget = app.ctx.budget;
     /** Spends every token of a day window with at least 12 s left; returns when it ends. */
     const exhaust = async (): Promise<number> => {

@@ -1,44 +1,24 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { App } from '../../src/app.js';
+import { describe, expect, it } from 'vitest';
 import { syncSchedulers } from '../../src/jobs/schedulers.js';
 import { holderKey } from '../../src/positions/index.js';
-import {
-  type DaemonProcess,
-  type Stack,
-  slackText,
-  spawnDaemon,
-  startStack,
-  stopDaemons,
-  updateConfig,
-  waitFor,
-} from './harness.js';
+import { slackText, spawnDaemon, startStack, updateConfig, usePerTest, waitFor } from './harness.js';
 
 const fromMrkdwn = (text: string) =>
   text.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
 
 describe('polling: SIGKILL in the middle of a poll', () => {
-  let stack: Stack | undefined;
-  let app: App | undefined;
-  let daemons: DaemonProcess[] = [];
-
-  afterEach(async () => {
-    await stopDaemons(daemons);
-    daemons = [];
-    await app?.stop(2_000);
-    app = undefined;
-    await stack?.cleanup();
-    stack = undefined;
-  });
+  const current = usePerTest();
 
   it('a worker killed while its polls wait on the upstream: the restarted one yields each event once', async () => {
-    stack = await startStack({
+    const stack = await startStack({
       issuers: 4,
       seed: 7,
       channels: ['slack'],
       // A dead worker's polls are claimed for 2 s (30 s by default) before another worker runs them again.
       config: { poll: { gateInterval: '500ms', concurrency: 8, lockDuration: '2s' } },
     });
+    current.stack = stack;
     const { sandbox } = stack;
     // Long enough that the polls are still waiting on the upstream when the worker dies.
     updateConfig(stack, (config) => ({
@@ -47,11 +27,12 @@ describe('polling: SIGKILL in the middle of a poll', () => {
     }));
     const ids = sandbox.scenario.issuers().map((i) => i.svc_issuer_id);
     // The schedulers live here; every job runs in a `worker` child.
-    app = await stack.openApp();
+    const app = await stack.openApp();
+    current.app = app;
     const observer = app;
     await syncSchedulers(app.queues, app.settings.config, app.settings.plan);
     const first = await spawnDaemon(stack, 'worker');
-    daemons.push(first);
+    current.daemons.push(first);
     await waitFor('baseline', async () => (await observer.ctx.snapshots.getMany(ids)).size === ids.length);
 
     // Every poll of the next refresh hangs at the upstream for a while: the worker dies with all of them in flight.
@@ -65,7 +46,7 @@ describe('polling: SIGKILL in the middle of a poll', () => {
     expect(await observer.ctx.eventLog.recent({ limit: 100 })).toEqual([]);
     expect(stack.slack.posts).toEqual([]);
 
-    daemons.push(await spawnDaemon(stack, 'worker'));
+    current.daemons.push(await spawnDaemon(stack, 'worker'));
     const changed = [...new Set(changes.map((c) => c.issuerId))].sort();
     const expected = changes.map((c) => `${c.issuerId}|${holderKey(c.holder)}|${c.kind}`).sort();
     const logged = async () =>
@@ -80,7 +61,7 @@ describe('polling: SIGKILL in the middle of a poll', () => {
     );
     await waitFor(
       'one Slack message per changed issuer',
-      () => stack!.slack.delivered().length >= changed.length,
+      () => stack.slack.delivered().length >= changed.length,
       30_000,
     );
     // Nothing more arrives.

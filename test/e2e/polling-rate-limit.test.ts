@@ -1,16 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { holderKey } from '../../src/positions/index.js';
 import type { LimitWindow, RequestRecord, ScenarioChange } from '../../src/sandbox/index.js';
 import {
   awayFromWindowEnd,
-  type DaemonProcess,
   runShortwatch,
   type Stack,
   spawnDaemon,
   startStack,
-  stopDaemons,
   sweepOutcomes,
+  usePerTest,
   waitFor,
 } from './harness.js';
 
@@ -27,25 +26,16 @@ async function blockedSweeps(app: App): Promise<number> {
 }
 
 describe('polling: an upstream 429 holds every process until the stated reset', () => {
-  let stack: Stack | undefined;
-  let app: App | undefined;
-  let daemons: DaemonProcess[] = [];
-
-  afterEach(async () => {
-    await stopDaemons(daemons);
-    daemons = [];
-    await app?.stop(2_000);
-    app = undefined;
-    await stack?.cleanup();
-    stack = undefined;
-  });
+  const current = usePerTest();
 
   /** In-process `start` plus one `worker` child, both past the baseline. */
   async function startWorld(options: Parameters<typeof startStack>[0]): Promise<{ stack: Stack; app: App }> {
-    stack = await startStack(options);
-    app = await stack.openApp();
+    const stack = await startStack(options);
+    current.stack = stack;
+    const app = await stack.openApp();
+    current.app = app;
     await app.startDaemon({ workerOnly: false });
-    daemons.push(await spawnDaemon(stack, 'worker'));
+    current.daemons.push(await spawnDaemon(stack, 'worker'));
     const ids = stack.sandbox.scenario.issuers().map((i) => i.svc_issuer_id);
     const opened = app;
     await waitFor(
