@@ -12,7 +12,7 @@ export interface ReadChange {
 // sequence `not listed → 0.52% → 0.47% → off the list`. Anchored at the end of a line (after the
 // change, the date and the thresholds are cut off), since holder names may hold anything.
 const STEP = String.raw`(?:\d+\.\d+%|not listed|off the list(?: at \d+\.\d+%)?|below 0\.5%)`;
-const CHAIN = new RegExp(String.raw`(?:^|[ :·*])(${STEP}(?: → ${STEP})*)$`);
+const CHAIN = new RegExp(`(?:^|[ :·*])(${STEP}(?: → ${STEP})*)$`);
 const TAIL = [
   / · crossed [^·]*$/, // Slack: thresholds crossed
   /; crossed [^;]*$/, // a sentence's thresholds
