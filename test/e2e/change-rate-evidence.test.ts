@@ -1,31 +1,23 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { App } from '../../src/app.js';
+import { describe, expect, it } from 'vitest';
 import { scheduleState } from '../../src/jobs/sweep.js';
 import type { Snapshot } from '../../src/positions/index.js';
 import { historyEvidence } from '../../src/schedule/index.js';
-import { type Stack, startStack, waitFor, withSweepsPaused } from './harness.js';
+import { startStack, usePerTest, waitFor, withSweepsPaused } from './harness.js';
 
 describe('change-rate evidence kept in the snapshots (issue 16)', () => {
-  let stack: Stack | undefined;
-  let app: App | undefined;
-
-  afterEach(async () => {
-    await app?.stop(2_000);
-    app = undefined;
-    await stack?.cleanup();
-    stack = undefined;
-  });
+  const current = usePerTest();
 
   it('a baseline fetches each history once; a poll with events counts one change and the sweep rates the issuer higher', {
     timeout: 60_000,
   }, async () => {
-    stack = await startStack({ issuers: 6, seed: 23 });
+    const stack = await startStack({ issuers: 6, seed: 23 });
+    current.stack = stack;
     const { sandbox } = stack;
     const ids = sandbox.scenario.issuers().map((i) => i.svc_issuer_id);
-    app = await stack.openApp();
-    const running = app;
+    const app = await stack.openApp();
+    current.app = app;
     await app.startDaemon({ workerOnly: false });
-    const snapshots = async () => running.ctx.snapshots.getMany(ids);
+    const snapshots = async () => app.ctx.snapshots.getMany(ids);
     await waitFor('baseline', async () => (await snapshots()).size === ids.length);
 
     const before = await withSweepsPaused(app, async () => {
@@ -59,8 +51,8 @@ describe('change-rate evidence kept in the snapshots (issue 16)', () => {
     await waitFor('every issuer polled after the change', async () =>
       [...(await snapshots()).values()].every((s) => s.lastUpdated === latest),
     );
-    await withSweepsPaused(running, async () => {
-      const events = await running.ctx.eventLog.recent({ limit: 1_000 });
+    await withSweepsPaused(app, async () => {
+      const events = await app.ctx.eventLog.recent({ limit: 1_000 });
       const moved = new Set(events.map((e) => e.issuer.id));
       const closed = new Set(events.filter((e) => e.kind === 'closed').map((e) => e.issuer.id));
       expect(moved.size).toBeGreaterThan(0);
