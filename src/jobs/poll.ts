@@ -2,7 +2,7 @@ import { DelayedError, type Job, RateLimitError, UnrecoverableError } from 'bull
 import type { Config } from '../config/schema.js';
 import { type DiffResult, diffPositions, type PositionEvent, type Snapshot } from '../positions/index.js';
 import { tellStories } from '../positions/threshold-story.js';
-import { planDelivery } from '../routing/index.js';
+import { planDelivery, recordFallsTold } from '../routing/index.js';
 import { stateKeys } from '../state/keys.js';
 import { Lease } from '../state/lease.js';
 import { commitPoll } from '../state/poll-commit.js';
@@ -123,7 +123,8 @@ async function pollLeased(ctx: JobContext, job: Job<PollJobData>): Promise<PollR
     }),
     job.data.label,
   );
-  const memory = Object.keys(told.memory).length > 0 ? { memory: told.memory } : {};
+  const remembered = recordFallsTold(told.memory, plan.logged);
+  const memory = Object.keys(remembered).length > 0 ? { memory: remembered } : {};
   const summary = historySummary(next, history, ctx.now());
   const committed = await commitPoll(ctx.redis, ctx.prefix, {
     snapshot: {

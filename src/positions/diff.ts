@@ -1,6 +1,6 @@
 import type { IssuerPosition } from '../upstream/schemas.js';
 import { collapseRows, compareText } from './collapse.js';
-import { eventId } from './event-id.js';
+import { eventId, snapshotOccurrence } from './event-id.js';
 import { round4 } from './round.js';
 import {
   type Disclosure,
@@ -37,6 +37,8 @@ export interface DiffResult {
 /** Shared by every event of one diff. */
 interface DiffContext {
   issuer: { id: string; name: string };
+  /** The occurrence id of the snapshot this diff moves from. */
+  from: string;
   thresholds: number[];
   issuerTotal: { before: number; after: number };
   detectedAt: string;
@@ -52,6 +54,7 @@ export function diffPositions(input: DiffInput): DiffResult {
   const previous = input.previous?.positions ?? {};
   const context: DiffContext = {
     issuer: { id: input.issuer.id, name: input.issuer.name },
+    from: snapshotOccurrence(input.previous),
     thresholds: [...new Set(input.thresholds)].sort((a, b) => a - b),
     issuerTotal: { before: totalShort(previous), after: totalShort(current) },
     detectedAt,
@@ -79,6 +82,7 @@ function nextSnapshot(
     positions,
     lastUpdated: input.lastUpdated,
     polledAt,
+    generation: (input.previous?.generation ?? 0) + 1,
     watch: watchAfter(input.previous, found, polledAt),
     ...(input.previous?.history ? { history: input.previous.history } : {}),
   };
@@ -109,7 +113,7 @@ function diffHolder(
   const from = previous?.value ?? 0;
   const to = current?.value ?? 0;
   return {
-    id: eventId({ issuerId: context.issuer.id, holderKey: key, kind, previous, current }),
+    id: eventId({ issuerId: context.issuer.id, holderKey: key, from: context.from, kind, previous, current }),
     kind,
     issuer: { ...context.issuer },
     holderKey: key,

@@ -1,14 +1,33 @@
 import { createHash } from 'node:crypto';
 import { round4 } from './round.js';
-import type { Disclosure, EventKind } from './types.js';
+import type { Disclosure, EventKind, Snapshot } from './types.js';
 
-/** What identifies one event: the same poll replayed yields the same parts, hence the same id. */
+/**
+ * What identifies one event: where it was observed (the issuer, the holder and the snapshot the diff
+ * moved from) and what was observed. The same poll replayed against the same snapshot yields the same
+ * parts, hence the same id; a later transition that looks the same moves from a later snapshot and gets
+ * a new one, so dedupe protects against replays only, never against news.
+ */
 export interface EventIdParts {
   issuerId: string;
   holderKey: string;
+  /** The occurrence the diff moved from: {@link snapshotOccurrence} of the previous snapshot. */
+  from: string;
   kind: EventKind;
   previous: Disclosure | null;
   current: Disclosure | null;
+}
+
+/** The occurrence id of the snapshot a first sight moves from: there is none. */
+export const FIRST_SIGHT = 'first-sight';
+
+/**
+ * A snapshot's occurrence id: its generation (a counter committed with it) and its poll instant. The
+ * instant tells apart two snapshots of equal generation, as after Redis state was lost and rebuilt, and
+ * snapshots written before the counter existed (generation 0).
+ */
+export function snapshotOccurrence(snapshot: Pick<Snapshot, 'generation' | 'polledAt'> | null): string {
+  return snapshot === null ? FIRST_SIGHT : `${snapshot.generation ?? 0}@${snapshot.polledAt}`;
 }
 
 /**
@@ -20,6 +39,7 @@ export function eventId(parts: EventIdParts): string {
   const canonical = JSON.stringify([
     parts.issuerId,
     parts.holderKey,
+    parts.from,
     parts.kind,
     canonicalDisclosure(parts.previous),
     canonicalDisclosure(parts.current),

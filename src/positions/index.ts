@@ -7,7 +7,7 @@ export {
   diffPositions,
   totalShort,
 } from './diff.js';
-export { type EventIdParts, eventId } from './event-id.js';
+export { type EventIdParts, eventId, FIRST_SIGHT, snapshotOccurrence } from './event-id.js';
 export { holderKey } from './holder-key.js';
 export { round4 } from './round.js';
 export { positionEventSchema, snapshotSchema } from './schemas.js';

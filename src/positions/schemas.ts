@@ -17,14 +17,18 @@ const holdSchema = z.object({ since: z.string(), until: z.string() });
 
 /** One holder's memory in a snapshot (threshold-story.ts). */
 const holderMemorySchema = z.object({
-  below: z.object({ date: z.string(), at: z.string() }).optional(),
+  below: z.object({ date: z.string(), at: z.string(), toldTo: z.array(z.string()).optional() }).optional(),
   lastCrossing: z.string().optional(),
   hold: holdSchema.optional(),
 });
 
 const storySchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('fell-below') }),
-  z.object({ kind: z.literal('below-confirmed'), fellBelowOn: z.string() }),
+  z.object({
+    kind: z.literal('below-confirmed'),
+    fellBelowOn: z.string(),
+    toldTo: z.array(z.string()).optional(),
+  }),
   z.object({ kind: z.literal('back-above'), fellBelowOn: z.string(), daysBelow: z.number() }),
 ]);
 
@@ -46,6 +50,7 @@ export const snapshotSchema = z.object({
   lastUpdated: z.string().nullable(),
   upstreamUpdated: z.string().nullable().optional(),
   polledAt: canonicalInstant,
+  generation: z.number().int().nonnegative().optional(),
   memory: z.record(z.string(), holderMemorySchema).optional(),
   watch: watchSchema.optional(),
   history: historySchema.optional(),

@@ -46,8 +46,13 @@ function storyOf(
   const { previous, current } = event;
   if (isAbove(previous) && !isAbove(current)) return { kind: 'fell-below' };
   if (previous !== null && current === null) {
-    // Listed under the threshold, now gone: the fall was told when it was disclosed.
-    return { kind: 'below-confirmed', fellBelowOn: memory?.below?.date ?? previous.date };
+    // Listed under the threshold, now gone: the fall was told when it was disclosed, to the channels it names.
+    const toldTo = memory?.below?.toldTo;
+    return {
+      kind: 'below-confirmed',
+      fellBelowOn: memory?.below?.date ?? previous.date,
+      ...(toldTo === undefined ? {} : { toldTo }),
+    };
   }
   if (!isAbove(previous) && isAbove(current) && current !== null) {
     const below = memory?.below ?? (previous ? { date: previous.date, at: event.detectedAt } : undefined);

@@ -30,6 +30,11 @@ export interface Snapshot {
   upstreamUpdated?: string | null;
   polledAt: string;
   /**
+   * How many snapshots of this issuer were committed before this one plus one: the occurrence events
+   * of the next diff are identified by (event-id.ts). Absent (0) in snapshots written before it was kept.
+   */
+  generation?: number;
+  /**
    * What shortwatch remembers of holders beyond their current position (threshold-story.ts), by holder
    * key. Absent in snapshots written before it was kept, and when there is nothing to remember.
    */
@@ -60,8 +65,12 @@ export interface HistorySummary {
 
 /** One holder's memory: a fall below the disclosure threshold, its last crossing, a hold in progress. */
 export interface HolderMemory {
-  /** The holder fell below the threshold: the disclosure date it did, and when shortwatch saw it. */
-  below?: { date: string; at: string };
+  /**
+   * The holder fell below the threshold: the disclosure date it did, when shortwatch saw it, and the
+   * channels that took that fall (sent, deferred or staged), written by the same commit. Without
+   * `toldTo` (memory kept before it was recorded) every channel counts as told.
+   */
+  below?: { date: string; at: string; toldTo?: string[] };
   /** When the holder last crossed the threshold (either way), while it may still start a flap. */
   lastCrossing?: string;
   /** Changes of this holder are held for one message until `until` (a flap). */
@@ -81,7 +90,8 @@ export interface EventHold {
  */
 export type ThresholdStory =
   | { kind: 'fell-below' }
-  | { kind: 'below-confirmed'; fellBelowOn: string }
+  /** `toldTo`: the channels told the fall (absent: every channel, as recorded before channels were). */
+  | { kind: 'below-confirmed'; fellBelowOn: string; toldTo?: string[] }
   | { kind: 'back-above'; fellBelowOn: string; daysBelow: number };
 
 /** Changes of the same issuer a channel leaves out (its filter or a mute), for the totals to say so. */
@@ -93,7 +103,7 @@ export interface HiddenChanges {
 
 /** One change of one holder's position in one issuer. Serialisable as JSON. */
 export interface PositionEvent {
-  /** Deterministic hash of issuer, holder key, kind, previous and current disclosure. */
+  /** Deterministic hash of where it was observed (issuer, holder key, the snapshot moved from) and what (event-id.ts). */
   id: string;
   kind: EventKind;
   issuer: { id: string; name: string };

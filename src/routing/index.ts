@@ -14,6 +14,7 @@ export {
   type Suppressed,
 } from './route.js';
 export { type SyntheticEventInput, syntheticEvent } from './synthetic-event.js';
+export { recordFallsTold } from './told-record.js';
 export {
   addDays,
   type CalendarDate,

@@ -72,7 +72,7 @@ function decide(
   if (mute) return { outcome: 'muted', mute };
   const disposition = dispositionOf(channel, now);
   if (channel.everyChange) return { outcome: 'route', disposition, held: false };
-  if (event.story?.kind === 'below-confirmed') {
+  if (event.story?.kind === 'below-confirmed' && toldFall(event.story.toldTo, channel.name)) {
     const quietLine = disposition.action === 'stage' && options.confirmedCloses === 'digest';
     if (!quietLine) {
       return {
@@ -91,6 +91,15 @@ function decide(
     return { outcome: 'route', disposition: { action: 'defer', until }, held: true };
   }
   return { outcome: 'route', disposition, held: false };
+}
+
+/**
+ * Whether this channel was told the holder's fall below the threshold: its own record, not any
+ * channel's (a channel that filtered the fall out hears of it through the close). A record written before
+ * channels were recorded counts every channel as told.
+ */
+function toldFall(toldTo: readonly string[] | undefined, channel: string): boolean {
+  return toldTo === undefined || toldTo.includes(channel);
 }
 
 /**

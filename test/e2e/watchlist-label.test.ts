@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eventId, holderKey } from '../../src/positions/index.js';
+import { eventId, holderKey, snapshotOccurrence } from '../../src/positions/index.js';
 import { slackIssuers, slackText, startStack, updateConfig, usePerTest, waitFor } from './harness.js';
 
 // The watchlist `label` is documented as "Display label used in messages": it names the issuer in
@@ -35,6 +35,8 @@ describe('watchlist label: the issuer name messages show', () => {
     const ids = [byId, byName, plain].map((i) => i.svc_issuer_id);
     await waitFor('baseline snapshots', async () => (await reader.ctx.snapshots.getMany(ids)).size === 3);
 
+    // The occurrence each change moves from: the snapshots the disclosure's poll diffs against.
+    const baselines = await reader.ctx.snapshots.getMany(ids);
     for (const id of ids) stack.sandbox.scenario.disclose(id, 'Label Probe Capital LLP', 0.77);
     await waitFor(
       'Slack messages about all three issuers',
@@ -65,6 +67,7 @@ describe('watchlist label: the issuer name messages show', () => {
         eventId({
           issuerId: event.issuer.id,
           holderKey: holderKey('Label Probe Capital LLP'),
+          from: snapshotOccurrence(baselines.get(event.issuer.id) ?? null),
           kind: 'opened',
           previous: null,
           current: event.current,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { collapseRows, diffPositions } from '../../src/positions/diff.js';
-import { eventId } from '../../src/positions/event-id.js';
+import { eventId, snapshotOccurrence } from '../../src/positions/event-id.js';
 import type { HeldPosition, PositionEvent } from '../../src/positions/types.js';
 import type { IssuerPosition } from '../../src/upstream/schemas.js';
 import { held, ISSUER, input, NOW, row, snapshotOf } from './fixtures.js';
@@ -243,7 +243,14 @@ describe('event and snapshot fields', () => {
     const prior = { value: 0.8, date: '2024-05-01' };
     expect(result.events).toEqual([
       {
-        id: eventId({ issuerId: 'ISS-1', holderKey: 'citadel', kind: 'increased', previous: prior, current }),
+        id: eventId({
+          issuerId: 'ISS-1',
+          holderKey: 'citadel',
+          from: snapshotOccurrence(previous),
+          kind: 'increased',
+          previous: prior,
+          current,
+        }),
         kind: 'increased',
         issuer: { id: 'ISS-1', name: 'Acme Corp plc' },
         holderKey: 'citadel',
@@ -262,6 +269,7 @@ describe('event and snapshot fields', () => {
       positions: { citadel: held('Citadel', 1.25, '2024-06-01') },
       lastUpdated: '2024-06-03T09:00:00Z',
       polledAt: NOW.toISOString(),
+      generation: 1,
       // A snapshot written before the watch record: counted from its own poll on.
       watch: { since: previous.polledAt, changes: 1 },
     });
@@ -270,6 +278,33 @@ describe('event and snapshot fields', () => {
   it('replaying the same poll yields the same events and ids', () => {
     const same = input({ previous: snapshotOf([held('A', 1)]), rows: [row('A', 2), row('B', 1)] });
     expect(diffPositions(same).events).toEqual(diffPositions(structuredClone(same)).events);
+  });
+
+  it('a transition that repeats later is a new event: ids name the occurrence, not only the values (issue 20, finding 1)', () => {
+    // Citadel's row is missing from one answer, comes back with the same value and date, then really closes.
+    const at = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000);
+    const first = diffPositions(input({ previous: null, rows: [row('Citadel', 0.8)], onFirstSeen: 'alert' }));
+    const gone = diffPositions(input({ previous: first.next, rows: [], now: at(1) }));
+    const back = diffPositions(input({ previous: gone.next, rows: [row('Citadel', 0.8)], now: at(2) }));
+    const closed = diffPositions(input({ previous: back.next, rows: [], now: at(3) }));
+    expect([first, gone, back, closed].map((d) => d.events.map((e) => e.kind))).toEqual([
+      ['opened'],
+      ['closed'],
+      ['opened'],
+      ['closed'],
+    ]);
+    const ids = [first, gone, back, closed].map((d) => d.events[0]?.id);
+    expect(new Set(ids).size).toBe(4);
+    expect([first, gone, back, closed].map((d) => d.next.generation)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('a replay against the same snapshot keeps its ids even at another instant; newer data gets new ones', () => {
+    const previous = snapshotOf([held('A', 1)]);
+    const once = diffPositions(input({ previous, rows: [row('A', 2)] }));
+    const later = diffPositions(input({ previous, rows: [row('A', 2)], now: new Date(NOW.getTime() + 5_000) }));
+    const newer = diffPositions(input({ previous, rows: [row('A', 2.5)] }));
+    expect(later.events[0]?.id).toBe(once.events[0]?.id);
+    expect(newer.events[0]?.id).not.toBe(once.events[0]?.id);
   });
 
   it('an unchanged register yields no events', () => {

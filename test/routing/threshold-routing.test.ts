@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { type ChannelConfig, channelSchema } from '../../src/config/schema.js';
+import { tellStories } from '../../src/positions/threshold-story.js';
 import { planDelivery } from '../../src/routing/plan-delivery.js';
 import { explainRoute } from '../../src/routing/route.js';
+import { recordFallsTold } from '../../src/routing/told-record.js';
 import { makeEvent } from './events.js';
 
 function channel(fields: Record<string, unknown>): ChannelConfig {
@@ -122,5 +124,49 @@ describe('routing the threshold story', () => {
     ]);
     // The event log keeps the events as detected: the annotation is only on channel copies.
     expect(plan.logged.map((l) => l.event.hidden)).toEqual([undefined, undefined, undefined]);
+  });
+});
+
+describe('what each channel was told decides "already told" (issue 20, finding 2)', () => {
+  const closesOnly = channel({ name: 'closes', everyChange: false, filter: { kinds: ['closed'] } });
+  const toldDeskOnly = makeEvent({
+    ...confirmed,
+    story: { kind: 'below-confirmed', fellBelowOn: '2026-03-01', toldTo: ['desk'] },
+  });
+
+  it('a channel that never took the fall below hears of it through the close; the one told skips it', () => {
+    expect(
+      explainRoute(toldDeskOnly, [desk, closesOnly], [], NOW).map((v) => [v.channel, v.verdict]),
+    ).toEqual([
+      ['desk', 'skip'],
+      ['closes', 'send'],
+    ]);
+  });
+
+  it('a record written before channels were recorded counts every channel as told', () => {
+    expect(explainRoute(confirmed, [closesOnly], [], NOW).map((v) => v.verdict)).toEqual(['skip']);
+  });
+
+  it('the fall below records the channels that took it: sent, held, staged; not filtered out or muted', () => {
+    const fell = makeEvent({ ...held, hold: undefined });
+    const plan = planDelivery([fell], [desk, closesOnly, daily, machine], [], NOW);
+    const memory = recordFallsTold(
+      { [fell.holderKey]: { below: { date: '2026-03-03', at: NOW.toISOString() } } },
+      plan.logged,
+    );
+    expect(memory[fell.holderKey]?.below?.toldTo).toEqual(['desk', 'daily', 'machine']);
+  });
+
+  it('the story of the later close carries the record, so routing reads it', () => {
+    const memory = {
+      [confirmed.holderKey]: { below: { date: '2026-03-01', at: NOW.toISOString(), toldTo: ['desk'] } },
+    };
+    const gone = makeEvent({ ...confirmed, story: undefined });
+    const told = tellStories([gone], memory, NOW, { reopenWindowMs: 30 * 86_400_000, flapWindowMs: 0 });
+    expect(told.events[0]?.story).toEqual({
+      kind: 'below-confirmed',
+      fellBelowOn: '2026-03-01',
+      toldTo: ['desk'],
+    });
   });
 });

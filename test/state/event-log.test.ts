@@ -11,7 +11,7 @@ function event(issuerId: string, n: number): PositionEvent {
   const current = { value: 0.5 + n / 10_000, date: '2024-06-01' };
   const key = `holder${n}`;
   return {
-    id: eventId({ issuerId, holderKey: key, kind: 'opened', previous: null, current }),
+    id: eventId({ issuerId, holderKey: key, from: 'first-sight', kind: 'opened', previous: null, current }),
     kind: 'opened',
     issuer: { id: issuerId, name: `Issuer ${issuerId}` },
     holderKey: key,
