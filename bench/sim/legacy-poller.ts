@@ -46,6 +46,7 @@ export class LegacyPoller {
     changed: 0,
     stale: 0,
     interval: 0,
+    blind: 0,
     enrich: 0,
   };
   readonly #deps: PollerDeps;

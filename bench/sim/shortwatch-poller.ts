@@ -77,6 +77,7 @@ export class ShortwatchPoller {
     changed: 0,
     stale: 0,
     interval: 0,
+    blind: 0,
     enrich: 0,
     history: 0,
   };

@@ -17,6 +17,10 @@ export interface OverdueIssuer {
   /** The latest failure, when polls were tried and failed (none: not tried, e.g. no budget). */
   cause?: PollFailureCause;
   failures: number;
+  /** When the issuer is asked next, when it waits out a backoff (failing or lagging). */
+  nextTry?: number;
+  /** Its answers carry an older dataset than the issuer list (a replica behind). */
+  lagging?: { answered: string; expected: string; count: number };
 }
 
 /** More overdue issuers than this are told in one notice rather than one each. */
@@ -50,19 +54,43 @@ export function overdueIssuers(
           dueSince: h.dueSince,
           failures: h.failing?.count ?? 0,
           ...(h.failing ? { cause: h.failing.cause } : {}),
+          ...(h.lagging
+            ? {
+                lagging: {
+                  answered: h.lagging.answered,
+                  expected: h.lagging.expected,
+                  count: h.lagging.count,
+                },
+              }
+            : {}),
+          ...nextTryOf(h),
         },
       ];
     })
     .sort((a, b) => a.dueSince.localeCompare(b.dueSince));
 }
 
+/** When a failing or lagging issuer is asked next. */
+function nextTryOf(health: IssuerHealth): { nextTry?: number } {
+  const at = health.failing?.retryAt ?? health.lagging?.retryAt;
+  return at === undefined ? {} : { nextTry: at };
+}
+
 /** One line per overdue issuer, for notices and `status`. */
 export function describeOverdue(issuer: OverdueIssuer, nowMs: number): string {
   const waited = formatDuration(nowMs - Date.parse(issuer.dueSince));
-  const why = issuer.cause
-    ? `${issuer.failures} failed poll${issuer.failures === 1 ? '' : 's'}: ${CAUSE_TEXT[issuer.cause]}`
-    : 'no poll has run (budget, a 429 block, or no worker running)';
-  return `${displayText(issuer.name)} (${displayText(issuer.id)}) due for ${waited}; ${why}`;
+  const next = issuer.nextTry === undefined ? '' : `; next try ${new Date(issuer.nextTry).toISOString()}`;
+  return `${displayText(issuer.name)} (${displayText(issuer.id)}) due for ${waited}; ${whyOverdue(issuer)}${next}`;
+}
+
+function whyOverdue(issuer: OverdueIssuer): string {
+  if (issuer.cause)
+    return `${issuer.failures} failed poll${issuer.failures === 1 ? '' : 's'}: ${CAUSE_TEXT[issuer.cause]}`;
+  if (issuer.lagging) {
+    const { answered, expected, count } = issuer.lagging;
+    return `${count} answer${count === 1 ? '' : 's'} older than the issuer list (data of ${answered}, the list says ${expected}: a replica behind?)`;
+  }
+  return 'no poll has run (budget, a 429 block, or no worker running)';
 }
 
 /**

@@ -6,12 +6,14 @@ import { planDelivery, recordFallsTold } from '../routing/index.js';
 import { stateKeys } from '../state/keys.js';
 import { Lease } from '../state/lease.js';
 import { commitPoll } from '../state/poll-commit.js';
+import { failureBackoffMs } from '../state/polling-state.js';
 import type { PositionsResponse } from '../upstream/index.js';
 import type { JobContext } from './context.js';
 import { historyForPoll, historySummary, withFinals } from './issuer-history.js';
 import { withIssuerLabel } from './issuer-label.js';
 import { fetchChecked } from './poll-answer.js';
 import { failureCause, isDeterministic } from './poll-failure.js';
+import { sweepEvery } from './schedulers.js';
 import type { PollJobData } from './sweep.js';
 
 /** What one poll did. */
@@ -75,8 +77,10 @@ function alreadyCurrent(snapshot: Snapshot | null, job: Job<PollJobData>): boole
   if ((reason === 'changed' || reason === 'new') && datasetVersion) {
     return snapshot.lastUpdated !== null && Date.parse(snapshot.lastUpdated) >= Date.parse(datasetVersion);
   }
-  // A stale or interval poll is current once any poll committed after the job was planned.
-  return Date.parse(snapshot.polledAt) >= job.timestamp;
+  // A stale or interval poll is current once any poll committed after the job was planned; a blind
+  // poll, once one committed after its turn (it was queued with a delay to that turn).
+  const turn = job.timestamp + (reason === 'blind' ? (job.opts.delay ?? 0) : 0);
+  return Date.parse(snapshot.polledAt) >= turn;
 }
 
 async function pollLeased(ctx: JobContext, job: Job<PollJobData>): Promise<PollResult> {
@@ -140,7 +144,10 @@ async function pollLeased(ctx: JobContext, job: Job<PollJobData>): Promise<PollR
     eventsKept: config.poll.eventsKept,
   });
   if (committed) for (const event of enriched) ctx.metrics.events.inc({ kind: event.kind });
-  await recovered(ctx, issuer);
+  const listVersion = job.data.datasetVersion ?? null;
+  if (listVersion !== null && isOlder(response.last_updated, listVersion) && response.last_updated !== null)
+    await lagged(ctx, issuer, response.last_updated, listVersion);
+  else await recovered(ctx, issuer);
   if (enriched.length > 0) {
     ctx.logger.info({ issuerId, events: enriched.length, committed }, 'poll found changes');
   }
@@ -159,13 +166,27 @@ function diffOf(
     previous,
     issuer: { id: job.data.issuerId, name: response.issuer.name || job.data.issuerName },
     rows: response.data,
-    // The sweep's dataset version is what the snapshot records: a positions answer with a null or
-    // lagging `last_updated` must not make the gate poll this issuer again at every check.
-    lastUpdated: job.data.datasetVersion ?? response.last_updated,
+    lastUpdated: recordedVersion(job.data.datasetVersion ?? null, response.last_updated),
     now: ctx.now(),
     thresholds: config.poll.thresholds,
     onFirstSeen: config.poll.onFirstSeen,
   });
+}
+
+/**
+ * The dataset version a snapshot records: the list's, unless the positions answer says it is older (a
+ * replica behind), when the answer's own is recorded so the gate plans the issuer again at its next
+ * check. An answer without a version cannot be told lagging: the list's is recorded, or every gate
+ * check would poll the issuer again.
+ */
+export function recordedVersion(listVersion: string | null, answerVersion: string | null): string | null {
+  if (listVersion === null) return answerVersion;
+  return isOlder(answerVersion, listVersion) ? answerVersion : listVersion;
+}
+
+/** True when `answer` names an instant before `list`'s. */
+function isOlder(answer: string | null, list: string): boolean {
+  return answer !== null && Date.parse(answer) < Date.parse(list);
 }
 
 const closedCount = (events: readonly PositionEvent[]) => events.filter((e) => e.kind === 'closed').length;
@@ -201,14 +222,44 @@ async function closesNeedConfirmation(
   return positions > 0 && total > ctx.settings().config.poll.confirmClosedShare * positions;
 }
 
-/** A poll succeeded: clear the issuer's failure streak, 404 backoff and the notices they raised. */
+/** A poll succeeded: clear the issuer's failure streak, 404 backoff, lag and the notices they raised. */
 async function recovered(ctx: JobContext, issuer: { id: string; name: string }): Promise<void> {
-  const { wasFailing, wasNotFound } = await ctx.pollHealth.succeeded(issuer.id);
+  const { wasFailing, wasNotFound, wasLagging } = await ctx.pollHealth.succeeded(issuer.id);
   await ctx.notices.clear('budget-exhausted', 'Polling has budget again.');
   if (wasNotFound)
     await ctx.notices.clear(`issuer-missing-${issuer.id}`, `${issuer.name} (${issuer.id}) answers again.`);
-  if (wasFailing)
+  if (wasFailing || wasLagging)
     await ctx.notices.clear(`poll-overdue-${issuer.id}`, `${issuer.name} (${issuer.id}) is polled again.`);
+}
+
+/**
+ * The answer was committed (its changes are real) but carries an older dataset than the list: the
+ * issuer stays due, is planned again at the next gate check, and is told as overdue if it lasts.
+ */
+async function lagged(
+  ctx: JobContext,
+  issuer: { id: string; name: string },
+  answered: string,
+  expected: string,
+): Promise<void> {
+  const { plan } = ctx.settings();
+  const lag = await ctx.pollHealth.lagging({
+    issuerId: issuer.id,
+    answered,
+    expected,
+    at: ctx.now(),
+    backoffMs: (count) => failureBackoffMs(count, sweepEvery(plan), plan.maxStalenessMs),
+  });
+  ctx.logger.warn(
+    {
+      issuerId: issuer.id,
+      answered,
+      expected,
+      lagging: lag.count,
+      nextTry: new Date(lag.retryAt).toISOString(),
+    },
+    'positions answer older than the issuer list: polled again after a wait',
+  );
 }
 
 /**
@@ -221,14 +272,34 @@ async function failed(ctx: JobContext, job: Job<PollJobData>, error: unknown): P
   ctx.metrics.polls.inc({ outcome: 'failed' });
   ctx.metrics.pollFailures.inc({ cause });
   const message = error instanceof Error ? error.message : String(error);
+  const { plan } = ctx.settings();
+  let streak = 1;
   try {
-    const streak = await ctx.pollHealth.failed(job.data.issuerId, cause, message, ctx.now());
+    const failing = await ctx.pollHealth.failed({
+      issuerId: job.data.issuerId,
+      cause,
+      message,
+      at: ctx.now(),
+      version: job.data.datasetVersion ?? null,
+      backoffMs: (count) => failureBackoffMs(count, sweepEvery(plan), plan.maxStalenessMs),
+    });
+    streak = failing.count;
     ctx.logger.warn(
-      { issuerId: job.data.issuerId, cause, failures: streak.count, since: streak.since, err: error },
+      {
+        issuerId: job.data.issuerId,
+        cause,
+        failures: failing.count,
+        since: failing.since,
+        nextTry: failing.retryAt === undefined ? undefined : new Date(failing.retryAt).toISOString(),
+        err: error,
+      },
       'poll failed',
     );
   } catch {
     // Redis itself failing is logged by the connection's error listener; the job's own error matters here.
   }
-  return isDeterministic(cause) ? new UnrecoverableError(`${cause}: ${message}`) : error;
+  // Retried within the sweep only while the failure may be a blip: a cause a retry cannot fix, or an
+  // issuer already failing before this job, waits out its backoff instead of spending a token per attempt.
+  const blip = !isDeterministic(cause) && streak <= job.attemptsMade + 1;
+  return blip ? error : new UnrecoverableError(`${cause}: ${message}`);
 }

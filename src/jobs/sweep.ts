@@ -1,7 +1,9 @@
 import { isAccessRevokedError, isBudgetExhaustedError } from '../budget/index.js';
 import { nextWindowStart } from '../budget/windows.js';
 import type { Snapshot } from '../positions/index.js';
+import { selectBlindPolls } from '../schedule/blind-polls.js';
 import {
+  freeTokens,
   gateDecision,
   type IssuerScheduleState,
   learnProfile,
@@ -17,7 +19,8 @@ import {
 } from '../schedule/index.js';
 import { RefreshHistory } from '../schedule/refresh-history.js';
 import { stateKeys } from '../state/keys.js';
-import type { IssuerHealth, PollHealthView } from '../state/poll-health.js';
+import type { PollHealthView } from '../state/poll-health.js';
+import { mayPoll, pollingState } from '../state/polling-state.js';
 import {
   isNoApiAccessError,
   isRateLimitedError,
@@ -61,8 +64,11 @@ export interface PollJobData {
    * still sees the upstream's name, and no id or holder key contains it.
    */
   label?: string;
-  /** Why this poll was planned: the dataset moved, the snapshot is stale, or there is none yet. */
-  reason: 'new' | 'changed' | 'stale' | 'interval';
+  /**
+   * Why this poll was planned: the dataset moved, the snapshot is stale, there is none yet, the
+   * interval passed (gate off), or its turn came while the list carries no version (`blind`).
+   */
+  reason: 'new' | 'changed' | 'stale' | 'interval' | 'blind';
   /** The issuer list's `last_updated` this poll was planned for: what the snapshot records. */
   datasetVersion?: string | null;
 }
@@ -143,18 +149,31 @@ async function sweepOnce(ctx: JobContext): Promise<SweepResult> {
     snapshots,
   );
   const health = await ctx.pollHealth.read();
-  const waiting = waitingOutNotFound(health.issuers, now.getTime(), sweepEvery(plan));
-  const eligible = watched.filter((issuer) => !waiting.has(issuer.id));
-  const due = plan.gate
-    ? await scheduledPolls(ctx, eligible, snapshots, list.last_updated, gate)
-    : eligible.flatMap((issuer) => {
-        const reason = pollReason(snapshots.get(issuer.id), list.last_updated, now.getTime(), {
-          gate: plan.gate,
-          maxStalenessMs: plan.maxStalenessMs,
-          intervalMs: plan.sweepIntervalMs,
+  const eligible = watched.filter((issuer) =>
+    mayPoll(
+      pollingState({
+        health: health.issuers.get(issuer.id),
+        hasSnapshot: snapshots.has(issuer.id) || unreadable.has(issuer.id),
+        listVersion: list.last_updated,
+        nowMs: now.getTime(),
+        intervalMs: sweepEvery(plan),
+      }),
+    ),
+  );
+  const blind = plan.gate && list.last_updated === null;
+  await reportUnversioned(ctx, blind, watched.length);
+  const due = blind
+    ? await blindPolls(ctx, eligible, snapshots, gate)
+    : plan.gate
+      ? await scheduledPolls(ctx, eligible, snapshots, list.last_updated, gate)
+      : eligible.flatMap((issuer): DuePoll[] => {
+          const reason = pollReason(snapshots.get(issuer.id), list.last_updated, now.getTime(), {
+            gate: plan.gate,
+            maxStalenessMs: plan.maxStalenessMs,
+            intervalMs: plan.sweepIntervalMs,
+          });
+          return reason ? [{ issuer, reason, priority: undefined }] : [];
         });
-        return reason ? [{ issuer, reason, priority: undefined }] : [];
-      });
   const version = datasetVersion(list.last_updated, now.getTime(), plan);
   await ctx.redis.hset(stateKeys(ctx.prefix).sweep, {
     lastSweepAt: now.toISOString(),
@@ -165,7 +184,7 @@ async function sweepOnce(ctx: JobContext): Promise<SweepResult> {
     positions: String([...snapshots.values()].reduce((n, s) => n + Object.keys(s.positions).length, 0)),
   });
   await ctx.queues.poll.addBulk(
-    due.map(({ issuer, reason, priority }) => ({
+    due.map(({ issuer, reason, priority, delayMs }) => ({
       name: 'poll',
       data: {
         issuerId: issuer.id,
@@ -175,14 +194,12 @@ async function sweepOnce(ctx: JobContext): Promise<SweepResult> {
         datasetVersion: list.last_updated,
       } satisfies PollJobData,
       opts: {
+        ...(delayMs === undefined ? {} : { delay: delayMs }),
         // Deduplicated for half a sweep interval only: a poll left active by a dead process must not keep
         // the issuer from being planned again at the next sweep (a duplicate that finds the snapshot
         // current spends no token), and a fixed job id would block every later sweep after a failure.
         deduplication: {
-          id: pollJobId(
-            issuer.id,
-            reason === 'changed' || reason === 'new' ? version : `${reason}-${version}`,
-          ),
+          id: pollJobId(issuer.id, dedupeVersion(reason, version, now.getTime() + (delayMs ?? 0))),
           ttl: Math.max(1, Math.floor(sweepEvery(plan) / 2)),
         },
         // The most likely changes first, across sweeps too (BullMQ: 1 is the highest priority).
@@ -277,6 +294,76 @@ interface DuePoll {
   issuer: WatchedIssuer;
   reason: PollJobData['reason'];
   priority: number | undefined;
+  /** A blind poll's place in the tick: it runs this long after the sweep. */
+  delayMs?: number;
+}
+
+/** What makes a poll job one of a kind while it is pending: the version, or a blind poll's turn. */
+function dedupeVersion(reason: PollJobData['reason'], version: string, atMs: number): string {
+  if (reason === 'changed' || reason === 'new') return version;
+  return reason === 'blind' ? `blind-${atMs}` : `${reason}-${version}`;
+}
+
+/**
+ * The polls of a sweep over a list without a version: each eligible issuer in turn at the pace the
+ * day's tokens allow (after the reserve, the gate checks still due and the polls queued), spread over
+ * the tick (src/schedule/blind-polls.ts).
+ */
+async function blindPolls(
+  ctx: JobContext,
+  eligible: readonly WatchedIssuer[],
+  snapshots: ReadonlyMap<string, Snapshot>,
+  gate: GateTick,
+): Promise<DuePoll[]> {
+  const { plan, config } = ctx.settings();
+  const nowMs = ctx.now().getTime();
+  const usage = await ctx.budget.usage();
+  const counts = await ctx.queues.poll.getJobCounts('wait', 'prioritized', 'delayed');
+  const queued = Object.values(counts).reduce((sum, n) => sum + n, 0);
+  const byId = new Map(eligible.map((issuer) => [issuer.id, issuer]));
+  const polls = selectBlindPolls({
+    issuers: eligible.map((issuer) => {
+      const snapshot = snapshots.get(issuer.id);
+      return { id: issuer.id, polledAtMs: snapshot ? Date.parse(snapshot.polledAt) : null };
+    }),
+    nowMs,
+    spendable: freeTokens({
+      tokensLeft: usage.day.left - usage.reserve,
+      checksLeft: gate.checksLeft,
+      queued,
+      refreshesLater: 0,
+    }),
+    untilDayEndMs: nextWindowStart(nowMs, config.budget.dayWindow) - nowMs,
+    tickMs: sweepEvery(plan),
+    perMinute: Math.max(1, config.budget.perMinute - plan.gateChecksPerMinute),
+    minuteMs: config.budget.minuteWindow,
+  });
+  return polls.flatMap((poll) => {
+    const issuer = byId.get(poll.id);
+    return issuer
+      ? [{ issuer, reason: 'blind' as const, priority: undefined, delayMs: poll.atMs - nowMs }]
+      : [];
+  });
+}
+
+/**
+ * While the issuer list carries no version the gate cannot see the dataset move, so detection costs
+ * polls: one warning notice while it lasts, cleared when versions return.
+ */
+async function reportUnversioned(ctx: JobContext, blind: boolean, watched: number): Promise<void> {
+  if (!blind) {
+    await ctx.notices.clear(
+      'dataset-unversioned',
+      'The issuer list carries its version again: the gate decides polls.',
+    );
+    return;
+  }
+  await ctx.notices.raise(
+    'dataset-unversioned',
+    'warning',
+    'The issuer list carries no version: detection now costs polls',
+    `GET /issuers answers \`last_updated: null\`, so shortwatch cannot tell when the dataset moves. It polls the ${watched} watched issuer${watched === 1 ? '' : 's'} in turn, as often as the day's budget allows, until the version returns; changes are found later than with the gate.`,
+  );
 }
 
 /**
@@ -389,22 +476,6 @@ async function fetchDirectory(
     if (isRateLimitedError(error)) return { outcome: 'blocked' };
     throw error;
   }
-}
-
-/**
- * Issuers waiting out a 404 backoff. An issuer is asked again at the first sweep within half a sweep
- * interval of its retry time, so a backoff of one interval means the very next sweep.
- */
-function waitingOutNotFound(
-  health: ReadonlyMap<string, IssuerHealth>,
-  nowMs: number,
-  intervalMs: number,
-): Set<string> {
-  const waiting = new Set<string>();
-  for (const [id, h] of health) {
-    if (h.notFound && h.notFound.retryAt - intervalMs / 2 > nowMs) waiting.add(id);
-  }
-  return waiting;
 }
 
 /** The health read at the start of the sweep with its due marks added as `markDue` wrote them (the first mark stays). */

@@ -219,7 +219,13 @@ function issuerHealth(
       problem: `404 × ${h.notFound.count} since ${h.notFound.since}; next try ${retry}`,
     };
   }
-  const problem = h?.failing ? `${h.failing.cause} × ${h.failing.count} since ${h.failing.since}` : null;
+  const nextTry = h?.failing?.retryAt ?? h?.lagging?.retryAt;
+  const next = nextTry === undefined ? '' : `; next try ${new Date(nextTry).toISOString()}`;
+  const problem = h?.failing
+    ? `${h.failing.cause} × ${h.failing.count} since ${h.failing.since}${next}`
+    : h?.lagging
+      ? `lagging × ${h.lagging.count} since ${h.lagging.since} (answers data of ${h.lagging.answered}, list ${h.lagging.expected})${next}`
+      : null;
   if (overdue) return { health: 'overdue', problem };
   if (h?.failing) return { health: 'failing', problem };
   return { health: h?.dueSince ? 'due' : 'ok', problem };

@@ -24,6 +24,10 @@ const failingSchema = z.object({
   cause: z.string(),
   message: z.string(),
   byCause: z.record(z.string(), z.number()),
+  /** When the sweep may plan the issuer again (epoch ms); absent in records written before backoff. */
+  retryAt: z.number().optional(),
+  /** The issuer list's version the failed poll was planned for: a newer one may earn an early try. */
+  version: z.string().nullable().optional(),
 });
 
 /** An issuer whose polls keep failing: since when, how often, and the latest cause. */
@@ -38,12 +42,26 @@ const notFoundSchema = z.object({
 /** An issuer the upstream answered 404 for: since when, how many 404s in a row, when to ask again. */
 export type NotFound = z.infer<typeof notFoundSchema>;
 
+const laggingSchema = z.object({
+  since: z.string(),
+  count: z.number().int().positive(),
+  /** The positions answer's `last_updated`, and the issuer list's version it fell short of. */
+  answered: z.string(),
+  expected: z.string(),
+  /** When the sweep may plan it again: the next gate check, then doubling while the lag lasts. */
+  retryAt: z.number(),
+});
+
+/** An issuer whose positions answers carry an older dataset than the issuer list says (a replica behind). */
+export type Lagging = z.infer<typeof laggingSchema>;
+
 /** The health of one issuer's polling, as the sweep, `status` and `/readyz` read it. */
 export interface IssuerHealth {
   /** When a sweep first found the issuer due and no poll has succeeded since. */
   dueSince?: string;
   failing?: Failing;
   notFound?: NotFound;
+  lagging?: Lagging;
 }
 
 /** An envelope key set some answer carried, and when it was last seen. */
@@ -62,6 +80,7 @@ export interface PollHealthView {
 const DUE = 'due:';
 const FAILING = 'failing:';
 const NOT_FOUND = 'not-found:';
+const LAGGING = 'lagging:';
 const ENVELOPE = 'envelope:';
 
 /**
@@ -88,29 +107,78 @@ export class PollHealth {
   }
 
   /** A poll succeeded (committed, or found the snapshot current): the issuer is healthy again. */
-  async succeeded(issuerId: string): Promise<{ wasFailing: boolean; wasNotFound: boolean }> {
+  async succeeded(
+    issuerId: string,
+  ): Promise<{ wasFailing: boolean; wasNotFound: boolean; wasLagging: boolean }> {
     const replies =
       (await this.#redis
         .multi()
         .hdel(this.#key, FAILING + issuerId)
         .hdel(this.#key, NOT_FOUND + issuerId)
         .hdel(this.#key, DUE + issuerId)
+        .hdel(this.#key, LAGGING + issuerId)
         .exec()) ?? [];
-    return { wasFailing: replies[0]?.[1] === 1, wasNotFound: replies[1]?.[1] === 1 };
+    return {
+      wasFailing: replies[0]?.[1] === 1,
+      wasNotFound: replies[1]?.[1] === 1,
+      wasLagging: replies[3]?.[1] === 1,
+    };
   }
 
-  /** Records one failed poll; returns the issuer's failure streak so far. */
-  async failed(issuerId: string, cause: PollFailureCause, message: string, at: Date): Promise<Failing> {
-    const previous = await this.#read(FAILING + issuerId, failingSchema);
-    const byCause = { ...previous?.byCause, [cause]: (previous?.byCause[cause] ?? 0) + 1 };
+  /**
+   * Records one failed poll and when the sweep may plan the issuer again (`backoffMs(count)` after
+   * it); returns the issuer's failure streak so far.
+   */
+  async failed(failure: {
+    issuerId: string;
+    cause: PollFailureCause;
+    message: string;
+    at: Date;
+    version: string | null;
+    backoffMs: (count: number) => number;
+  }): Promise<Failing> {
+    const previous = await this.#read(FAILING + failure.issuerId, failingSchema);
+    const { cause, at } = failure;
+    const count = (previous?.count ?? 0) + 1;
     const next: Failing = {
       since: previous?.since ?? at.toISOString(),
-      count: (previous?.count ?? 0) + 1,
+      count,
       cause,
-      message: message.slice(0, 300),
-      byCause,
+      message: failure.message.slice(0, 300),
+      byCause: { ...previous?.byCause, [cause]: (previous?.byCause[cause] ?? 0) + 1 },
+      retryAt: at.getTime() + failure.backoffMs(count),
+      version: failure.version,
     };
-    await this.#redis.hset(this.#key, FAILING + issuerId, JSON.stringify(next));
+    await this.#redis.hset(this.#key, FAILING + failure.issuerId, JSON.stringify(next));
+    return next;
+  }
+
+  /**
+   * A poll committed an answer older than the issuer list's version: the issuer stays due (the gate
+   * plans it again at its next check) and its lag is recorded, for a notice when it lasts.
+   */
+  async lagging(lag: {
+    issuerId: string;
+    answered: string;
+    expected: string;
+    at: Date;
+    backoffMs: (count: number) => number;
+  }): Promise<Lagging> {
+    const { issuerId, at } = lag;
+    const previous = await this.#read(LAGGING + issuerId, laggingSchema);
+    const count = (previous?.count ?? 0) + 1;
+    const next: Lagging = {
+      since: previous?.since ?? at.toISOString(),
+      count,
+      answered: lag.answered,
+      expected: lag.expected,
+      retryAt: at.getTime() + lag.backoffMs(count),
+    };
+    await this.#redis
+      .multi()
+      .hdel(this.#key, FAILING + issuerId, NOT_FOUND + issuerId)
+      .hset(this.#key, LAGGING + issuerId, JSON.stringify(next))
+      .exec();
     return next;
   }
 
@@ -135,7 +203,7 @@ export class PollHealth {
   /** Forgets everything about issuers no longer watched. */
   async forget(issuerIds: readonly string[]): Promise<void> {
     if (issuerIds.length === 0) return;
-    const fields = issuerIds.flatMap((id) => [DUE + id, FAILING + id, NOT_FOUND + id]);
+    const fields = issuerIds.flatMap((id) => [DUE + id, FAILING + id, NOT_FOUND + id, LAGGING + id]);
     await this.#redis.hdel(this.#key, ...fields);
   }
 
@@ -158,6 +226,9 @@ export class PollHealth {
       } else if (field.startsWith(NOT_FOUND)) {
         const notFound = parseJson(value, notFoundSchema);
         if (notFound) entry(field.slice(NOT_FOUND.length)).notFound = notFound;
+      } else if (field.startsWith(LAGGING)) {
+        const lagging = parseJson(value, laggingSchema);
+        if (lagging) entry(field.slice(LAGGING.length)).lagging = lagging;
       } else if (field.startsWith(ENVELOPE)) {
         envelopes.push({ field, keys: field.slice(ENVELOPE.length).split(','), lastSeen: value });
       }

@@ -301,7 +301,9 @@ describe('event and snapshot fields', () => {
   it('a replay against the same snapshot keeps its ids even at another instant; newer data gets new ones', () => {
     const previous = snapshotOf([held('A', 1)]);
     const once = diffPositions(input({ previous, rows: [row('A', 2)] }));
-    const later = diffPositions(input({ previous, rows: [row('A', 2)], now: new Date(NOW.getTime() + 5_000) }));
+    const later = diffPositions(
+      input({ previous, rows: [row('A', 2)], now: new Date(NOW.getTime() + 5_000) }),
+    );
     const newer = diffPositions(input({ previous, rows: [row('A', 2.5)] }));
     expect(later.events[0]?.id).toBe(once.events[0]?.id);
     expect(newer.events[0]?.id).not.toBe(once.events[0]?.id);

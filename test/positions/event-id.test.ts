@@ -43,8 +43,16 @@ describe('eventId', () => {
 
   it.each([
     { name: 'no snapshot', snapshot: null, expected: FIRST_SIGHT },
-    { name: 'a snapshot written before the counter', snapshot: { polledAt: '2024-06-01T09:00:00.000Z' }, expected: '0@2024-06-01T09:00:00.000Z' },
-    { name: 'a counted snapshot', snapshot: { generation: 7, polledAt: '2024-06-01T09:00:00.000Z' }, expected: '7@2024-06-01T09:00:00.000Z' },
+    {
+      name: 'a snapshot written before the counter',
+      snapshot: { polledAt: '2024-06-01T09:00:00.000Z' },
+      expected: '0@2024-06-01T09:00:00.000Z',
+    },
+    {
+      name: 'a counted snapshot',
+      snapshot: { generation: 7, polledAt: '2024-06-01T09:00:00.000Z' },
+      expected: '7@2024-06-01T09:00:00.000Z',
+    },
   ])('the occurrence of $name', ({ snapshot, expected }) => {
     expect(snapshotOccurrence(snapshot)).toBe(expected);
   });

@@ -25,19 +25,32 @@ describe('PollHealth', () => {
   it('keeps the first due mark, counts failures by cause, and forgets it all on success', async () => {
     await health.markDue(['ISS-1', 'ISS-2'], at(T0));
     await health.markDue(['ISS-1'], at(T1));
-    await health.failed('ISS-1', 'server', 'answered 503', at(T0));
-    const streak = await health.failed('ISS-1', 'schema', 'value: expected number', at(T1));
+    const backoffMs = (count: number) => count * 60_000;
+    const failure = { issuerId: 'ISS-1', version: '2024-06-03T09:00:00Z', backoffMs };
+    await health.failed({ ...failure, cause: 'server', message: 'answered 503', at: at(T0) });
+    const streak = await health.failed({
+      ...failure,
+      cause: 'schema',
+      message: 'value: expected number',
+      at: at(T1),
+    });
     expect(streak).toEqual({
       since: T0,
       count: 2,
       cause: 'schema',
       message: 'value: expected number',
       byCause: { server: 1, schema: 1 },
+      retryAt: Date.parse(T1) + 120_000,
+      version: '2024-06-03T09:00:00Z',
     });
     const all = await health.all();
     expect(all.get('ISS-1')?.dueSince).toBe(T0);
     expect(all.get('ISS-2')).toEqual({ dueSince: T0 });
-    expect(await health.succeeded('ISS-1')).toEqual({ wasFailing: true, wasNotFound: false });
+    expect(await health.succeeded('ISS-1')).toEqual({
+      wasFailing: true,
+      wasNotFound: false,
+      wasLagging: false,
+    });
     expect((await health.all()).has('ISS-1')).toBe(false);
   });
 
