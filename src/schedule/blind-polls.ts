@@ -44,25 +44,30 @@ export function blindIntervalMs(
 }
 
 /**
- * The polls of this tick, in time order: each issuer at its turn (`polledAt + interval`, at once when
- * overdue or never polled), and again every interval within the tick. Never more than `spendable`.
- * Pure.
+ * The polls of this tick, in time order, as a round-robin at the budget's pace: issuers take their
+ * turns longest unpolled first, one turn every `interval / W` at the soonest (so neither a backlog nor
+ * issuers polled together are bunched), each at its own turn (`polledAt + interval`) when that is later,
+ * and again every interval within the tick. Never more than `spendable`. Pure.
  */
 export function selectBlindPolls(input: BlindInput): BlindPoll[] {
   const interval = blindIntervalMs(input, input.issuers.length);
   if (!Number.isFinite(interval)) return [];
+  const spacing = interval / input.issuers.length;
   const end = input.nowMs + input.tickMs;
+  const dueAt = (issuer: BlindIssuer) =>
+    issuer.polledAtMs === null ? input.nowMs : issuer.polledAtMs + interval;
+  const ordered = [...input.issuers].sort((a, b) => dueAt(a) - dueAt(b) || compare(a.id, b.id));
   const polls: BlindPoll[] = [];
-  // The longest unpolled first: an overdue issuer's turn is now, in the order they fell behind.
-  const ordered = [...input.issuers].sort(
-    (a, b) => (a.polledAtMs ?? -Infinity) - (b.polledAtMs ?? -Infinity),
-  );
-  for (const [rank, issuer] of ordered.entries()) {
-    const due = issuer.polledAtMs === null ? input.nowMs : issuer.polledAtMs + interval;
-    // Overdue issuers take successive slots of one interval's width, so a backlog is spread, not bunched.
-    const first = Math.max(due, input.nowMs + (due < input.nowMs ? (rank * interval) / ordered.length : 0));
+  let previous = Number.NEGATIVE_INFINITY;
+  for (const issuer of ordered) {
+    const first = Math.max(dueAt(issuer), input.nowMs, previous + spacing);
+    previous = first;
     for (let at = first; at < end; at += interval) polls.push({ id: issuer.id, atMs: Math.round(at) });
   }
-  polls.sort((a, b) => a.atMs - b.atMs || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  polls.sort((a, b) => a.atMs - b.atMs || compare(a.id, b.id));
   return polls.slice(0, Math.max(0, Math.floor(input.spendable)));
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
