@@ -6,7 +6,7 @@ import { planDelivery, recordFallsTold } from '../routing/index.js';
 import { stateKeys } from '../state/keys.js';
 import { Lease } from '../state/lease.js';
 import { commitPoll } from '../state/poll-commit.js';
-import { failureBackoffMs } from '../state/polling-state.js';
+import { failureBackoffMs, lagBackoffMs } from '../state/polling-state.js';
 import type { PositionsResponse } from '../upstream/index.js';
 import type { JobContext } from './context.js';
 import { historyForPoll, historySummary, withFinals } from './issuer-history.js';
@@ -248,7 +248,7 @@ async function lagged(
     answered,
     expected,
     at: ctx.now(),
-    backoffMs: (count) => failureBackoffMs(count, sweepEvery(plan), plan.maxStalenessMs),
+    backoffMs: (count) => lagBackoffMs(count, sweepEvery(plan), plan.maxStalenessMs),
   });
   ctx.logger.warn(
     {

@@ -48,7 +48,7 @@ const laggingSchema = z.object({
   /** The positions answer's `last_updated`, and the issuer list's version it fell short of. */
   answered: z.string(),
   expected: z.string(),
-  /** When the sweep may plan it again: the next gate check, then doubling while the lag lasts. */
+  /** When the sweep may plan it again (`lagBackoffMs`); `count` is the lagging answers for `expected`. */
   retryAt: z.number(),
 });
 
@@ -166,7 +166,8 @@ export class PollHealth {
   }): Promise<Lagging> {
     const { issuerId, at } = lag;
     const previous = await this.#read(LAGGING + issuerId, laggingSchema);
-    const count = (previous?.count ?? 0) + 1;
+    // Counted per list version: a new version that lags too starts again at one.
+    const count = previous?.expected === lag.expected ? previous.count + 1 : 1;
     const next: Lagging = {
       since: previous?.since ?? at.toISOString(),
       count,

@@ -13,8 +13,9 @@ export type PollingStateName =
   /** A sweep planned a poll that has not succeeded yet. */
   | 'due'
   /**
-   * Its last answer carried an older dataset than the list: asked again at the next gate check, then
-   * after a doubling wait while the lag lasts.
+   * Its last answer carried an older dataset than the list: asked again at the next gate check; if that
+   * answer lags too, not before the list moves again (or the hard bound), so an upstream whose answers
+   * always lag costs one extra poll per refresh, and a notice.
    */
   | 'lagging'
   /** Its polls fail: asked again after a backoff. */
@@ -64,8 +65,10 @@ export function pollingState(input: PollingInput): PollingState {
     return { state: 'failing', cause, ...(waiting ? { waitUntil: retryAt } : {}) };
   }
   if (health?.lagging) {
-    const { retryAt } = health.lagging;
-    return { state: 'lagging', ...(retryAt - slack > nowMs ? { waitUntil: retryAt } : {}) };
+    const { retryAt, expected } = health.lagging;
+    // A list that moved past the version the answer fell short of is news: asked at once.
+    const moved = input.listVersion !== null && Date.parse(input.listVersion) > Date.parse(expected);
+    return { state: 'lagging', ...(!moved && retryAt - slack > nowMs ? { waitUntil: retryAt } : {}) };
   }
   if (!input.hasSnapshot) return { state: 'new' };
   if (input.listVersion === null) return { state: 'blind' };
@@ -86,10 +89,18 @@ export function mayPoll(state: PollingState): boolean {
 }
 
 /**
- * How long a failing (or lagging) issuer waits after its `count`-th failure in a row: one sweep
- * interval, doubling, up to the hard bound (`poll.maxStaleness`), so a persistent failure costs a few
- * requests a day rather than one every sweep.
+ * How long a failing issuer waits after its `count`-th failure in a row: one sweep interval, doubling,
+ * up to the hard bound (`poll.maxStaleness`), so a persistent failure costs a few requests a day rather
+ * than one every sweep.
  */
 export function failureBackoffMs(count: number, intervalMs: number, maxStalenessMs: number): number {
   return Math.min(maxStalenessMs, intervalMs * 2 ** Math.max(0, count - 1));
+}
+
+/**
+ * How long a lagging issuer waits after its `count`-th lagging answer for one list version: the next
+ * sweep, then until the list moves (which {@link pollingState} lets through) or the hard bound.
+ */
+export function lagBackoffMs(count: number, intervalMs: number, maxStalenessMs: number): number {
+  return count <= 1 ? intervalMs : maxStalenessMs;
 }

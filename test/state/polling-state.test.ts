@@ -65,6 +65,12 @@ const cases: Array<{
     polls: false,
   },
   {
+    name: 'lagging, the list moved past the version it fell short of',
+    health: { lagging: { since: V1, count: 2, answered: V1, expected: V1, retryAt: NOW + 30 * MIN } },
+    state: 'lagging',
+    polls: true,
+  },
+  {
     name: 'lagging, at the next gate check',
     health: { lagging: { since: V1, count: 1, answered: V1, expected: V2, retryAt: NOW + MIN } },
     state: 'lagging',
