@@ -17,6 +17,8 @@ interface Day {
   events: string[];
   /** The positions answer's `last_updated` and the issuer list's, read at the end of the day. */
   answered: { positions: unknown; list: unknown };
+  /** Issuers poll health records as lagging at the end of the day. */
+  lagging: number;
 }
 
 async function loggedKeys(app: App): Promise<string[]> {
@@ -82,6 +84,7 @@ async function runDay(quirk: Quirk | undefined): Promise<Day> {
         positions: await lastUpdatedOf(`${sandbox.url}/issuers/${ids[0]}/positions`),
         list: await lastUpdatedOf(`${sandbox.url}/issuers`),
       },
+      lagging: [...(await app.ctx.pollHealth.all()).values()].filter((h) => h.lagging).length,
     };
     expect(day.sweeps).toBeGreaterThanOrEqual(checksPerDay);
     expect(sandbox.stats.requests.filter((r) => r.status !== 200)).toEqual([]);
@@ -98,9 +101,9 @@ const ANSWERED: Record<'null-last-updated' | 'lagging-last-updated', (list: stri
   'lagging-last-updated': (list) => new Date(Date.parse(list) - 3_600_000).toISOString(),
 };
 
-describe('polling: a positions last_updated that is null or lags costs nothing (issue 11)', () => {
+describe('polling: a positions last_updated that is null or lags costs at most one poll per refresh (issues 11, 20)', () => {
   it.each(['null-last-updated', 'lagging-last-updated'] as const)(
-    '%s on every answer for a whole day: as many positions requests as a normal day, within one sweep',
+    '%s on every answer for a whole day: the same changes found, within one extra poll per issuer and refresh',
     { timeout: 40_000 },
     async (quirk) => {
       const [normal, odd] = await Promise.all([runDay(undefined), runDay(quirk)]);
@@ -110,7 +113,13 @@ describe('polling: a positions last_updated that is null or lags costs nothing (
       // A normal day: the baseline and one poll per issuer per refresh (plus a status=all per close).
       expect(normal.positions).toBeGreaterThanOrEqual(ISSUERS * (1 + REFRESHES));
       expect(normal.positions).toBeLessThan(2 * ISSUERS * (1 + REFRESHES));
-      expect(Math.abs(odd.positions - normal.positions)).toBeLessThanOrEqual(ISSUERS);
+      // A null answer cannot be told lagging: it costs nothing. An answer that says it is older than the
+      // list is a replica behind (issue 20): asked once more at the next gate check, then not before the
+      // list moves (or the hard bound, a few seconds in this compressed day), so about one extra poll per
+      // issuer per refresh, and a notice while it lasts.
+      const extra = quirk === 'null-last-updated' ? ISSUERS : ISSUERS * (2 + REFRESHES);
+      expect(Math.abs(odd.positions - normal.positions)).toBeLessThanOrEqual(extra);
+      if (quirk === 'lagging-last-updated') expect(odd.lagging).toBe(ISSUERS);
       // The same changes were found, and nothing more.
       expect(odd.events).toEqual(normal.events);
       expect(normal.events.length).toBeGreaterThan(0);
