@@ -112,123 +112,166 @@ async function reportSweepFailure(ctx: JobContext, error: unknown): Promise<void
   );
 }
 
+/** The sweep: read (the issuer list, the watched issuers' state) → decide (pure, per issuer) → write (polls, marks). */
 async function sweepOnce(ctx: JobContext): Promise<SweepResult> {
   const now = ctx.now();
-  const { config, plan } = ctx.settings();
-  const history = new RefreshHistory(ctx.redis, ctx.prefix);
-  const gate = await gateThisTick(ctx, history, now);
-  const fetched = gate.check ? await fetchDirectory(ctx) : await savedDirectory(ctx);
-  if ('outcome' in fetched) return fetched;
-  const sweepKey = stateKeys(ctx.prefix).sweep;
-  const whole = !gate.check || (await acceptIssuerList(ctx, fetched, await ctx.directory.count(), sweepKey));
-  // A list set aside as partial changes nothing: the saved one plans this sweep, as between checks.
-  const list = whole ? fetched : await savedDirectory(ctx);
+  const gate = await gateThisTick(ctx, new RefreshHistory(ctx.redis, ctx.prefix), now);
+  const list = await readList(ctx, gate, now);
   if ('outcome' in list) return list;
-  if (gate.check && whole) {
-    logDirectoryMoves(ctx, await ctx.directory.save(list.data, list.last_updated, now), list.data);
-    const previousCheck = Date.parse((await ctx.redis.hget(sweepKey, 'lastCheckAt')) ?? '');
-    await ctx.redis.hset(sweepKey, 'lastCheckAt', now.toISOString());
-    if (list.last_updated !== null) {
-      await history.record(
-        list.last_updated,
-        now.getTime(),
-        Number.isNaN(previousCheck) ? null : previousCheck,
-      );
-    }
-  }
+  const { config } = ctx.settings();
   const resolved = resolveWatchlist(config.watchlist, list.data);
   const { watched } = resolved;
   await reportWatchlistProblems(ctx, watchlistProblems(config.watchlist, list.data, resolved));
+  const read = await readIssuers(ctx, watched);
+  const due = await decidePolls(ctx, read, list.last_updated, gate);
+  await writeSweep(ctx, read, due, list.last_updated, now);
+  const lastUpdated = list.last_updated;
+  if (!gate.check)
+    return { outcome: 'between-checks', due: due.length, watched: watched.length, lastUpdated };
+  if (due.length === 0) {
+    ctx.metrics.sweepsSkippedByGate.inc();
+    return { outcome: 'unchanged', watched: watched.length, lastUpdated };
+  }
+  ctx.logger.info({ due: due.length, watched: watched.length, lastUpdated }, 'sweep enqueued polls');
+  return { outcome: 'polled', due: due.length, watched: watched.length, lastUpdated };
+}
 
+/**
+ * The issuer list this sweep plans by: fetched at a gate check (saved, its refresh recorded), else the
+ * one saved. A fetched list set aside as partial changes nothing: the saved one plans this sweep.
+ */
+async function readList(
+  ctx: JobContext,
+  gate: GateTick,
+  now: Date,
+): Promise<IssuerList | { outcome: 'revoked' | 'budget' | 'blocked' }> {
+  const fetched = gate.check ? await fetchDirectory(ctx) : await savedDirectory(ctx);
+  if ('outcome' in fetched || !gate.check) return fetched;
+  const sweepKey = stateKeys(ctx.prefix).sweep;
+  if (!(await acceptIssuerList(ctx, fetched, await ctx.directory.count(), sweepKey)))
+    return savedDirectory(ctx);
+  logDirectoryMoves(ctx, await ctx.directory.save(fetched.data, fetched.last_updated, now), fetched.data);
+  const previousCheck = Date.parse((await ctx.redis.hget(sweepKey, 'lastCheckAt')) ?? '');
+  await ctx.redis.hset(sweepKey, 'lastCheckAt', now.toISOString());
+  if (fetched.last_updated !== null) {
+    await new RefreshHistory(ctx.redis, ctx.prefix).record(
+      fetched.last_updated,
+      now.getTime(),
+      Number.isNaN(previousCheck) ? null : previousCheck,
+    );
+  }
+  return fetched;
+}
+
+/** What the sweep reads of the watched issuers: their snapshots and their poll health. */
+interface IssuersRead {
+  watched: WatchedIssuer[];
+  snapshots: ReadonlyMap<string, Snapshot>;
+  /** Issuers whose snapshot cannot be read: planned like new ones, their poll fails and is told. */
+  unreadable: ReadonlySet<string>;
+  health: PollHealthView;
+}
+
+async function readIssuers(ctx: JobContext, watched: WatchedIssuer[]): Promise<IssuersRead> {
   const { snapshots, corrupt } = await ctx.snapshots.readMany(watched.map((w) => w.id));
-  // An unreadable snapshot is planned like a new issuer: its poll fails on it, and the failure is told.
   const unreadable = new Set(corrupt.map((c) => c.issuerId));
   await checkStateKept(
     ctx,
     watched.filter((w) => !unreadable.has(w.id)),
     snapshots,
   );
-  const health = await ctx.pollHealth.read();
-  const eligible = watched.filter((issuer) =>
+  return { watched, snapshots, unreadable, health: await ctx.pollHealth.read() };
+}
+
+/**
+ * Which issuers to poll now: those whose polling state lets them be asked (not waiting out a backoff),
+ * then by the gate's schedule, blind at the budget's pace when the list has no version, or by interval
+ * with the gate off.
+ */
+async function decidePolls(
+  ctx: JobContext,
+  read: IssuersRead,
+  lastUpdated: string | null,
+  gate: GateTick,
+): Promise<DuePoll[]> {
+  const { plan } = ctx.settings();
+  const nowMs = ctx.now().getTime();
+  const eligible = read.watched.filter((issuer) =>
     mayPoll(
       pollingState({
-        health: health.issuers.get(issuer.id),
-        hasSnapshot: snapshots.has(issuer.id) || unreadable.has(issuer.id),
-        listVersion: list.last_updated,
-        nowMs: now.getTime(),
+        health: read.health.issuers.get(issuer.id),
+        hasSnapshot: read.snapshots.has(issuer.id) || read.unreadable.has(issuer.id),
+        listVersion: lastUpdated,
+        nowMs,
         intervalMs: sweepEvery(plan),
       }),
     ),
   );
-  const blind = plan.gate && list.last_updated === null;
-  await reportUnversioned(ctx, blind, watched.length);
-  const due = blind
-    ? await blindPolls(ctx, eligible, snapshots, gate)
-    : plan.gate
-      ? await scheduledPolls(ctx, eligible, snapshots, list.last_updated, gate)
-      : eligible.flatMap((issuer): DuePoll[] => {
-          const reason = pollReason(snapshots.get(issuer.id), list.last_updated, now.getTime(), {
-            gate: plan.gate,
-            maxStalenessMs: plan.maxStalenessMs,
-            intervalMs: plan.sweepIntervalMs,
-          });
-          return reason ? [{ issuer, reason, priority: undefined }] : [];
-        });
-  const version = datasetVersion(list.last_updated, now.getTime(), plan);
+  const blind = plan.gate && lastUpdated === null;
+  await reportUnversioned(ctx, blind, read.watched.length);
+  if (blind) return blindPolls(ctx, eligible, read.snapshots, gate);
+  if (plan.gate) return scheduledPolls(ctx, eligible, read.snapshots, lastUpdated, gate);
+  return eligible.flatMap((issuer): DuePoll[] => {
+    const reason = pollReason(read.snapshots.get(issuer.id), lastUpdated, nowMs, {
+      gate: plan.gate,
+      maxStalenessMs: plan.maxStalenessMs,
+      intervalMs: plan.sweepIntervalMs,
+    });
+    return reason ? [{ issuer, reason, priority: undefined }] : [];
+  });
+}
+
+/** Writes what the sweep decided: its record, the poll jobs, the due marks, and the overdue notices. */
+async function writeSweep(
+  ctx: JobContext,
+  read: IssuersRead,
+  due: readonly DuePoll[],
+  lastUpdated: string | null,
+  now: Date,
+): Promise<void> {
   await ctx.redis.hset(stateKeys(ctx.prefix).sweep, {
     lastSweepAt: now.toISOString(),
-    lastUpdated: list.last_updated ?? '',
+    lastUpdated: lastUpdated ?? '',
     lastDue: String(due.length),
-    watched: String(watched.length),
+    watched: String(read.watched.length),
     // What `poll.confirmClosedShare` is a share of: written before the polls exist, which read it.
-    positions: String([...snapshots.values()].reduce((n, s) => n + Object.keys(s.positions).length, 0)),
+    positions: String([...read.snapshots.values()].reduce((n, s) => n + Object.keys(s.positions).length, 0)),
   });
-  await ctx.queues.poll.addBulk(
-    due.map(({ issuer, reason, priority, delayMs }) => ({
-      name: 'poll',
-      data: {
-        issuerId: issuer.id,
-        issuerName: issuer.name,
-        ...(issuer.label ? { label: issuer.label } : {}),
-        reason,
-        datasetVersion: list.last_updated,
-      } satisfies PollJobData,
-      opts: {
-        ...(delayMs === undefined ? {} : { delay: delayMs }),
-        // Deduplicated for half a sweep interval only: a poll left active by a dead process must not keep
-        // the issuer from being planned again at the next sweep (a duplicate that finds the snapshot
-        // current spends no token), and a fixed job id would block every later sweep after a failure.
-        deduplication: {
-          id: pollJobId(issuer.id, dedupeVersion(reason, version, now.getTime() + (delayMs ?? 0))),
-          ttl: Math.max(1, Math.floor(sweepEvery(plan) / 2)),
-        },
-        // The most likely changes first, across sweeps too (BullMQ: 1 is the highest priority).
-        ...(priority === undefined ? {} : { priority }),
-        ...POLL_JOB_OPTIONS,
-      },
-    })),
-  );
+  await ctx.queues.poll.addBulk(due.map((poll) => pollJob(ctx, poll, lastUpdated, now)));
   const dueIds = due.map((d) => d.issuer.id);
   await ctx.pollHealth.markDue(dueIds, now);
-  await reportPollHealth(ctx, watched, withDue(health, dueIds, now));
+  await reportPollHealth(ctx, read.watched, withDue(read.health, dueIds, now));
   ctx.metrics.lastSweepAt.set(now.getTime() / 1000);
-  if (!gate.check) {
-    return {
-      outcome: 'between-checks',
-      due: due.length,
-      watched: watched.length,
-      lastUpdated: list.last_updated,
-    };
-  }
-  if (due.length === 0) {
-    ctx.metrics.sweepsSkippedByGate.inc();
-    return { outcome: 'unchanged', watched: watched.length, lastUpdated: list.last_updated };
-  }
-  ctx.logger.info(
-    { due: due.length, watched: watched.length, lastUpdated: list.last_updated },
-    'sweep enqueued polls',
-  );
-  return { outcome: 'polled', due: due.length, watched: watched.length, lastUpdated: list.last_updated };
+}
+
+/** One poll job, deduplicated per issuer and dataset version (or blind turn) while pending. */
+function pollJob(ctx: JobContext, poll: DuePoll, lastUpdated: string | null, now: Date) {
+  const { plan } = ctx.settings();
+  const { issuer, reason, priority, delayMs } = poll;
+  const version = datasetVersion(lastUpdated, now.getTime(), plan);
+  return {
+    name: 'poll',
+    data: {
+      issuerId: issuer.id,
+      issuerName: issuer.name,
+      ...(issuer.label ? { label: issuer.label } : {}),
+      reason,
+      datasetVersion: lastUpdated,
+    } satisfies PollJobData,
+    opts: {
+      ...(delayMs === undefined ? {} : { delay: delayMs }),
+      // Deduplicated for half a sweep interval only: a poll left active by a dead process must not keep
+      // the issuer from being planned again at the next sweep (a duplicate that finds the snapshot
+      // current spends no token), and a fixed job id would block every later sweep after a failure.
+      deduplication: {
+        id: pollJobId(issuer.id, dedupeVersion(reason, version, now.getTime() + (delayMs ?? 0))),
+        ttl: Math.max(1, Math.floor(sweepEvery(plan) / 2)),
+      },
+      // The most likely changes first, across sweeps too (BullMQ: 1 is the highest priority).
+      ...(priority === undefined ? {} : { priority }),
+      ...POLL_JOB_OPTIONS,
+    },
+  };
 }
 
 /** What this tick knows of the gate: whether it checks, the checks left today, the refresh profile. */
