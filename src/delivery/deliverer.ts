@@ -14,12 +14,16 @@ export const DRAIN_LEASE_MS = 6_000;
 const IDLE_MS = 1_000;
 /** Items read per look; a backlog larger than this drains over several messages anyway. */
 const READ_LIMIT = 2_000;
+/** First and longest wait between attempts to record a sent message while Redis does not answer. */
+const RECORD_RETRY_MS = { first: 100, max: 2_000 } as const;
 
 /**
  * Drains one channel's outbox in order, in whichever process holds the channel's lease: one sender per
  * channel across the deployment, so the channel's rate is kept and messages never overtake each other.
  * A message is claimed (moved to in-flight) before it is sent and finished only after the send
- * succeeded, so a crash in between re-sends that one message, under the same delivery id.
+ * succeeded, so a crash in between re-sends that one message, under the same delivery id. While the
+ * process lives, what it sent is kept in memory until Redis has recorded it: a Redis outage after a send
+ * delays the record, never repeats the send.
  */
 export class ChannelDeliverer {
   readonly #ctx: JobContext;
@@ -29,6 +33,12 @@ export class ChannelDeliverer {
   #loop: Promise<void> | undefined;
   #wake: (() => void) | undefined;
   #woken = false;
+  /** A message the receiver accepted whose end Redis has not recorded yet: finished before anything else. */
+  #unrecorded: Inflight | undefined;
+  /** Failed attempts to record {@link #unrecorded}, for the backoff. */
+  #recordFailures = 0;
+  /** Parts of a split message known sent, kept here too in case Redis missed the update. */
+  #progress: { deliveryId: string; partsSent: number } | undefined;
 
   constructor(ctx: JobContext, channel: string) {
     this.#ctx = ctx;
@@ -83,6 +93,7 @@ export class ChannelDeliverer {
 
   /** One look at the outbox: sends at most one message; returns how long to wait before the next look. */
   async #step(): Promise<number> {
+    if (this.#unrecorded) return this.#recordSent(this.#unrecorded);
     const { config, senders } = this.#ctx.settings();
     const channel = config.channels.find((c) => c.name === this.#channel);
     const sender = senders.get(this.#channel);
@@ -92,7 +103,7 @@ export class ChannelDeliverer {
     const { pausedUntil, lastSentAt } = await outbox.sendState(this.#channel);
     const gate = Math.max(pausedUntil, lastSentAt + Math.ceil(1_000 / channel.ratePerSecond));
     if (gate > now) return gate - now;
-    let inflight = await outbox.inflight(this.#channel);
+    let inflight = this.#withProgress(await outbox.inflight(this.#channel));
     if (inflight && inflight.nextAttemptAt > now) return inflight.nextAttemptAt - now;
     if (!inflight) {
       const { items, nextReadyAt } = await outbox.ready(this.#channel, now, READ_LIMIT);
@@ -131,16 +142,54 @@ export class ChannelDeliverer {
         deliveryId: inflight.deliveryId,
         onPartSent: async (partsSent) => {
           inflight = { ...inflight, partsSent };
-          await outbox.update(this.#channel, owner, inflight);
+          this.#progress = { deliveryId: inflight.deliveryId, partsSent };
+          // A part was accepted: a Redis error here must not fail the send (and have the part sent
+          // again); the memory above carries the count until a later update or the finish records it.
+          await outbox.update(this.#channel, owner, inflight).catch(() => false);
         },
       });
     } catch (error) {
       return this.#failed(channel, { ...inflight, attempts: inflight.attempts + 1 }, error);
     }
-    const now = this.#ctx.now().getTime();
-    await outbox.finish(this.#channel, owner, { ...inflight, attempts: inflight.attempts + 1 }, 'sent', now);
+    this.#unrecorded = { ...inflight, attempts: inflight.attempts + 1 };
     this.#ctx.metrics.deliveries.inc({ channel: this.#channel, outcome: 'sent' });
+    return this.#recordSent(this.#unrecorded);
+  }
+
+  /**
+   * Records a sent message's end; while Redis does not answer, keeps it and asks again with backoff (the
+   * loop comes back here before it reads the outbox, so the message is never sent again meanwhile).
+   */
+  async #recordSent(sent: Inflight): Promise<number> {
+    try {
+      // False when the record is gone already (an earlier attempt landed but its reply was lost).
+      await this.#ctx.outbox.finish(
+        this.#channel,
+        this.#lease.owner,
+        sent,
+        'sent',
+        this.#ctx.now().getTime(),
+      );
+    } catch (error) {
+      this.#recordFailures++;
+      if (this.#recordFailures === 1)
+        this.#ctx.logger.warn(
+          { channel: this.#channel, deliveryId: sent.deliveryId, err: error },
+          'message sent but not recorded yet: Redis does not answer; it will not be sent again',
+        );
+      return Math.min(RECORD_RETRY_MS.max, RECORD_RETRY_MS.first * 2 ** (this.#recordFailures - 1));
+    }
+    this.#unrecorded = undefined;
+    this.#recordFailures = 0;
+    this.#progress = undefined;
     return 0;
+  }
+
+  /** The in-flight record with the parts this process knows sent, when Redis missed an update. */
+  #withProgress(inflight: Inflight | null): Inflight | null {
+    const known = this.#progress;
+    if (!inflight || known?.deliveryId !== inflight.deliveryId) return inflight;
+    return { ...inflight, partsSent: Math.max(inflight.partsSent, known.partsSent) };
   }
 
   /** Turns a failed send into its outcome, in one place: pause on 429, retry with backoff, or park. */
