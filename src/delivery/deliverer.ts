@@ -4,7 +4,7 @@ import type { ChannelConfig } from '../config/schema.js';
 import type { JobContext } from '../jobs/context.js';
 import { stateKeys } from '../state/keys.js';
 import { Lease } from '../state/lease.js';
-import type { Inflight } from '../state/outbox.js';
+import type { Inflight, UnreadableRecord } from '../state/outbox.js';
 import { backoffMs } from './backoff.js';
 import { composeNext } from './compose.js';
 
@@ -103,31 +103,46 @@ export class ChannelDeliverer {
     const { pausedUntil, lastSentAt } = await outbox.sendState(this.#channel);
     const gate = Math.max(pausedUntil, lastSentAt + Math.ceil(1_000 / channel.ratePerSecond));
     if (gate > now) return gate - now;
-    let inflight = this.#withProgress(await outbox.inflight(this.#channel));
-    if (inflight && inflight.nextAttemptAt > now) return inflight.nextAttemptAt - now;
-    if (!inflight) {
-      const { items, nextReadyAt } = await outbox.ready(this.#channel, now, READ_LIMIT);
-      if (items.length === 0) return nextReadyAt === null ? IDLE_MS : Math.min(IDLE_MS, nextReadyAt - now);
-      const first = items[0];
-      const digestEvents =
-        first?.kind === 'digest' ? await outbox.digestEvents(this.#channel, first.batchId) : [];
-      const coalesce = (groups: readonly IssuerEvents[]) => sender.coalesce(groups);
-      const next = composeNext(this.#channel, items, coalesce, channel.ratePerSecond, digestEvents);
-      if (!next) return IDLE_MS;
-      inflight = {
-        deliveryId: next.deliveryId,
-        message: next.message,
-        eventIds: next.eventIds,
-        attempts: 0,
-        partsSent: 0,
-        nextAttemptAt: now,
-        claimedAt: now,
-        ...(next.digestBatch ? { digestBatch: next.digestBatch } : {}),
-      };
-      if ((await outbox.claim(this.#channel, this.#lease.owner, inflight, next.itemIds)) !== 'claimed')
-        return 100;
+    const current = await outbox.inflightRecord(this.#channel);
+    if (current.state === 'unreadable') {
+      await outbox.setAsideInflight(this.#channel, this.#lease.owner, current.record.raw ?? Buffer.alloc(0));
+      await this.#toldUnreadable([current.record]);
+      return 0;
     }
-    return this.#send(channel, sender, inflight);
+    const inflight = this.#withProgress(current.state === 'ok' ? current.inflight : null);
+    if (inflight && inflight.nextAttemptAt > now) return inflight.nextAttemptAt - now;
+    const claimed = inflight ?? (await this.#claimNext(channel, sender, now));
+    return typeof claimed === 'number' ? claimed : this.#send(channel, sender, claimed);
+  }
+
+  /** Composes the next message from the ready items and claims it; or how long to wait when none. */
+  async #claimNext(channel: ChannelConfig, sender: ChannelSender, now: number): Promise<Inflight | number> {
+    const outbox = this.#ctx.outbox;
+    const { items, nextReadyAt, unreadable } = await outbox.ready(this.#channel, now, READ_LIMIT);
+    if (unreadable.length > 0) {
+      await outbox.setAsideItems(this.#channel, unreadable);
+      await this.#toldUnreadable(unreadable);
+      if (items.length === 0) return 0;
+    }
+    if (items.length === 0) return nextReadyAt === null ? IDLE_MS : Math.min(IDLE_MS, nextReadyAt - now);
+    const first = items[0];
+    const digestEvents =
+      first?.kind === 'digest' ? await outbox.digestEvents(this.#channel, first.batchId) : [];
+    const coalesce = (groups: readonly IssuerEvents[]) => sender.coalesce(groups);
+    const next = composeNext(this.#channel, items, coalesce, channel.ratePerSecond, digestEvents);
+    if (!next) return IDLE_MS;
+    const inflight: Inflight = {
+      deliveryId: next.deliveryId,
+      message: next.message,
+      eventIds: next.eventIds,
+      attempts: 0,
+      partsSent: 0,
+      nextAttemptAt: now,
+      claimedAt: now,
+      ...(next.digestBatch ? { digestBatch: next.digestBatch } : {}),
+    };
+    const claim = await outbox.claim(this.#channel, this.#lease.owner, inflight, next.itemIds);
+    return claim === 'claimed' ? inflight : 100;
   }
 
   async #send(channel: ChannelConfig, sender: ChannelSender, claimed: Inflight): Promise<number> {
@@ -183,6 +198,27 @@ export class ChannelDeliverer {
     this.#recordFailures = 0;
     this.#progress = undefined;
     return 0;
+  }
+
+  /** Says that records were set aside: a log line each, and one notice while any are kept. */
+  async #toldUnreadable(records: readonly UnreadableRecord[]): Promise<void> {
+    const key = stateKeys(this.#ctx.prefix).outbox(this.#channel).unreadable;
+    for (const record of records)
+      this.#ctx.logger.error(
+        {
+          channel: this.#channel,
+          item: record.id ?? 'in flight',
+          reason: record.reason,
+          bytes: record.raw?.length ?? 0,
+        },
+        'unreadable outbox record set aside',
+      );
+    await this.#ctx.notices.raise(
+      `outbox-unreadable-${this.#channel}`,
+      'warning',
+      `Unreadable outbox records of ${this.#channel} set aside`,
+      `Records this version cannot read (the first: ${records[0]?.reason ?? 'unknown'}) were moved, with their exact bytes, to the Redis hash ${key}; ${this.#channel} goes on with the next message. Inspect them, then delete the hash.`,
+    );
   }
 
   /** The in-flight record with the parts this process knows sent, when Redis missed an update. */

@@ -3,6 +3,8 @@
 // where a script stamps something, so every host agrees on it. No script decodes JSON: items and
 // messages are opaque strings built and read by TypeScript.
 
+import { RECORD_VERSION } from './outbox-records.js';
+
 /** Epoch ms from Redis' own clock. */
 const NOW_MS = `
 local function now_ms()
@@ -128,7 +130,7 @@ redis.call('HSET', KEYS[2], 'lastDigestAt', ARGV[2])
 redis.call('HDEL', KEYS[2], 'firstStagedAt')
 if count == 0 and ARGV[4] ~= '1' then return -1 end
 if count > 0 then redis.call('RENAME', KEYS[1], KEYS[3]) end
-local item = cjson.encode({kind = 'digest', batchId = ARGV[1], period = {from = from, to = ARGV[2], timezone = ARGV[3]}})
+local item = cjson.encode({v = ${RECORD_VERSION}, kind = 'digest', batchId = ARGV[1], period = {from = from, to = ARGV[2], timezone = ARGV[3]}})
 redis.call('HSET', KEYS[5], ARGV[1], item)
 redis.call('ZADD', KEYS[4], now_ms(), ARGV[1])
 redis.call('PUBLISH', ARGV[5], ARGV[6])
@@ -158,5 +160,42 @@ if ARGV[4] ~= '' then
     redis.call('PUBLISH', ARGV[7], ARGV[8])
   end
 end
+return 1
+`;
+
+/**
+ * Sets aside waiting items whose record cannot be read, each only if it is still what the caller read:
+ * the exact bytes move to the unreadable records (field `item:<id>:<ms>`), the id leaves the queue.
+ * KEYS: pending, items, unreadable. ARGV: per item: id, 'raw' | 'missing', the bytes read ('' if missing).
+ * Returns how many were set aside.
+ */
+export const SET_ASIDE_ITEMS_SCRIPT = `${NOW_MS}
+local n = 0
+local now = now_ms()
+for i = 1, #ARGV, 3 do
+  local stored = redis.call('HGET', KEYS[2], ARGV[i])
+  local same = (ARGV[i + 1] == 'missing' and stored == false) or (ARGV[i + 1] == 'raw' and stored == ARGV[i + 2])
+  if same then
+    redis.call('ZREM', KEYS[1], ARGV[i])
+    if stored then
+      redis.call('HDEL', KEYS[2], ARGV[i])
+      redis.call('HSET', KEYS[3], 'item:' .. ARGV[i] .. ':' .. now, stored)
+    end
+    n = n + 1
+  end
+end
+return n
+`;
+
+/**
+ * Sets aside an in-flight record that cannot be read, if the caller holds the lease and the record is
+ * still what it read: its exact bytes move to the unreadable records (field `inflight:<ms>`).
+ * KEYS: lease, inflight, unreadable. ARGV: owner, the bytes read. Returns 1 when moved.
+ */
+export const SET_ASIDE_INFLIGHT_SCRIPT = `${NOW_MS}
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if redis.call('GET', KEYS[2]) ~= ARGV[2] then return 0 end
+redis.call('DEL', KEYS[2])
+redis.call('HSET', KEYS[3], 'inflight:' .. now_ms(), ARGV[2])
 return 1
 `;

@@ -3,6 +3,7 @@ import { snapshotSchema } from '../positions/schemas.js';
 import type { PositionEvent, Snapshot } from '../positions/types.js';
 import type { RouteVerdict } from '../routing/route.js';
 import { stateKeys } from './keys.js';
+import { RECORD_VERSION } from './outbox-records.js';
 import type { RedisClient } from './redis-connection.js';
 import { DEDUPE_MEMORY_MS, EVENT_SEEN_TTL_SECONDS, GLOBAL_EVENTS_FACTOR } from './retention.js';
 
@@ -101,7 +102,7 @@ export interface PollCommit {
 
 /** The JSON of an outbox item holding one event. */
 export function eventItem(event: PositionEvent): string {
-  return JSON.stringify({ kind: 'event', event });
+  return JSON.stringify({ v: RECORD_VERSION, kind: 'event', event });
 }
 
 /**
