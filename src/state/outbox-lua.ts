@@ -119,11 +119,16 @@ return 0
 
 /**
  * Closes a digest period in one step: the staged events become one sealed batch, queued in the channel's
- * outbox. KEYS: staged, meta, batch hash, pending, items. ARGV: batch id, period end ISO, time zone,
- * send-empty (1/0), wake channel, channel name, first-period start ISO.
- * Returns the number of events sealed, or -1 when there was nothing to seal.
+ * outbox. A period is sealed once: a run for a period at or before the last one sealed (a stalled job run
+ * again, a retry after an error whose seal landed) changes nothing.
+ * KEYS: staged, meta, batch hash, pending, items. ARGV: batch id, period end ISO, time zone, send-empty
+ * (1/0), wake channel, channel name, first-period start ISO, the period's scheduled time (epoch ms).
+ * Returns the number of events sealed, -1 when there was nothing to seal, -2 when the period was sealed.
  */
 export const SEAL_DIGEST_SCRIPT = `${NOW_MS}
+local last = tonumber(redis.call('HGET', KEYS[2], 'lastPeriodAt') or '-1')
+if tonumber(ARGV[8]) <= last then return -2 end
+redis.call('HSET', KEYS[2], 'lastPeriodAt', ARGV[8])
 local from = redis.call('HGET', KEYS[2], 'lastDigestAt') or redis.call('HGET', KEYS[2], 'firstStagedAt') or ARGV[7]
 local count = redis.call('HLEN', KEYS[1])
 redis.call('HSET', KEYS[2], 'lastDigestAt', ARGV[2])

@@ -345,12 +345,21 @@ export class Outbox {
   }
 
   /**
-   * Closes a digest period in one step: the staged events become one sealed batch in the outbox.
-   * Returns the number of events sealed, or -1 when nothing was queued (empty and `sendEmpty` off).
+   * Closes a digest period in one step: the staged events become one sealed batch in the outbox. Sealing
+   * is idempotent per period (`scheduledAt`, the time its job was planned for): a period at or before the
+   * last one sealed is left alone. Returns the events sealed, -1 when nothing was queued (empty and
+   * `sendEmpty` off), -2 when the period was sealed before.
    */
   async sealDigest(
     channel: string,
-    batch: { batchId: string; to: string; timezone: string; sendEmpty: boolean; firstFrom: string },
+    batch: {
+      batchId: string;
+      scheduledAt: number;
+      to: string;
+      timezone: string;
+      sendEmpty: boolean;
+      firstFrom: string;
+    },
   ): Promise<number> {
     const box = this.#box(channel);
     const reply = await this.#redis.eval(
@@ -368,6 +377,7 @@ export class Outbox {
       this.wakeChannel,
       channel,
       batch.firstFrom,
+      batch.scheduledAt,
     );
     return Number(reply);
   }
