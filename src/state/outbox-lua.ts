@@ -4,6 +4,17 @@
 // messages are opaque strings built and read by TypeScript.
 
 import { RECORD_VERSION } from './outbox-records.js';
+import { PARKED_KEPT, SEEN_KEPT } from './retention.js';
+
+/**
+ * Keeps a dedupe memory (ZSET id → accepted at) within its count: the oldest ids go first. Called after
+ * each add; the age bound is applied by each script before it adds.
+ */
+export const TRIM_SEEN = `
+local function trim_seen(key)
+  redis.call('ZREMRANGEBYRANK', key, 0, -${SEEN_KEPT + 1})
+end
+`;
 
 /** Epoch ms from Redis' own clock. */
 const NOW_MS = `
@@ -18,10 +29,11 @@ end
  * KEYS: pending, items, seen. ARGV: id, item JSON, ready-at ms ('' = now), dedupe memory ms, wake
  * channel, channel name. Returns 1 when added.
  */
-export const ENQUEUE_SCRIPT = `${NOW_MS}
+export const ENQUEUE_SCRIPT = `${NOW_MS}${TRIM_SEEN}
 local now = now_ms()
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - tonumber(ARGV[4]))
 if redis.call('ZADD', KEYS[3], 'NX', now, ARGV[1]) == 0 then return 0 end
+trim_seen(KEYS[3])
 local ready = ARGV[3] == '' and now or tonumber(ARGV[3])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 redis.call('ZADD', KEYS[1], ready, ARGV[1])
@@ -60,9 +72,10 @@ return 1
 `;
 
 /**
- * Ends the in-flight message: sent (logged to the deliveries stream) or parked (kept in the dead letter).
+ * Ends the in-flight message: sent (logged to the deliveries stream) or parked (kept in the dead letter,
+ * which keeps its newest ${PARKED_KEPT}).
  * KEYS: lease, inflight, parked, deliveries stream, the digest batch hash the message carries (any key
- * of the tag when none). ARGV: owner, delivery id marker, outcome ('sent' | 'parked'), delivery id,
+ * of the tag when none), the dead letter's order. ARGV: owner, delivery id marker, outcome ('sent' | 'parked'), delivery id,
  * record JSON, stream cap, '1' when KEYS[5] is a digest batch to delete once sent.
  * Returns 1 done, 0 lease lost or another message in flight.
  */
@@ -73,6 +86,14 @@ if not stored or not string.find(stored, ARGV[2], 1, true) then return 0 end
 redis.call('DEL', KEYS[2])
 if ARGV[3] == 'parked' then
   redis.call('HSET', KEYS[3], ARGV[4], ARGV[5])
+  redis.call('ZADD', KEYS[6], now_ms(), ARGV[4])
+  local over = redis.call('ZCARD', KEYS[6]) - ${PARKED_KEPT}
+  if over > 0 then
+    for _, id in ipairs(redis.call('ZRANGE', KEYS[6], 0, over - 1)) do
+      redis.call('HDEL', KEYS[3], id)
+      redis.call('ZREM', KEYS[6], id)
+    end
+  end
 else
   if ARGV[7] == '1' then redis.call('DEL', KEYS[5]) end
   redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[6], '*', 'at', now_ms(), 'delivery', ARGV[5])
@@ -82,13 +103,15 @@ return 1
 
 /**
  * Puts parked messages back at the front of the queue, under their own delivery ids.
- * KEYS: parked, pending, items. ARGV: wake channel, channel name, then per message: delivery id, item JSON.
+ * KEYS: parked, pending, items, the dead letter's order. ARGV: wake channel, channel name, then per
+ * message: delivery id, item JSON.
  * Returns how many were requeued.
  */
 export const REQUEUE_SCRIPT = `
 local n = 0
 for i = 3, #ARGV, 2 do
   if redis.call('HDEL', KEYS[1], ARGV[i]) == 1 then
+    redis.call('ZREM', KEYS[4], ARGV[i])
     redis.call('HSET', KEYS[3], ARGV[i], ARGV[i + 1])
     redis.call('ZADD', KEYS[2], 0, ARGV[i])
     n = n + 1
@@ -150,7 +173,7 @@ return count
  * item id ('' = no ops channel), item JSON, dedupe memory ms, wake channel, channel name.
  * Returns 1 when the notice changed state.
  */
-export const NOTICE_SCRIPT = `${NOW_MS}
+export const NOTICE_SCRIPT = `${NOW_MS}${TRIM_SEEN}
 if ARGV[1] == 'raise' then
   if redis.call('HSETNX', KEYS[1], ARGV[2], ARGV[3]) == 0 then return 0 end
 else
@@ -160,6 +183,7 @@ end
 if ARGV[4] ~= '' then
   local now = now_ms()
   if redis.call('ZADD', KEYS[4], 'NX', now, ARGV[4]) == 1 then
+    trim_seen(KEYS[4])
     redis.call('HSET', KEYS[3], ARGV[4], ARGV[5])
     redis.call('ZADD', KEYS[2], now, ARGV[4])
     redis.call('PUBLISH', ARGV[7], ARGV[8])

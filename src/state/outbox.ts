@@ -23,7 +23,7 @@ import {
   recordJson,
 } from './outbox-records.js';
 import type { RedisClient } from './redis-connection.js';
-import { DEDUPE_MEMORY_MS, DELIVERIES_KEPT } from './retention.js';
+import { DEDUPE_MEMORY_MS, DELIVERIES_KEPT, DELIVERY_IDS_LOGGED } from './retention.js';
 
 export type { Inflight, Parked } from './outbox-records.js';
 export { inflightSchema, outboxItemSchema, parkedSchema } from './outbox-records.js';
@@ -248,18 +248,20 @@ export class Outbox {
         : JSON.stringify({
             channel,
             deliveryId: inflight.deliveryId,
-            eventIds: inflight.eventIds,
+            eventIds: inflight.eventIds.slice(0, DELIVERY_IDS_LOGGED),
+            events: inflight.eventIds.length,
             attempts: inflight.attempts,
             type: inflight.message.type,
           });
     const reply = await this.#redis.eval(
       FINISH_SCRIPT,
-      5,
+      6,
       box.lease,
       box.inflight,
       box.parked,
       keys.deliveries,
       inflight.digestBatch ? box.digestBatch(inflight.digestBatch) : box.state,
+      box.parkedOrder,
       owner,
       marker(inflight.deliveryId),
       outcome,
@@ -299,10 +301,11 @@ export class Outbox {
     ]);
     const reply = await this.#redis.eval(
       REQUEUE_SCRIPT,
-      3,
+      4,
       box.parked,
       box.pending,
       box.items,
+      box.parkedOrder,
       this.wakeChannel,
       channel,
       ...args,
