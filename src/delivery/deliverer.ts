@@ -4,7 +4,7 @@ import type { ChannelConfig } from '../config/schema.js';
 import type { JobContext } from '../jobs/context.js';
 import { stateKeys } from '../state/keys.js';
 import { Lease } from '../state/lease.js';
-import type { Inflight } from '../state/outbox.js';
+import type { Inflight, UnreadableRecord } from '../state/outbox.js';
 import { backoffMs } from './backoff.js';
 import { composeNext } from './compose.js';
 
@@ -14,12 +14,16 @@ export const DRAIN_LEASE_MS = 6_000;
 const IDLE_MS = 1_000;
 /** Items read per look; a backlog larger than this drains over several messages anyway. */
 const READ_LIMIT = 2_000;
+/** First and longest wait between attempts to record a sent message while Redis does not answer. */
+const RECORD_RETRY_MS = { first: 100, max: 2_000 } as const;
 
 /**
  * Drains one channel's outbox in order, in whichever process holds the channel's lease: one sender per
  * channel across the deployment, so the channel's rate is kept and messages never overtake each other.
  * A message is claimed (moved to in-flight) before it is sent and finished only after the send
- * succeeded, so a crash in between re-sends that one message, under the same delivery id.
+ * succeeded, so a crash in between re-sends that one message, under the same delivery id. While the
+ * process lives, what it sent is kept in memory until Redis has recorded it: a Redis outage after a send
+ * delays the record, never repeats the send.
  */
 export class ChannelDeliverer {
   readonly #ctx: JobContext;
@@ -29,6 +33,12 @@ export class ChannelDeliverer {
   #loop: Promise<void> | undefined;
   #wake: (() => void) | undefined;
   #woken = false;
+  /** A message the receiver accepted whose end Redis has not recorded yet: finished before anything else. */
+  #unrecorded: Inflight | undefined;
+  /** Failed attempts to record {@link #unrecorded}, for the backoff. */
+  #recordFailures = 0;
+  /** Parts of a split message known sent, kept here too in case Redis missed the update. */
+  #progress: { deliveryId: string; partsSent: number } | undefined;
 
   constructor(ctx: JobContext, channel: string) {
     this.#ctx = ctx;
@@ -83,6 +93,7 @@ export class ChannelDeliverer {
 
   /** One look at the outbox: sends at most one message; returns how long to wait before the next look. */
   async #step(): Promise<number> {
+    if (this.#unrecorded) return this.#recordSent(this.#unrecorded);
     const { config, senders } = this.#ctx.settings();
     const channel = config.channels.find((c) => c.name === this.#channel);
     const sender = senders.get(this.#channel);
@@ -92,31 +103,46 @@ export class ChannelDeliverer {
     const { pausedUntil, lastSentAt } = await outbox.sendState(this.#channel);
     const gate = Math.max(pausedUntil, lastSentAt + Math.ceil(1_000 / channel.ratePerSecond));
     if (gate > now) return gate - now;
-    let inflight = await outbox.inflight(this.#channel);
-    if (inflight && inflight.nextAttemptAt > now) return inflight.nextAttemptAt - now;
-    if (!inflight) {
-      const { items, nextReadyAt } = await outbox.ready(this.#channel, now, READ_LIMIT);
-      if (items.length === 0) return nextReadyAt === null ? IDLE_MS : Math.min(IDLE_MS, nextReadyAt - now);
-      const first = items[0];
-      const digestEvents =
-        first?.kind === 'digest' ? await outbox.digestEvents(this.#channel, first.batchId) : [];
-      const coalesce = (groups: readonly IssuerEvents[]) => sender.coalesce(groups);
-      const next = composeNext(this.#channel, items, coalesce, channel.ratePerSecond, digestEvents);
-      if (!next) return IDLE_MS;
-      inflight = {
-        deliveryId: next.deliveryId,
-        message: next.message,
-        eventIds: next.eventIds,
-        attempts: 0,
-        partsSent: 0,
-        nextAttemptAt: now,
-        claimedAt: now,
-        ...(next.digestBatch ? { digestBatch: next.digestBatch } : {}),
-      };
-      if ((await outbox.claim(this.#channel, this.#lease.owner, inflight, next.itemIds)) !== 'claimed')
-        return 100;
+    const current = await outbox.inflightRecord(this.#channel);
+    if (current.state === 'unreadable') {
+      await outbox.setAsideInflight(this.#channel, this.#lease.owner, current.record.raw ?? Buffer.alloc(0));
+      await this.#toldUnreadable([current.record]);
+      return 0;
     }
-    return this.#send(channel, sender, inflight);
+    const inflight = this.#withProgress(current.state === 'ok' ? current.inflight : null);
+    if (inflight && inflight.nextAttemptAt > now) return inflight.nextAttemptAt - now;
+    const claimed = inflight ?? (await this.#claimNext(channel, sender, now));
+    return typeof claimed === 'number' ? claimed : this.#send(channel, sender, claimed);
+  }
+
+  /** Composes the next message from the ready items and claims it; or how long to wait when none. */
+  async #claimNext(channel: ChannelConfig, sender: ChannelSender, now: number): Promise<Inflight | number> {
+    const outbox = this.#ctx.outbox;
+    const { items, nextReadyAt, unreadable } = await outbox.ready(this.#channel, now, READ_LIMIT);
+    if (unreadable.length > 0) {
+      await outbox.setAsideItems(this.#channel, unreadable);
+      await this.#toldUnreadable(unreadable);
+      if (items.length === 0) return 0;
+    }
+    if (items.length === 0) return nextReadyAt === null ? IDLE_MS : Math.min(IDLE_MS, nextReadyAt - now);
+    const first = items[0];
+    const digestEvents =
+      first?.kind === 'digest' ? await outbox.digestEvents(this.#channel, first.batchId) : [];
+    const coalesce = (groups: readonly IssuerEvents[]) => sender.coalesce(groups);
+    const next = composeNext(this.#channel, items, coalesce, channel.ratePerSecond, digestEvents);
+    if (!next) return IDLE_MS;
+    const inflight: Inflight = {
+      deliveryId: next.deliveryId,
+      message: next.message,
+      eventIds: next.eventIds,
+      attempts: 0,
+      partsSent: 0,
+      nextAttemptAt: now,
+      claimedAt: now,
+      ...(next.digestBatch ? { digestBatch: next.digestBatch } : {}),
+    };
+    const claim = await outbox.claim(this.#channel, this.#lease.owner, inflight, next.itemIds);
+    return claim === 'claimed' ? inflight : 100;
   }
 
   async #send(channel: ChannelConfig, sender: ChannelSender, claimed: Inflight): Promise<number> {
@@ -131,16 +157,75 @@ export class ChannelDeliverer {
         deliveryId: inflight.deliveryId,
         onPartSent: async (partsSent) => {
           inflight = { ...inflight, partsSent };
-          await outbox.update(this.#channel, owner, inflight);
+          this.#progress = { deliveryId: inflight.deliveryId, partsSent };
+          // A part was accepted: a Redis error here must not fail the send (and have the part sent
+          // again); the memory above carries the count until a later update or the finish records it.
+          await outbox.update(this.#channel, owner, inflight).catch(() => false);
         },
       });
     } catch (error) {
       return this.#failed(channel, { ...inflight, attempts: inflight.attempts + 1 }, error);
     }
-    const now = this.#ctx.now().getTime();
-    await outbox.finish(this.#channel, owner, { ...inflight, attempts: inflight.attempts + 1 }, 'sent', now);
+    this.#unrecorded = { ...inflight, attempts: inflight.attempts + 1 };
     this.#ctx.metrics.deliveries.inc({ channel: this.#channel, outcome: 'sent' });
+    return this.#recordSent(this.#unrecorded);
+  }
+
+  /**
+   * Records a sent message's end; while Redis does not answer, keeps it and asks again with backoff (the
+   * loop comes back here before it reads the outbox, so the message is never sent again meanwhile).
+   */
+  async #recordSent(sent: Inflight): Promise<number> {
+    try {
+      // False when the record is gone already (an earlier attempt landed but its reply was lost).
+      await this.#ctx.outbox.finish(
+        this.#channel,
+        this.#lease.owner,
+        sent,
+        'sent',
+        this.#ctx.now().getTime(),
+      );
+    } catch (error) {
+      this.#recordFailures++;
+      if (this.#recordFailures === 1)
+        this.#ctx.logger.warn(
+          { channel: this.#channel, deliveryId: sent.deliveryId, err: error },
+          'message sent but not recorded yet: Redis does not answer; it will not be sent again',
+        );
+      return Math.min(RECORD_RETRY_MS.max, RECORD_RETRY_MS.first * 2 ** (this.#recordFailures - 1));
+    }
+    this.#unrecorded = undefined;
+    this.#recordFailures = 0;
+    this.#progress = undefined;
     return 0;
+  }
+
+  /** Says that records were set aside: a log line each, and one notice while any are kept. */
+  async #toldUnreadable(records: readonly UnreadableRecord[]): Promise<void> {
+    const key = stateKeys(this.#ctx.prefix).outbox(this.#channel).unreadable;
+    for (const record of records)
+      this.#ctx.logger.error(
+        {
+          channel: this.#channel,
+          item: record.id ?? 'in flight',
+          reason: record.reason,
+          bytes: record.raw?.length ?? 0,
+        },
+        'unreadable outbox record set aside',
+      );
+    await this.#ctx.notices.raise(
+      `outbox-unreadable-${this.#channel}`,
+      'warning',
+      `Unreadable outbox records of ${this.#channel} set aside`,
+      `Records this version cannot read (the first: ${records[0]?.reason ?? 'unknown'}) were moved, with their exact bytes, to the Redis hash ${key}; ${this.#channel} goes on with the next message. Inspect them, then delete the hash.`,
+    );
+  }
+
+  /** The in-flight record with the parts this process knows sent, when Redis missed an update. */
+  #withProgress(inflight: Inflight | null): Inflight | null {
+    const known = this.#progress;
+    if (!inflight || known?.deliveryId !== inflight.deliveryId) return inflight;
+    return { ...inflight, partsSent: Math.max(inflight.partsSent, known.partsSent) };
   }
 
   /** Turns a failed send into its outcome, in one place: pause on 429, retry with backoff, or park. */

@@ -26,3 +26,10 @@ export function pollJobId(issuerId: string, version: string): string {
 export const KEEP_COMPLETED = { age: 24 * 3600, count: 1_000 } as const;
 /** Failed jobs kept for inspection. */
 export const KEEP_FAILED = { age: 7 * 24 * 3600, count: 10_000 } as const;
+
+/**
+ * A digest seal that failed (Redis unreachable or erroring) is tried again within minutes, not at the next
+ * period: 1 s doubling, 8 attempts (about 4 minutes). Sealing is idempotent per period, so a retry whose
+ * first try landed changes nothing.
+ */
+export const DIGEST_RETRIES = { attempts: 8, backoff: { type: 'exponential', delay: 1_000 } } as const;

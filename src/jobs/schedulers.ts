@@ -1,7 +1,7 @@
 import type { Plan } from '../budget/index.js';
 import type { Config } from '../config/schema.js';
 import type { Queues } from './context.js';
-import { KEEP_COMPLETED, KEEP_FAILED, SCHEDULER } from './queues.js';
+import { DIGEST_RETRIES, KEEP_COMPLETED, KEEP_FAILED, SCHEDULER } from './queues.js';
 
 /** The interval at which the sweep job runs under a plan. */
 export function sweepEvery(plan: Plan): number {
@@ -31,7 +31,7 @@ export async function syncSchedulers(queues: Queues, config: Config, plan: Plan)
       {
         name: 'digest',
         data: { channel: channel.name },
-        opts: { ...jobOpts, removeOnComplete: KEEP_COMPLETED },
+        opts: { ...jobOpts, removeOnComplete: KEEP_COMPLETED, ...DIGEST_RETRIES },
       },
     );
   }

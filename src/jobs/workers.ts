@@ -2,7 +2,7 @@ import { type Job, Worker } from 'bullmq';
 import { heartbeatDeliveryId } from '../state/delivery-ids.js';
 import type { RedisClient } from '../state/redis-connection.js';
 import type { JobContext } from './context.js';
-import { runDigest } from './digest.js';
+import { type DigestJobData, runDigest } from './digest.js';
 import { runPoll } from './poll.js';
 import { bullPrefix } from './queue-set.js';
 import { QUEUE } from './queues.js';
@@ -103,8 +103,9 @@ export class WorkerSet {
   }
 }
 
-function parseDigestData(job: Job): { channel: string } {
+function parseDigestData(job: Job): DigestJobData {
   const channel: unknown = job.data?.channel;
   if (typeof channel !== 'string') throw new Error(`digest job ${job.id} has no channel`);
-  return { channel };
+  // A scheduler's job carries the time it was planned for; the same on every retry and stalled re-run.
+  return { channel, scheduledAt: job.opts.prevMillis ?? job.timestamp };
 }

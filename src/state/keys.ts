@@ -105,6 +105,10 @@ export function outboxKeys(root: string, channel: string) {
     inflight: `${base}:inflight`,
     /** HASH delivery id → parked message JSON: the dead letter. */
     parked: `${base}:parked`,
+    /** ZSET delivery id → epoch ms parked: the dead letter's order, to keep its newest `PARKED_KEPT`. */
+    parkedOrder: `${base}:parked:order`,
+    /** HASH `item:<id>:<ms>` | `inflight:<ms>` → exact bytes of a record that could not be read, set aside. */
+    unreadable: `${base}:unreadable`,
     /** STRING, PX: the process draining this channel. */
     lease: `${base}:lease`,
     /** HASH `pausedUntil` (a 429), `lastSentAt` (the rate): shared across lease holders. */

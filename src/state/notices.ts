@@ -4,6 +4,7 @@ import type { Logger } from '../ops/logger.js';
 import { noticeDeliveryId } from './delivery-ids.js';
 import { stateKeys } from './keys.js';
 import { NOTICE_SCRIPT } from './outbox-lua.js';
+import { outboxItemSchema, recordJson } from './outbox-records.js';
 import type { RedisClient } from './redis-connection.js';
 import { DEDUPE_MEMORY_MS } from './retention.js';
 
@@ -89,7 +90,7 @@ export class Notices {
     const channel = this.#deps.opsChannel();
     const box = keys.outbox(channel ?? '-');
     const itemId = channel ? noticeDeliveryId(channel, key, occurrence) : '';
-    const item = JSON.stringify({ kind: 'message', deliveryId: itemId, message });
+    const item = recordJson(outboxItemSchema, { kind: 'message', deliveryId: itemId, message });
     const reply = await this.#redis.eval(
       NOTICE_SCRIPT,
       4,

@@ -3,6 +3,19 @@
 // where a script stamps something, so every host agrees on it. No script decodes JSON: items and
 // messages are opaque strings built and read by TypeScript.
 
+import { RECORD_VERSION } from './outbox-records.js';
+import { PARKED_KEPT, SEEN_KEPT } from './retention.js';
+
+/**
+ * Keeps a dedupe memory (ZSET id → accepted at) within its count: the oldest ids go first. Called after
+ * each add; the age bound is applied by each script before it adds.
+ */
+export const TRIM_SEEN = `
+local function trim_seen(key)
+  redis.call('ZREMRANGEBYRANK', key, 0, -${SEEN_KEPT + 1})
+end
+`;
+
 /** Epoch ms from Redis' own clock. */
 const NOW_MS = `
 local function now_ms()
@@ -16,10 +29,11 @@ end
  * KEYS: pending, items, seen. ARGV: id, item JSON, ready-at ms ('' = now), dedupe memory ms, wake
  * channel, channel name. Returns 1 when added.
  */
-export const ENQUEUE_SCRIPT = `${NOW_MS}
+export const ENQUEUE_SCRIPT = `${NOW_MS}${TRIM_SEEN}
 local now = now_ms()
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - tonumber(ARGV[4]))
 if redis.call('ZADD', KEYS[3], 'NX', now, ARGV[1]) == 0 then return 0 end
+trim_seen(KEYS[3])
 local ready = ARGV[3] == '' and now or tonumber(ARGV[3])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 redis.call('ZADD', KEYS[1], ready, ARGV[1])
@@ -58,9 +72,10 @@ return 1
 `;
 
 /**
- * Ends the in-flight message: sent (logged to the deliveries stream) or parked (kept in the dead letter).
+ * Ends the in-flight message: sent (logged to the deliveries stream) or parked (kept in the dead letter,
+ * which keeps its newest ${PARKED_KEPT}).
  * KEYS: lease, inflight, parked, deliveries stream, the digest batch hash the message carries (any key
- * of the tag when none). ARGV: owner, delivery id marker, outcome ('sent' | 'parked'), delivery id,
+ * of the tag when none), the dead letter's order. ARGV: owner, delivery id marker, outcome ('sent' | 'parked'), delivery id,
  * record JSON, stream cap, '1' when KEYS[5] is a digest batch to delete once sent.
  * Returns 1 done, 0 lease lost or another message in flight.
  */
@@ -71,6 +86,14 @@ if not stored or not string.find(stored, ARGV[2], 1, true) then return 0 end
 redis.call('DEL', KEYS[2])
 if ARGV[3] == 'parked' then
   redis.call('HSET', KEYS[3], ARGV[4], ARGV[5])
+  redis.call('ZADD', KEYS[6], now_ms(), ARGV[4])
+  local over = redis.call('ZCARD', KEYS[6]) - ${PARKED_KEPT}
+  if over > 0 then
+    for _, id in ipairs(redis.call('ZRANGE', KEYS[6], 0, over - 1)) do
+      redis.call('HDEL', KEYS[3], id)
+      redis.call('ZREM', KEYS[6], id)
+    end
+  end
 else
   if ARGV[7] == '1' then redis.call('DEL', KEYS[5]) end
   redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[6], '*', 'at', now_ms(), 'delivery', ARGV[5])
@@ -80,13 +103,15 @@ return 1
 
 /**
  * Puts parked messages back at the front of the queue, under their own delivery ids.
- * KEYS: parked, pending, items. ARGV: wake channel, channel name, then per message: delivery id, item JSON.
+ * KEYS: parked, pending, items, the dead letter's order. ARGV: wake channel, channel name, then per
+ * message: delivery id, item JSON.
  * Returns how many were requeued.
  */
 export const REQUEUE_SCRIPT = `
 local n = 0
 for i = 3, #ARGV, 2 do
   if redis.call('HDEL', KEYS[1], ARGV[i]) == 1 then
+    redis.call('ZREM', KEYS[4], ARGV[i])
     redis.call('HSET', KEYS[3], ARGV[i], ARGV[i + 1])
     redis.call('ZADD', KEYS[2], 0, ARGV[i])
     n = n + 1
@@ -117,18 +142,23 @@ return 0
 
 /**
  * Closes a digest period in one step: the staged events become one sealed batch, queued in the channel's
- * outbox. KEYS: staged, meta, batch hash, pending, items. ARGV: batch id, period end ISO, time zone,
- * send-empty (1/0), wake channel, channel name, first-period start ISO.
- * Returns the number of events sealed, or -1 when there was nothing to seal.
+ * outbox. A period is sealed once: a run for a period at or before the last one sealed (a stalled job run
+ * again, a retry after an error whose seal landed) changes nothing.
+ * KEYS: staged, meta, batch hash, pending, items. ARGV: batch id, period end ISO, time zone, send-empty
+ * (1/0), wake channel, channel name, first-period start ISO, the period's scheduled time (epoch ms).
+ * Returns the number of events sealed, -1 when there was nothing to seal, -2 when the period was sealed.
  */
 export const SEAL_DIGEST_SCRIPT = `${NOW_MS}
+local last = tonumber(redis.call('HGET', KEYS[2], 'lastPeriodAt') or '-1')
+if tonumber(ARGV[8]) <= last then return -2 end
+redis.call('HSET', KEYS[2], 'lastPeriodAt', ARGV[8])
 local from = redis.call('HGET', KEYS[2], 'lastDigestAt') or redis.call('HGET', KEYS[2], 'firstStagedAt') or ARGV[7]
 local count = redis.call('HLEN', KEYS[1])
 redis.call('HSET', KEYS[2], 'lastDigestAt', ARGV[2])
 redis.call('HDEL', KEYS[2], 'firstStagedAt')
 if count == 0 and ARGV[4] ~= '1' then return -1 end
 if count > 0 then redis.call('RENAME', KEYS[1], KEYS[3]) end
-local item = cjson.encode({kind = 'digest', batchId = ARGV[1], period = {from = from, to = ARGV[2], timezone = ARGV[3]}})
+local item = cjson.encode({v = ${RECORD_VERSION}, kind = 'digest', batchId = ARGV[1], period = {from = from, to = ARGV[2], timezone = ARGV[3]}})
 redis.call('HSET', KEYS[5], ARGV[1], item)
 redis.call('ZADD', KEYS[4], now_ms(), ARGV[1])
 redis.call('PUBLISH', ARGV[5], ARGV[6])
@@ -143,7 +173,7 @@ return count
  * item id ('' = no ops channel), item JSON, dedupe memory ms, wake channel, channel name.
  * Returns 1 when the notice changed state.
  */
-export const NOTICE_SCRIPT = `${NOW_MS}
+export const NOTICE_SCRIPT = `${NOW_MS}${TRIM_SEEN}
 if ARGV[1] == 'raise' then
   if redis.call('HSETNX', KEYS[1], ARGV[2], ARGV[3]) == 0 then return 0 end
 else
@@ -153,10 +183,48 @@ end
 if ARGV[4] ~= '' then
   local now = now_ms()
   if redis.call('ZADD', KEYS[4], 'NX', now, ARGV[4]) == 1 then
+    trim_seen(KEYS[4])
     redis.call('HSET', KEYS[3], ARGV[4], ARGV[5])
     redis.call('ZADD', KEYS[2], now, ARGV[4])
     redis.call('PUBLISH', ARGV[7], ARGV[8])
   end
 end
+return 1
+`;
+
+/**
+ * Sets aside waiting items whose record cannot be read, each only if it is still what the caller read:
+ * the exact bytes move to the unreadable records (field `item:<id>:<ms>`), the id leaves the queue.
+ * KEYS: pending, items, unreadable. ARGV: per item: id, 'raw' | 'missing', the bytes read ('' if missing).
+ * Returns how many were set aside.
+ */
+export const SET_ASIDE_ITEMS_SCRIPT = `${NOW_MS}
+local n = 0
+local now = now_ms()
+for i = 1, #ARGV, 3 do
+  local stored = redis.call('HGET', KEYS[2], ARGV[i])
+  local same = (ARGV[i + 1] == 'missing' and stored == false) or (ARGV[i + 1] == 'raw' and stored == ARGV[i + 2])
+  if same then
+    redis.call('ZREM', KEYS[1], ARGV[i])
+    if stored then
+      redis.call('HDEL', KEYS[2], ARGV[i])
+      redis.call('HSET', KEYS[3], 'item:' .. ARGV[i] .. ':' .. now, stored)
+    end
+    n = n + 1
+  end
+end
+return n
+`;
+
+/**
+ * Sets aside an in-flight record that cannot be read, if the caller holds the lease and the record is
+ * still what it read: its exact bytes move to the unreadable records (field `inflight:<ms>`).
+ * KEYS: lease, inflight, unreadable. ARGV: owner, the bytes read. Returns 1 when moved.
+ */
+export const SET_ASIDE_INFLIGHT_SCRIPT = `${NOW_MS}
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if redis.call('GET', KEYS[2]) ~= ARGV[2] then return 0 end
+redis.call('DEL', KEYS[2])
+redis.call('HSET', KEYS[3], 'inflight:' .. now_ms(), ARGV[2])
 return 1
 `;

@@ -1,5 +1,3 @@
-import { z } from 'zod';
-import { messageSchema } from '../channels/message-schema.js';
 import type { Message } from '../channels/types.js';
 import { positionEventSchema } from '../positions/schemas.js';
 import type { PositionEvent } from '../positions/types.js';
@@ -10,55 +8,43 @@ import {
   FINISH_SCRIPT,
   REQUEUE_SCRIPT,
   SEAL_DIGEST_SCRIPT,
+  SET_ASIDE_INFLIGHT_SCRIPT,
+  SET_ASIDE_ITEMS_SCRIPT,
   UPDATE_INFLIGHT_SCRIPT,
 } from './outbox-lua.js';
+import {
+  type Inflight,
+  inflightSchema,
+  type OutboxItemRecord,
+  outboxItemSchema,
+  type Parked,
+  parkedSchema,
+  readRecord,
+  recordJson,
+} from './outbox-records.js';
 import type { RedisClient } from './redis-connection.js';
-import { DEDUPE_MEMORY_MS, DELIVERIES_KEPT } from './retention.js';
+import { DEDUPE_MEMORY_MS, DELIVERIES_KEPT, DELIVERY_IDS_LOGGED } from './retention.js';
 
-const periodSchema = z.object({ from: z.string(), to: z.string(), timezone: z.string() });
-
-/** One waiting entry of a channel's outbox. */
-export const outboxItemSchema = z.discriminatedUnion('kind', [
-  /** One event of one poll; consecutive events coalesce into one message. */
-  z.object({ kind: z.literal('event'), event: positionEventSchema }),
-  /** A ready-made message (a notice, the heartbeat, a parked message sent again) under its own delivery id. */
-  z.object({
-    kind: z.literal('message'),
-    deliveryId: z.string(),
-    message: messageSchema,
-    /** A parked digest sent again: its batch hash is deleted once it is sent. */
-    digestBatch: z.string().optional(),
-  }),
-  /** A sealed digest period; its events wait in the batch hash. */
-  z.object({ kind: z.literal('digest'), batchId: z.string(), period: periodSchema }),
-]);
+export type { Inflight, Parked } from './outbox-records.js';
+export { inflightSchema, outboxItemSchema, parkedSchema } from './outbox-records.js';
 
 /** One waiting entry of a channel's outbox, with its id. */
-export type OutboxItem = z.infer<typeof outboxItemSchema> & { id: string };
+export type OutboxItem = OutboxItemRecord & { id: string };
 
-/** The message a channel is sending: claimed from the outbox, retried under the same delivery id. */
-export const inflightSchema = z.object({
-  deliveryId: z.string(),
-  message: messageSchema,
-  eventIds: z.array(z.string()),
-  attempts: z.number().int().min(0),
-  partsSent: z.number().int().min(0),
-  /** Epoch ms before which it is not tried again (backoff). */
-  nextAttemptAt: z.number(),
-  /** The sealed digest batch whose events the message carries, deleted once sent. */
-  digestBatch: z.string().optional(),
-  lastError: z.string().optional(),
-  claimedAt: z.number(),
-});
+/** A stored record this code cannot read (not JSON, another version, not its schema), kept as its bytes. */
+export interface UnreadableRecord {
+  /** The item id (a waiting item), or null for the in-flight record. */
+  id: string | null;
+  /** Its exact bytes; null for a pending id whose item is missing. */
+  raw: Buffer | null;
+  reason: string;
+}
 
-/** The message a channel is sending. */
-export type Inflight = z.infer<typeof inflightSchema>;
-
-/** A message that failed for good: the dead letter, until `shortwatch deliveries retry`. */
-export const parkedSchema = inflightSchema.extend({ channel: z.string(), parkedAt: z.number() });
-
-/** A parked message. */
-export type Parked = z.infer<typeof parkedSchema>;
+/** The in-flight record as read: none, a message, or bytes this code cannot read. */
+export type InflightRead =
+  | { state: 'none' }
+  | { state: 'ok'; inflight: Inflight }
+  | { state: 'unreadable'; record: UnreadableRecord };
 
 /** How much is waiting in one channel's outbox. */
 export interface OutboxDepth {
@@ -93,7 +79,7 @@ export class Outbox {
   /** Adds a ready-made message once per id (the dedupe memory); true when it was new. */
   async enqueue(channel: string, deliveryId: string, message: Message, readyAt?: number): Promise<boolean> {
     const box = this.#box(channel);
-    const item = JSON.stringify({ kind: 'message', deliveryId, message });
+    const item = recordJson(outboxItemSchema, { kind: 'message', deliveryId, message });
     const reply = await this.#redis.eval(
       ENQUEUE_SCRIPT,
       3,
@@ -110,12 +96,15 @@ export class Outbox {
     return reply === 1;
   }
 
-  /** Items ready at `nowMs`, oldest first (at most `limit`), and when the next later one becomes ready. */
+  /**
+   * Items ready at `nowMs`, oldest first (at most `limit`), when the next later one becomes ready, and the
+   * ready ids whose record cannot be read (for {@link Outbox.setAsideItems}).
+   */
   async ready(
     channel: string,
     nowMs: number,
     limit: number,
-  ): Promise<{ items: OutboxItem[]; nextReadyAt: number | null }> {
+  ): Promise<{ items: OutboxItem[]; nextReadyAt: number | null; unreadable: UnreadableRecord[] }> {
     const box = this.#box(channel);
     const ids = await this.#redis.zrangebyscore(box.pending, '-inf', nowMs, 'LIMIT', 0, limit);
     const next = await this.#redis.zrangebyscore(
@@ -128,25 +117,58 @@ export class Outbox {
       1,
     );
     const nextReadyAt = next[1] === undefined ? null : Number(next[1]);
-    if (ids.length === 0) return { items: [], nextReadyAt };
-    const raws = await this.#redis.hmget(box.items, ...ids);
+    if (ids.length === 0) return { items: [], nextReadyAt, unreadable: [] };
+    const raws = await this.#redis.hmgetBuffer(box.items, ...ids);
     const items: OutboxItem[] = [];
+    const unreadable: UnreadableRecord[] = [];
     ids.forEach((id, index) => {
-      const parsed = outboxItemSchema.safeParse(safeJson(raws[index]));
-      if (parsed.success) items.push({ ...parsed.data, id });
+      const raw = raws[index] ?? null;
+      const read = raw === null ? null : readRecord(outboxItemSchema, raw.toString('utf8'));
+      if (read?.ok) items.push({ ...read.value, id });
+      else unreadable.push({ id, raw, reason: read?.reason ?? 'item missing' });
     });
-    return { items, nextReadyAt };
+    return { items, nextReadyAt, unreadable };
   }
 
-  /** Ids of pending items whose record is unreadable (never sendable): reported and removed by the caller. */
-  async dropUnreadable(channel: string, ids: readonly string[]): Promise<void> {
-    if (ids.length === 0) return;
+  /**
+   * Moves unreadable waiting items, each only if still as it was read, out of the queue into the
+   * channel's unreadable records (their exact bytes kept); returns how many moved.
+   */
+  async setAsideItems(channel: string, records: readonly UnreadableRecord[]): Promise<number> {
+    const args = records.flatMap((r) =>
+      r.id === null ? [] : [r.id, r.raw === null ? 'missing' : 'raw', r.raw ?? ''],
+    );
+    if (args.length === 0) return 0;
     const box = this.#box(channel);
-    await this.#redis
-      .multi()
-      .zrem(box.pending, ...ids)
-      .hdel(box.items, ...ids)
-      .exec();
+    const reply = await this.#redis.eval(
+      SET_ASIDE_ITEMS_SCRIPT,
+      3,
+      box.pending,
+      box.items,
+      box.unreadable,
+      ...args,
+    );
+    return Number(reply);
+  }
+
+  /** Moves an unreadable in-flight record, if unchanged and `owner` holds the lease, to the unreadable records. */
+  async setAsideInflight(channel: string, owner: string, raw: Buffer): Promise<boolean> {
+    const box = this.#box(channel);
+    const reply = await this.#redis.eval(
+      SET_ASIDE_INFLIGHT_SCRIPT,
+      3,
+      box.lease,
+      box.inflight,
+      box.unreadable,
+      owner,
+      raw,
+    );
+    return reply === 1;
+  }
+
+  /** The records set aside as unreadable: field (`item:<id>:<ms>` or `inflight:<ms>`) → exact bytes. */
+  async unreadable(channel: string): Promise<Record<string, Buffer>> {
+    return this.#redis.hgetallBuffer(this.#box(channel).unreadable);
   }
 
   /** The events of a sealed digest period. */
@@ -158,12 +180,19 @@ export class Outbox {
     });
   }
 
-  /** The message in flight, if any. */
+  /** The message in flight, if any (an unreadable record reads as none). */
   async inflight(channel: string): Promise<Inflight | null> {
-    const raw = await this.#redis.get(this.#box(channel).inflight);
-    if (raw === null) return null;
-    const parsed = inflightSchema.safeParse(safeJson(raw));
-    return parsed.success ? parsed.data : null;
+    const read = await this.inflightRecord(channel);
+    return read.state === 'ok' ? read.inflight : null;
+  }
+
+  /** The in-flight record: none, a message, or bytes this code cannot read. */
+  async inflightRecord(channel: string): Promise<InflightRead> {
+    const raw = await this.#redis.getBuffer(this.#box(channel).inflight);
+    if (raw === null) return { state: 'none' };
+    const read = readRecord(inflightSchema, raw.toString('utf8'));
+    if (read.ok) return { state: 'ok', inflight: read.value };
+    return { state: 'unreadable', record: { id: null, raw, reason: read.reason } };
   }
 
   /** Moves `itemIds` out of the queue into the in-flight record, if `owner` still holds the lease. */
@@ -182,7 +211,7 @@ export class Outbox {
       box.pending,
       box.items,
       owner,
-      JSON.stringify(inflightSchema.parse(inflight)),
+      recordJson(inflightSchema, inflight),
       ...itemIds,
     );
     return reply === 1 ? 'claimed' : reply === 0 ? 'lease-lost' : 'busy';
@@ -198,7 +227,7 @@ export class Outbox {
       box.inflight,
       owner,
       marker(inflight.deliveryId),
-      JSON.stringify(inflightSchema.parse(inflight)),
+      recordJson(inflightSchema, inflight),
     );
     return reply === 1;
   }
@@ -215,22 +244,24 @@ export class Outbox {
     const box = this.#box(channel);
     const record =
       outcome === 'parked'
-        ? JSON.stringify(parkedSchema.parse({ ...inflight, channel, parkedAt: nowMs }))
+        ? recordJson(parkedSchema, { ...inflight, channel, parkedAt: nowMs })
         : JSON.stringify({
             channel,
             deliveryId: inflight.deliveryId,
-            eventIds: inflight.eventIds,
+            eventIds: inflight.eventIds.slice(0, DELIVERY_IDS_LOGGED),
+            events: inflight.eventIds.length,
             attempts: inflight.attempts,
             type: inflight.message.type,
           });
     const reply = await this.#redis.eval(
       FINISH_SCRIPT,
-      5,
+      6,
       box.lease,
       box.inflight,
       box.parked,
       keys.deliveries,
       inflight.digestBatch ? box.digestBatch(inflight.digestBatch) : box.state,
+      box.parkedOrder,
       owner,
       marker(inflight.deliveryId),
       outcome,
@@ -247,8 +278,8 @@ export class Outbox {
     const all = await this.#redis.hvals(this.#box(channel).parked);
     return all
       .flatMap((raw) => {
-        const parsed = parkedSchema.safeParse(safeJson(raw));
-        return parsed.success ? [parsed.data] : [];
+        const read = readRecord(parkedSchema, raw);
+        return read.ok ? [read.value] : [];
       })
       .sort((a, b) => a.parkedAt - b.parkedAt);
   }
@@ -261,19 +292,20 @@ export class Outbox {
     const box = this.#box(channel);
     const args = chosen.flatMap((p) => [
       p.deliveryId,
-      JSON.stringify({
+      recordJson<OutboxItemRecord>(outboxItemSchema, {
         kind: 'message',
         deliveryId: p.deliveryId,
         message: p.message,
-        digestBatch: p.digestBatch,
+        ...(p.digestBatch ? { digestBatch: p.digestBatch } : {}),
       }),
     ]);
     const reply = await this.#redis.eval(
       REQUEUE_SCRIPT,
-      3,
+      4,
       box.parked,
       box.pending,
       box.items,
+      box.parkedOrder,
       this.wakeChannel,
       channel,
       ...args,
@@ -316,12 +348,21 @@ export class Outbox {
   }
 
   /**
-   * Closes a digest period in one step: the staged events become one sealed batch in the outbox.
-   * Returns the number of events sealed, or -1 when nothing was queued (empty and `sendEmpty` off).
+   * Closes a digest period in one step: the staged events become one sealed batch in the outbox. Sealing
+   * is idempotent per period (`scheduledAt`, the time its job was planned for): a period at or before the
+   * last one sealed is left alone. Returns the events sealed, -1 when nothing was queued (empty and
+   * `sendEmpty` off), -2 when the period was sealed before.
    */
   async sealDigest(
     channel: string,
-    batch: { batchId: string; to: string; timezone: string; sendEmpty: boolean; firstFrom: string },
+    batch: {
+      batchId: string;
+      scheduledAt: number;
+      to: string;
+      timezone: string;
+      sendEmpty: boolean;
+      firstFrom: string;
+    },
   ): Promise<number> {
     const box = this.#box(channel);
     const reply = await this.#redis.eval(
@@ -339,6 +380,7 @@ export class Outbox {
       this.wakeChannel,
       channel,
       batch.firstFrom,
+      batch.scheduledAt,
     );
     return Number(reply);
   }

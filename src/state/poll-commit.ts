@@ -3,6 +3,8 @@ import { snapshotSchema } from '../positions/schemas.js';
 import type { PositionEvent, Snapshot } from '../positions/types.js';
 import type { RouteVerdict } from '../routing/route.js';
 import { stateKeys } from './keys.js';
+import { TRIM_SEEN } from './outbox-lua.js';
+import { RECORD_VERSION } from './outbox-records.js';
 import type { RedisClient } from './redis-connection.js';
 import { DEDUPE_MEMORY_MS, EVENT_SEEN_TTL_SECONDS, GLOBAL_EVENTS_FACTOR } from './retention.js';
 
@@ -19,7 +21,7 @@ import { DEDUPE_MEMORY_MS, EVENT_SEEN_TTL_SECONDS, GLOBAL_EVENTS_FACTOR } from '
  * Returns 1 written, 0 lost the race.
  * Mute-suppressed counts may count an event twice if a failed commit is replayed (a statistic only).
  */
-const COMMIT_SCRIPT = `
+const COMMIT_SCRIPT = `${TRIM_SEEN}
 local stored = redis.call('HGET', KEYS[1], 'at') or ''
 if stored ~= ARGV[1] then return 0 end
 local t = redis.call('TIME')
@@ -54,6 +56,7 @@ for i = 1, targets do
     end
   end
   if added > 0 then
+    trim_seen(KEYS[k + 2])
     if kind == 'd' then redis.call('HSETNX', KEYS[k + 1], 'firstStagedAt', ARGV[2]) end
     if kind == 'o' then redis.call('PUBLISH', ARGV[8], channel) end
   end
@@ -101,7 +104,7 @@ export interface PollCommit {
 
 /** The JSON of an outbox item holding one event. */
 export function eventItem(event: PositionEvent): string {
-  return JSON.stringify({ kind: 'event', event });
+  return JSON.stringify({ v: RECORD_VERSION, kind: 'event', event });
 }
 
 /**

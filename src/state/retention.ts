@@ -20,3 +20,24 @@ export const GLOBAL_EVENTS_FACTOR = 10;
 
 /** Entries kept in the stream of sent messages (`shortwatch deliveries`, the console). */
 export const DELIVERIES_KEPT = 10_000;
+
+/**
+ * Event ids a sent-message record lists (it also counts them all): a coalesced message may carry
+ * thousands, and 10,000 records of 2,000 ids each would hold 700 MB. With this cap the largest record
+ * is about 2 KB, so the stream stays under 25 MB.
+ */
+export const DELIVERY_IDS_LOGGED = 50;
+
+/**
+ * Ids a channel's dedupe memory holds at most, besides its age ({@link DEDUPE_MEMORY_MS}): the oldest go
+ * first. Dedupe guards against replays (a poll or commit run again within minutes or hours), far fewer
+ * than this; at about 100 bytes an id the memory stays under 10 MB a channel.
+ */
+export const SEEN_KEPT = 100_000;
+
+/**
+ * Parked messages a channel's dead letter keeps: the newest. One message is at most one coalesced
+ * message of the channel (the footprint benchmark prints the largest seen), so the dead letter is bounded
+ * in bytes by this count times that.
+ */
+export const PARKED_KEPT = 100;

@@ -6,8 +6,8 @@ import { Outbox } from '../../src/state/outbox.js';
 import { SnapshotStore } from '../../src/state/snapshot-store.js';
 import { TEST_SIGNING_SECRET } from '../channels/webhook/fixtures.js';
 import { type Stack, startStack } from '../e2e/harness.js';
+import { type DroppingProxy, startDroppingProxy } from '../helpers/tcp-proxy.js';
 import { Fleet } from './fleet.js';
-import { type DroppingProxy, startDroppingProxy } from './smtp-proxy.js';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
 
 /** Recipients that tell the immediate emails from the digests in the one SMTP capture. */

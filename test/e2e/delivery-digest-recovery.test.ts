@@ -86,6 +86,7 @@ describe('digests: a sealed period left by a dead process goes out once', () => 
       const batchId = digestBatchId(DIGEST, now.getTime());
       const sealed = await app.ctx.outbox.sealDigest(DIGEST, {
         batchId,
+        scheduledAt: now.getTime(),
         to: now.toISOString(),
         timezone: channel.timezone,
         sendEmpty: false,

@@ -116,15 +116,54 @@ describe('the outbox and the poll commit', () => {
       targets: [{ ...commit.targets[0]!, type: 'digest', channel: 'morning' }],
     });
     expect(await outbox.stagedCount('morning')).toBe(1);
-    const seal = { batchId: 'dg-1', to: T2, timezone: 'UTC', sendEmpty: false, firstFrom: T1 };
+    const seal = {
+      batchId: 'dg-1',
+      scheduledAt: 1,
+      to: T2,
+      timezone: 'UTC',
+      sendEmpty: false,
+      firstFrom: T1,
+    };
     expect(await outbox.sealDigest('morning', seal)).toBe(1);
     expect(await outbox.stagedCount('morning')).toBe(0);
     expect((await outbox.digestEvents('morning', 'dg-1')).map((e) => e.id)).toEqual(['ea']);
-    expect(await outbox.sealDigest('morning', { ...seal, batchId: 'dg-2' })).toBe(-1);
+    expect(await outbox.sealDigest('morning', { ...seal, batchId: 'dg-2', scheduledAt: 2 })).toBe(-1);
     const { items } = await outbox.ready('morning', Date.now() + 1_000, 10);
     expect(items).toEqual([
       { id: 'dg-1', kind: 'digest', batchId: 'dg-1', period: { from: T1, to: T2, timezone: 'UTC' } },
     ]);
+  });
+
+  it('a period is sealed once: a stalled re-run or a retry of its job seals nothing more (finding 8)', async () => {
+    const stage = async (id: string) => {
+      const commit = commitOf([makeEvent({ id })], id === 'ea' ? T1 : T2, id === 'ea' ? null : T1);
+      await commitPoll(t.redis, t.prefix, {
+        ...commit,
+        targets: [{ ...commit.targets[0]!, type: 'digest', channel: 'morning' }],
+      });
+    };
+    await stage('ea');
+    const seal = {
+      batchId: 'dg-p1',
+      scheduledAt: 1_000,
+      to: T2,
+      timezone: 'UTC',
+      sendEmpty: true,
+      firstFrom: T1,
+    };
+    expect(await outbox.sealDigest('morning', seal)).toBe(1);
+    // An event of the next period arrives, then the first period's job runs again (stalled, or retried
+    // after an error that hid its success): nothing is sealed, empty or not, and the event stays staged.
+    await stage('eb');
+    expect(await outbox.sealDigest('morning', { ...seal, to: '2026-03-03T10:06:00.000Z' })).toBe(-2);
+    // A job of an earlier period that runs late seals nothing either.
+    expect(await outbox.sealDigest('morning', { ...seal, batchId: 'dg-p0', scheduledAt: 500 })).toBe(-2);
+    expect(await outbox.stagedCount('morning')).toBe(1);
+    const { items } = await outbox.ready('morning', Date.now() + 1_000, 10);
+    expect(items.map((i) => i.id)).toEqual(['dg-p1']);
+    expect((await outbox.digestEvents('morning', 'dg-p1')).map((e) => e.id)).toEqual(['ea']);
+    // The next period seals what was staged since.
+    expect(await outbox.sealDigest('morning', { ...seal, batchId: 'dg-p2', scheduledAt: 2_000 })).toBe(1);
   });
 
   it('a deferred item waits for its time', async () => {

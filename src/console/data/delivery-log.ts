@@ -6,7 +6,10 @@ import { DELIVERIES_KEPT } from '../../state/retention.js';
 const recordSchema = z.object({
   channel: z.string(),
   deliveryId: z.string(),
+  /** The first `DELIVERY_IDS_LOGGED` event ids of the message. */
   eventIds: z.array(z.string()),
+  /** How many events the message carried (records before this count was kept: the ids listed). */
+  events: z.number().optional(),
   attempts: z.number(),
   type: z.string(),
 });

@@ -63,7 +63,7 @@ export function renderDeliveries(data: DeliveriesData, csrf: string): SafeHtml {
   );
   const sent = data.sent.map(
     (s) =>
-      html`<tr><td>${formatTime(s.at)}</td><td>${s.channel}</td><td><code>${s.deliveryId}</code></td><td>${s.type}</td><td class="num">${s.eventIds.length}</td><td class="num">${s.attempts}</td></tr>`,
+      html`<tr><td>${formatTime(s.at)}</td><td>${s.channel}</td><td><code>${s.deliveryId}</code></td><td>${s.type}</td><td class="num">${s.events ?? s.eventIds.length}</td><td class="num">${s.attempts}</td></tr>`,
   );
   return html`<h2>Parked (failed for good)</h2>
 ${

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { keyRoot } from '../../src/state/keys.js';
+import { Outbox } from '../../src/state/outbox.js';
+import { slackText, startStack, usePerTest, waitFor } from './harness.js';
+
+// Finding 7 of issue 20: an in-flight record this code could not read wedged its channel (every claim
+// answered `busy`, nothing sent, no log line, no notice), and an unreadable waiting item stayed in the
+// queue for ever. Now each is set aside with its exact bytes, a notice says so, and the channel goes on.
+
+const GARBLED = Buffer.from([0x7b, 0xff, 0xfe, 0x00, 0x22, 0x76]);
+const NEWER = JSON.stringify({ v: 99, kind: 'event', event: { id: 'e-from-the-future' } });
+
+describe('unreadable outbox records', () => {
+  const current = usePerTest();
+
+  it('are set aside with their bytes and a notice, and the channel sends the next message', async () => {
+    const stack = await startStack({ channels: ['slack', 'ops'] });
+    current.stack = stack;
+    const { redis } = stack.redis;
+    const box = stack.keys.outbox('desk');
+    // A record from another version in flight, and three waiting entries nothing can send.
+    await redis.set(box.inflight, GARBLED);
+    await redis.hset(box.items, 'newer', NEWER, 'not-json', '{"kind":"event",');
+    await redis.zadd(box.pending, 0, 'newer', 0, 'not-json', 0, 'ghost');
+    const outbox = new Outbox(redis, keyRoot(stack.prefix));
+    await outbox.enqueue('desk', 'n-after-the-wedge', {
+      type: 'notice',
+      key: 'probe',
+      severity: 'info',
+      title: 'After the wedge',
+      text: 'sent once the unreadable records are out of the way',
+    });
+
+    const app = await stack.openApp();
+    current.app = app;
+    await app.startDaemon({ workerOnly: false });
+    const desk = () => stack.slack.delivered().filter((p) => !p.path.endsWith('/ops'));
+    await waitFor('the message behind the unreadable ones', () => desk().length > 0, 20_000);
+    expect(slackText(desk()[0]?.payload)).toContain('After the wedge');
+
+    const kept = await outbox.unreadable('desk');
+    const byKind = (prefix: string) =>
+      Object.entries(kept)
+        .filter(([field]) => field.startsWith(prefix))
+        .map(([, bytes]) => bytes.toString('hex'));
+    expect(byKind('inflight:')).toEqual([GARBLED.toString('hex')]);
+    expect(byKind('item:newer:')).toEqual([Buffer.from(NEWER).toString('hex')]);
+    expect(byKind('item:not-json:')).toEqual([Buffer.from('{"kind":"event",').toString('hex')]);
+    expect(Object.keys(kept)).toHaveLength(3);
+    expect(await redis.zcard(box.pending)).toBe(0);
+    expect(await redis.hlen(box.items)).toBe(0);
+
+    const notices = await app.ctx.notices.list();
+    expect(notices.map((n) => n.key)).toContain('outbox-unreadable-desk');
+    await waitFor('the notice on the ops channel', () =>
+      stack.slack
+        .delivered()
+        .some(
+          (p) =>
+            p.path.endsWith('/ops') && slackText(p.payload).includes('Unreadable outbox records of desk'),
+        ),
+    );
+  }, 60_000);
+});
