@@ -33,6 +33,7 @@ import { StateEpoch } from './state/epoch.js';
 import { EventLog } from './state/event-log.js';
 import { keyRoot, ledgerRoot, stateKeys } from './state/keys.js';
 import { MuteStore } from './state/mute-store.js';
+import { noticeChannels } from './state/notice-routing.js';
 import { Notices } from './state/notices.js';
 import { Outbox } from './state/outbox.js';
 import { PollHealth } from './state/poll-health.js';
@@ -128,6 +129,7 @@ export class App {
       logger: options.logger,
       now,
       opsChannel: () => this.#settings.config.ops.channel,
+      channelsFor: (severity) => noticeChannels(this.#settings.config, severity),
     });
     const queues = () => this.queues;
     this.ctx = {
