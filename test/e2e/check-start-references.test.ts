@@ -130,6 +130,8 @@ describe('check and start refuse misspelt references and URLs; a refused start l
   it('the baseline config passes check', async () => {
     const check = await runShortwatch(['-c', configFile('good', (c) => c), 'check']);
     expect(check.stdout).not.toContain('FAIL');
+    // The stack names no ops channel: said, not refused.
+    expect(check.stdout).toContain('WARN  ops.channel: not set: critical notices');
     expect(check.code, check.stdout).toBe(0);
   }, 60_000);
 

@@ -21,6 +21,10 @@ import type { CommandContext } from '../context.js';
 import { withApp } from '../context.js';
 import { describeFailure, EXIT } from '../exit.js';
 
+/** Where notices go without an ops channel (state/notice-routing.ts), told by `check`. */
+const NO_OPS_CHANNEL =
+  'ops.channel: not set: critical notices (access revoked, nothing polled, deliveries parked) go to every channel but webhooks, the others to the log, `status` and /readyz only; name a channel for operators';
+
 /** The lines `check` prints, and the exit code they add up to. */
 interface CheckOutput {
   ok(what: string): void;
@@ -53,6 +57,7 @@ export async function checkCommand(ctx: CommandContext, options: { offline?: boo
     out.ok(`config ${ctx.configFile}: ${watched}, ${ctx.config.channels.length} channels`);
   }
   for (const issue of problems) out.problem(issue);
+  if (ctx.config.ops.channel === undefined) out.warn(NO_OPS_CHANNEL);
   const plan = planOrUndefined(ctx);
   // A config that cannot plan cannot build the app: its problem is reported above.
   if (plan === undefined) return out.exitCode();
