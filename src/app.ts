@@ -15,7 +15,6 @@ import { DirectoryFollower } from './jobs/directory-follower.js';
 import { QueueSet } from './jobs/queue-set.js';
 import { sweepEvery, syncSchedulers } from './jobs/schedulers.js';
 import { reportStateLost } from './jobs/state-kept.js';
-import { resolveWatchlist, type WatchedIssuer } from './jobs/watchlist.js';
 import { WorkerSet } from './jobs/workers.js';
 import type { Logger } from './ops/logger.js';
 import { createMetrics, type Metrics } from './ops/metrics.js';
@@ -24,8 +23,9 @@ import { checkEvictionPolicy, reportEvictionPolicy } from './ops/redis-eviction.
 import { RedisHealth } from './ops/redis-health.js';
 import { type LivenessReport, WorkerLiveness } from './ops/worker-liveness.js';
 import { planFor } from './plan-for.js';
-import { configIssues, directoryIssues, needsDirectory } from './preflight/preflight.js';
+import { configIssues } from './preflight/preflight.js';
 import { inspectTopology } from './preflight/redis-topology.js';
+import { checkReferences, type ReferencesAccepted } from './preflight/reference-check.js';
 import { ChannelRegistry } from './state/channel-registry.js';
 import { DeploymentLedger } from './state/deployment-ledger.js';
 import { IssuerDirectory } from './state/directory.js';
@@ -33,13 +33,14 @@ import { StateEpoch } from './state/epoch.js';
 import { EventLog } from './state/event-log.js';
 import { keyRoot, ledgerRoot, stateKeys } from './state/keys.js';
 import { MuteStore } from './state/mute-store.js';
+import { noticeChannels } from './state/notice-routing.js';
 import { Notices } from './state/notices.js';
 import { Outbox } from './state/outbox.js';
 import { PollHealth } from './state/poll-health.js';
 import { connectWithin, openRedis, type RedisClient } from './state/redis-connection.js';
 import { SnapshotStore } from './state/snapshot-store.js';
 import { unavailableClient, unavailableSender, unlessSecretUnread } from './unread-secret-parts.js';
-import type { Issuer, IssuerList, UpstreamClient } from './upstream/index.js';
+import type { UpstreamClient } from './upstream/index.js';
 import {
   buildUpstreamClients,
   type ClientRole,
@@ -128,6 +129,7 @@ export class App {
       logger: options.logger,
       now,
       opsChannel: () => this.#settings.config.ops.channel,
+      channelsFor: (severity) => noticeChannels(this.#settings.config, severity),
     });
     const queues = () => this.queues;
     this.ctx = {
@@ -343,8 +345,8 @@ export class App {
     if (config.redis.prefix !== this.#settings.config.redis.prefix) {
       throw new ConfigError('reload', [{ path: 'redis.prefix', message: 'cannot change without a restart' }]);
     }
-    // Whole or not at all: everything that can fail is built before anything running changes.
-    const directory = (await this.ctx.directory.load())?.issuers ?? null;
+    // Whole or not at all: everything that can fail is checked and built before anything running changes.
+    const { watched, directory, fetched } = await this.#preflight(config);
     const plan = planFor(config, directory);
     const clients = this.#buildClients(config);
     let senders: Map<string, ChannelSender>;
@@ -361,11 +363,11 @@ export class App {
     this.#settings = {
       config,
       plan,
-      // Names that do not resolve now raise a notice at the next sweep rather than stop a running daemon.
-      watched: resolveWatchlist(config.watchlist, directory).watched,
+      watched,
       senders,
       fingerprint: fingerprintOf(config),
     };
+    if (fetched) await this.ctx.directory.save(fetched.data, fetched.last_updated, this.ctx.now());
     const spentBefore = this.ctx.budget.spenders;
     this.ctx.budget.configure({ ledger: ledgerRoot(this.#settings.fingerprint), ...budgetCaps(config) });
     if (this.#beat && this.#settings.fingerprint !== previousFingerprint) {
@@ -436,41 +438,20 @@ export class App {
   }
 
   /**
-   * The checks a start shares with `shortwatch check`, writing nothing: the config's own problems, then the
-   * watchlist names against the issuer directory. The directory in Redis is used when it knows every name;
-   * otherwise (none yet, or a name it lacks, maybe an issuer listed since) one `GET /issuers` decides, and
-   * the list is returned for saving once the start is accepted. When it cannot be fetched, names resolve
-   * at the first sweep (a notice if they do not).
+   * The checks a start or a reload shares with `shortwatch check`, writing nothing: the config's own
+   * problems, then its references (preflight/reference-check.ts: the issuer directory, stored holders).
    */
-  async #preflight(): Promise<{
-    watched: WatchedIssuer[];
-    directory: readonly Issuer[] | null;
-    fetched?: IssuerList;
-  }> {
-    const { config } = this.#settings;
+  async #preflight(config: Config = this.#settings.config): Promise<ReferencesAccepted> {
     const source = this.#options.configFile ?? 'config';
     const problems = configIssues(config);
     if (problems.length > 0) throw new ConfigError(source, problems);
-    const cached = (await this.ctx.directory.load())?.issuers ?? null;
-    const known = cached === null ? undefined : directoryIssues(config, cached);
-    if (!needsDirectory(config.watchlist) || known?.issues.length === 0) {
-      return {
-        watched: known?.watched ?? resolveWatchlist(config.watchlist, null).watched,
-        directory: cached,
-      };
-    }
-    let fetched: IssuerList | undefined;
-    try {
-      fetched = await this.client('polling').listIssuers();
-    } catch (error) {
-      this.ctx.logger.warn({ err: error }, 'could not fetch the issuer directory to check the watchlist');
-    }
-    const checked = fetched ? directoryIssues(config, fetched.data) : known;
-    if (checked === undefined) {
-      return { watched: resolveWatchlist(config.watchlist, null).watched, directory: null };
-    }
-    if (checked.issues.length > 0) throw new ConfigError(source, checked.issues);
-    return { watched: checked.watched, directory: fetched?.data ?? cached, fetched };
+    return checkReferences(config, source, {
+      directory: this.ctx.directory,
+      snapshots: this.ctx.snapshots,
+      eventLog: this.ctx.eventLog,
+      listIssuers: () => this.client('polling').listIssuers(),
+      logger: this.ctx.logger,
+    });
   }
 
   /**

@@ -16,7 +16,7 @@ type Action = (ctx: CommandContext) => Promise<number | undefined> | number | un
 export function buildProgram(setExit: (code: number) => void): Command {
   const program = new Command('shortwatch')
     .description(
-      'Watches disclosed net short positions and alerts traders in Slack and by email, exactly once.',
+      'Watches disclosed net short positions and alerts traders in Slack and by email: at least once, each message under a stable id.',
     )
     .option('-c, --config <path>', 'config file (default: $SHORTWATCH_CONFIG or config/shortwatch.yaml)')
     .option('--wait', 'when the rate budget is empty, wait for the next token instead of exiting 1')

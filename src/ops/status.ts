@@ -2,7 +2,7 @@ import type { App } from '../app.js';
 import { formatDuration } from '../config/duration.js';
 import { describeOverdue, overdueAfterMs, overdueIssuers } from '../jobs/poll-health-report.js';
 import { schedulerHealth, sweepEvery } from '../jobs/schedulers.js';
-import { isWholeDirectory, resolveWatchlist } from '../jobs/watchlist.js';
+import { isWholeDirectory, resolveWatchlist, watchEntries } from '../jobs/watchlist.js';
 import { round4 } from '../positions/index.js';
 import { stateKeys } from '../state/keys.js';
 import type { ActiveNotice } from '../state/notices.js';
@@ -37,8 +37,11 @@ export interface StatusReport {
     summary: string[];
   };
   sweep: { lastSweepAt: string | null; datasetLastUpdated: string | null; lastDue: number | null };
-  /** `all`: the whole directory (`watchlist: all`), of `issuers` as last listed; else a list of entries. */
-  watchlist: { all: boolean; issuers: number };
+  /**
+   * `all`: the whole directory (`watchlist: all`), of `issuers` as last listed; else a list of `entries`,
+   * bound to `issuers`, and the names among them the saved issuer list does not resolve.
+   */
+  watchlist: { all: boolean; issuers: number; entries: number; unresolved: string[] };
   /**
    * The hard bound (`plan.maxStalenessMs`: no watched issuer goes unpolled longer, even when the dataset
    * has not moved; null when `poll.maxStaleness` is off), and the watched issuer polled longest ago,
@@ -55,8 +58,11 @@ export interface StatusReport {
     lastPoll: string | null;
     holders: number;
     totalShort: number;
-    /** `ok`, `due` (waiting for its poll), `overdue`, `failing` (last poll failed) or `not-found` (404 backoff). */
-    health: 'ok' | 'due' | 'overdue' | 'failing' | 'not-found';
+    /**
+     * `ok`, `due` (waiting for its poll), `overdue`, `failing` (last poll failed), `not-found` (404 backoff),
+     * or `stopped` (upstream access revoked: no issuer is polled).
+     */
+    health: 'ok' | 'due' | 'overdue' | 'failing' | 'not-found' | 'stopped';
     /** The latest failure's cause and how many in a row, or the 404 streak. */
     problem: string | null;
   }>;
@@ -96,10 +102,8 @@ export async function collectStatus(app: App): Promise<StatusReport> {
   ]);
   // A CLI process never resolved the watchlist itself: bind names against the directory the sweeps saved.
   const directory = (await ctx.directory.load())?.issuers ?? null;
-  const bound =
-    directory !== null || watched.length === 0
-      ? resolveWatchlist(config.watchlist, directory).watched
-      : watched;
+  const resolved = resolveWatchlist(config.watchlist, directory);
+  const bound = directory !== null || watched.length === 0 ? resolved.watched : watched;
   const ids = bound.map((w) => w.id);
   const snapshots = await ctx.snapshots.getMany(ids);
   const names = new Map(bound.map((w) => [w.id, w.name]));
@@ -157,7 +161,12 @@ export async function collectStatus(app: App): Promise<StatusReport> {
       datasetLastUpdated: sweep.lastUpdated || null,
       lastDue: sweep.lastDue ? Number(sweep.lastDue) : null,
     },
-    watchlist: { all: isWholeDirectory(config.watchlist), issuers: ids.length },
+    watchlist: {
+      all: isWholeDirectory(config.watchlist),
+      issuers: ids.length,
+      entries: watchEntries(config.watchlist).length,
+      unresolved: resolved.problems.map((problem) => problem.entry),
+    },
     bound: {
       every: Number.isFinite(plan.maxStalenessMs) ? formatDuration(plan.maxStalenessMs) : null,
       boundMs: Number.isFinite(plan.maxStalenessMs) ? plan.maxStalenessMs : null,
@@ -172,7 +181,9 @@ export async function collectStatus(app: App): Promise<StatusReport> {
         lastPoll: snapshot?.polledAt ?? null,
         holders: positions.length,
         totalShort: round4(positions.reduce((sum, p) => sum + p.value, 0)),
-        ...issuerHealth(health.get(id), overdueIds.has(id)),
+        ...(access.state === 'ok'
+          ? issuerHealth(health.get(id), overdueIds.has(id))
+          : { health: 'stopped' as const, problem: 'upstream access revoked' }),
       };
     }),
     overdue: overdue.map((o) => describeOverdue(o, now.getTime())),

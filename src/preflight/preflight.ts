@@ -10,20 +10,30 @@ import {
 } from '../jobs/watchlist.js';
 import { planFor } from '../plan-for.js';
 import type { Issuer } from '../upstream/index.js';
+import { channelUrlIssues } from './channel-urls.js';
 import { cronPatternProblem } from './cron-pattern.js';
+import { filterIssuerIssues, filtersNameIssuers } from './filter-references.js';
 
-// The one validation `shortwatch check` and `shortwatch start` share: whatever start would refuse, check
-// reports first, each problem at its key path. Both exit 2 on any of them.
+// The one validation `shortwatch check`, `shortwatch start` and a reload share: whatever start would
+// refuse, check reports first, each problem at its key path. Both exit 2 on any of them. In three steps:
+// the config alone (configIssues), against the issuer directory (directoryIssues), against the holders
+// this deployment stored (filter-references.ts, filterHolderReview).
 
 /** The zone BullMQ runs the heartbeat cron in (jobs/schedulers.ts): `ops.heartbeat` is documented as UTC. */
 const HEARTBEAT_TIMEZONE = 'UTC';
 
 /**
  * Every problem `start` would refuse that shows without Redis or the upstream: secrets that could not be
- * read, cron patterns BullMQ would reject (or silently misread), a watchlist the budget cannot carry. Pure.
+ * read, channel URLs that cannot be sent to, cron patterns BullMQ would reject (or silently misread), a
+ * watchlist the budget cannot carry. Pure.
  */
 export function configIssues(config: Config): ConfigIssue[] {
-  return [...unreadSecretIssues(config), ...cronIssues(config), ...planIssues(config)];
+  return [
+    ...unreadSecretIssues(config),
+    ...channelUrlIssues(config),
+    ...cronIssues(config),
+    ...planIssues(config),
+  ];
 }
 
 /**
@@ -56,8 +66,9 @@ export function watchlistIssues(
 }
 
 /**
- * The watchlist against an issuer directory, as `start` and `check` both judge it: its names, and under
- * `all` the plan at the directory's size (a list's plan is judged without the directory, in configIssues).
+ * The config against an issuer directory, as `start`, a reload and `check` all judge it: the watchlist's
+ * names, the issuers the channel filters name, and under `all` the plan at the directory's size (a list's
+ * plan is judged without the directory, in configIssues).
  */
 export function directoryIssues(
   config: Config,
@@ -65,12 +76,15 @@ export function directoryIssues(
 ): { watched: WatchedIssuer[]; issues: ConfigIssue[] } {
   const { watched, issues } = watchlistIssues(config.watchlist, directory);
   const plan = isWholeDirectory(config.watchlist) ? planIssues(config, directory) : [];
-  return { watched, issues: [...issues, ...plan] };
+  return { watched, issues: [...issues, ...filterIssuerIssues(config, directory), ...plan] };
 }
 
-/** Whether the issuer directory decides anything: a name to resolve, or the size of `all`. */
-export function needsDirectory(watchlist: Watchlist): boolean {
-  return isWholeDirectory(watchlist) || watchlist.some((entry) => 'name' in entry);
+/** Whether the issuer directory decides anything: a name to resolve, the size of `all`, a filter's issuer. */
+export function needsDirectory(config: Config): boolean {
+  const { watchlist } = config;
+  return (
+    isWholeDirectory(watchlist) || watchlist.some((entry) => 'name' in entry) || filtersNameIssuers(config)
+  );
 }
 
 function unreadSecretIssues(config: Config): ConfigIssue[] {

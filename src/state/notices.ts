@@ -3,10 +3,10 @@ import type { NoticeMessage } from '../channels/types.js';
 import type { Logger } from '../ops/logger.js';
 import { noticeDeliveryId } from './delivery-ids.js';
 import { stateKeys } from './keys.js';
+import type { NoticeSeverity } from './notice-routing.js';
 import { NOTICE_SCRIPT } from './outbox-lua.js';
 import { outboxItemSchema, recordJson } from './outbox-records.js';
 import type { RedisClient } from './redis-connection.js';
-import { DEDUPE_MEMORY_MS } from './retention.js';
 
 const activeNoticeSchema = z.object({
   key: z.string(),
@@ -25,6 +25,8 @@ export interface NoticesDeps {
   now: () => Date;
   /** The configured ops channel, read at each raise (a reload may change it). */
   opsChannel: () => string | undefined;
+  /** The channels a notice of this severity is queued to (state/notice-routing.ts), read at each raise. */
+  channelsFor: (severity: NoticeSeverity) => readonly string[];
 }
 
 /**
@@ -52,7 +54,7 @@ export class Notices {
     const since = this.#deps.now().toISOString();
     const record: ActiveNotice = { key, severity, title, text, since };
     const message: NoticeMessage = { type: 'notice', key, severity, title, text };
-    const created = await this.#apply('raise', key, JSON.stringify(record), message, `raise-${since}`);
+    const created = await this.#apply('raise', severity, record, message, `raise-${since}`);
     if (!created) return false;
     await this.#log(severity, { notice: key, severity }, `${title}: ${text}`);
     return true;
@@ -65,7 +67,10 @@ export class Notices {
     const active = activeNoticeSchema.safeParse(safeJson(raw));
     const title = active.success ? `Resolved: ${active.data.title}` : 'Resolved';
     const message: NoticeMessage = { type: 'notice', key, severity: 'resolved', title, text };
-    const cleared = await this.#apply('clear', key, raw, message, `clear-${this.#deps.now().toISOString()}`);
+    // The clear reaches whoever the raise reached: a critical problem's fallback channels too.
+    const was = active.success && active.data.severity === 'critical' ? 'critical' : 'warning';
+    const occurrence = `clear-${this.#deps.now().toISOString()}`;
+    const cleared = await this.#apply('clear', was, { key, raw }, message, occurrence);
     if (cleared) this.#deps.logger.info({ notice: key }, `${title}: ${text}`);
     return cleared;
   }
@@ -81,31 +86,35 @@ export class Notices {
 
   async #apply(
     mode: 'raise' | 'clear',
-    key: string,
-    record: string,
+    severity: NoticeSeverity,
+    record: { key: string; raw: string } | ActiveNotice,
     message: NoticeMessage,
     occurrence: string,
   ): Promise<boolean> {
     const keys = stateKeys(this.#root);
-    const channel = this.#deps.opsChannel();
-    const box = keys.outbox(channel ?? '-');
-    const itemId = channel ? noticeDeliveryId(channel, key, occurrence) : '';
-    const item = recordJson(outboxItemSchema, { kind: 'message', deliveryId: itemId, message });
+    const { key } = record;
+    const keyArgs = [keys.notices];
+    const perChannel: string[] = [];
+    for (const channel of this.#deps.channelsFor(severity)) {
+      const box = keys.outbox(channel);
+      const itemId = noticeDeliveryId(channel, key, occurrence);
+      keyArgs.push(box.pending, box.items, box.seen);
+      perChannel.push(
+        itemId,
+        recordJson(outboxItemSchema, { kind: 'message', deliveryId: itemId, message }),
+        channel,
+      );
+    }
+    const recordArg = 'raw' in record ? record.raw : JSON.stringify(record);
     const reply = await this.#redis.eval(
       NOTICE_SCRIPT,
-      4,
-      keys.notices,
-      box.pending,
-      box.items,
-      box.seen,
+      keyArgs.length,
+      ...keyArgs,
       mode,
       key,
-      record,
-      itemId,
-      item,
-      DEDUPE_MEMORY_MS,
+      recordArg,
       keys.outboxWake,
-      channel ?? '',
+      ...perChannel,
     );
     return reply === 1;
   }

@@ -166,11 +166,12 @@ return count
 `;
 
 /**
- * Raises or clears an operator notice and queues its message for the ops channel in one step, so a crash
- * can neither mark a problem active without its message nor send a message twice.
- * KEYS: notices hash, then the ops channel's pending, items, seen (any keys of the tag when there is none).
- * ARGV: mode ('raise' | 'clear'), notice key, record JSON (raise) or the record read before (clear),
- * item id ('' = no ops channel), item JSON, dedupe memory ms, wake channel, channel name.
+ * Raises or clears an operator notice and queues its message for each channel that carries it (the ops
+ * channel, or the fallback: see state/notice-routing.ts) in one step, so a crash can neither mark a
+ * problem active without its messages nor send a message twice.
+ * KEYS: notices hash, then for each channel its pending, items, seen (none: no channel carries it).
+ * ARGV: mode ('raise' | 'clear'), notice key, record JSON (raise) or the record read before (clear), wake
+ * channel; then for each channel: item id, item JSON, channel name.
  * Returns 1 when the notice changed state.
  */
 export const NOTICE_SCRIPT = `${NOW_MS}${TRIM_SEEN}
@@ -180,13 +181,15 @@ else
   if redis.call('HGET', KEYS[1], ARGV[2]) ~= ARGV[3] then return 0 end
   redis.call('HDEL', KEYS[1], ARGV[2])
 end
-if ARGV[4] ~= '' then
-  local now = now_ms()
-  if redis.call('ZADD', KEYS[4], 'NX', now, ARGV[4]) == 1 then
-    trim_seen(KEYS[4])
-    redis.call('HSET', KEYS[3], ARGV[4], ARGV[5])
-    redis.call('ZADD', KEYS[2], now, ARGV[4])
-    redis.call('PUBLISH', ARGV[7], ARGV[8])
+local now = now_ms()
+for i = 0, (#KEYS - 1) / 3 - 1 do
+  local k = 2 + i * 3
+  local a = 5 + i * 3
+  if redis.call('ZADD', KEYS[k + 2], 'NX', now, ARGV[a]) == 1 then
+    trim_seen(KEYS[k + 2])
+    redis.call('HSET', KEYS[k + 1], ARGV[a], ARGV[a + 1])
+    redis.call('ZADD', KEYS[k], now, ARGV[a])
+    redis.call('PUBLISH', ARGV[4], ARGV[a + 2])
   end
 end
 return 1

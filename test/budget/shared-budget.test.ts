@@ -30,6 +30,7 @@ describe('the budget-shared notice', () => {
       logger: silentLogger(),
       now: () => new Date(at),
       opsChannel: () => undefined,
+      channelsFor: () => [],
     });
     const active = async () => (await notices.list()).find((n) => n.key === BUDGET_SHARED_NOTICE);
 

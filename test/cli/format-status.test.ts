@@ -26,7 +26,7 @@ const FRESH: StatusReport = {
     summary: [],
   },
   sweep: { lastSweepAt: null, datasetLastUpdated: null, lastDue: null },
-  watchlist: { all: false, issuers: 3 },
+  watchlist: { all: false, issuers: 3, entries: 3, unresolved: [] },
   bound: { every: '2d', boundMs: 2 * 86_400_000, longest: null },
   issuers: [
     {
@@ -79,7 +79,10 @@ describe('formatStatus', () => {
 
   it('says how many issuers are watched, and under `watchlist: all` that they are the whole directory', () => {
     expect(text).toContain('\nWatchlist: 3 issuers\n');
-    const whole = formatStatus({ ...FRESH, watchlist: { all: true, issuers: 3 } });
+    const whole = formatStatus({
+      ...FRESH,
+      watchlist: { all: true, issuers: 3, entries: 0, unresolved: [] },
+    });
     expect(whole).toContain('\nWatchlist: whole directory, 3 issuers\n');
   });
 
@@ -93,10 +96,11 @@ describe('formatStatus', () => {
     );
   });
 
-  it('states the hard bound and which issuer has gone unpolled longest', () => {
-    expect(text).toContain('\nHard bound: no watched issuer unpolled longer than 2d\n');
+  it('states the hard bound and which issuer has gone unpolled longest, while a daemon runs', () => {
+    const running = { ...FRESH, processes: [{ id: 'host-1', role: 'start', seenAt: FRESH.generatedAt }] };
+    expect(formatStatus(running)).toContain('\nHard bound: no watched issuer unpolled longer than 2d\n');
     const polled = formatStatus({
-      ...FRESH,
+      ...running,
       bound: {
         ...FRESH.bound,
         longest: { id: 'ISS-0003', since: '2026-01-04T07:59:00.000Z', ageMs: 26 * 3_600_000 },
@@ -111,5 +115,41 @@ describe('formatStatus', () => {
     expect(text).toContain(
       'Schedulers: sweep not registered yet (`shortwatch start` registers it); digest-morning next 2026-01-05T07:30:00.000Z (LATE)',
     );
+  });
+
+  it('counts and names the watchlist entries that do not resolve', () => {
+    const unresolved = formatStatus({
+      ...FRESH,
+      watchlist: { all: false, issuers: 1, entries: 3, unresolved: ['Acme Plc Ltd', 'Borelis plc'] },
+    });
+    expect(unresolved).toContain(
+      '\nWatchlist: 1 issuers of 3 entries; 2 NOT RESOLVED (not watched): "Acme Plc Ltd", "Borelis plc"\n',
+    );
+  });
+
+  it('with no process beating, says no daemon runs first, and claims neither the bound nor the schedules', () => {
+    expect(text.split('\n')[0]).toMatch(/^NO DAEMON RUNNING: /);
+    expect(text).toContain('\nHard bound: NOT KEPT: no daemon is running\n');
+    expect(text).toMatch(/^Schedulers: .*\(no daemon running to run them\)$/m);
+  });
+});
+
+describe('formatStatus with the key revoked', () => {
+  const revoked = formatStatus({
+    ...FRESH,
+    upstream: { access: 'unauthorized', since: '2026-01-05T07:00:00.000Z', blockedUntil: null },
+    processes: [{ id: 'host-1', role: 'start', seenAt: '2026-01-05T07:59:55.000Z' }],
+    issuers: FRESH.issuers.map((i) => ({ ...i, health: 'stopped', problem: 'upstream access revoked' })),
+  });
+
+  it('says polling is stopped on the first line, and keeps no bound and no "ok" row', () => {
+    expect(revoked.split('\n')[0]).toBe(
+      'POLLING STOPPED: UNAUTHORIZED (401) since 2026-01-05T07:00:00.000Z; polling stopped',
+    );
+    expect(revoked).not.toContain('no watched issuer unpolled longer than');
+    expect(revoked).toContain('\nHard bound: NOT KEPT: polling is stopped (upstream access revoked)\n');
+    expect(revoked).toMatch(/^ISS-0003\s+Cobalt plc\s+.*stopped: upstream access revoked$/m);
+    expect(revoked).not.toMatch(/\sok$/m);
+    expect(revoked).not.toContain('NO DAEMON RUNNING');
   });
 });

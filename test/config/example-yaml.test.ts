@@ -85,7 +85,9 @@ describe('config/example.yaml', () => {
       ['desk', 'slack', 'immediate'],
       ['holders-alert', 'email', 'immediate'],
       ['daily-digest', 'email', 'digest'],
+      ['ops', 'email', 'immediate'],
     ]);
+    expect(config.ops.channel).toBe('ops');
     expect(config.upstream.apiKey.reveal()).toBe(ENV.SHORTWATCH_API_KEY);
     expect(new URL(config.upstream.baseUrl).hostname).toBe('shorts.example.com');
     expect(config.redis.url.reveal()).toBe('redis://127.0.0.1:6379');
@@ -128,7 +130,7 @@ describe('config/example.yaml', () => {
       'slack',
       'email',
       'email',
-      'slack',
+      'email',
       'webhook',
       'console',
       'teams',

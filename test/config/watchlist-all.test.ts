@@ -90,8 +90,8 @@ describe('planning the whole directory', () => {
 describe('preflight of watchlist: all', () => {
   it('has no name to resolve: the directory decides the size only', () => {
     const all = load('watchlist: all');
-    expect(needsDirectory(all.watchlist)).toBe(true);
-    expect(needsDirectory(load('watchlist: [{ id: ISS-1 }]').watchlist)).toBe(false);
+    expect(needsDirectory(all)).toBe(true);
+    expect(needsDirectory(load('watchlist: [{ id: ISS-1 }]'))).toBe(false);
     expect(configIssues(all)).toEqual([]);
     const { watched, issues } = directoryIssues(all, issuers(3));
     expect(watched.map((w) => w.id)).toEqual(['ISS-0', 'ISS-1', 'ISS-2']);

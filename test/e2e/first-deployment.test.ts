@@ -95,8 +95,8 @@ describe('first deployment from config/example.yaml', () => {
     const { code, stdout, stderr } = await run(['check']);
     expect(code, `${stdout}\n${stderr}`).toBe(0);
     expect(stdout).not.toContain('FAIL');
-    expect(stdout).toContain('3 watched issuers, 3 channels');
-    for (const channel of ['desk', 'holders-alert', 'daily-digest']) {
+    expect(stdout).toContain('3 watched issuers, 4 channels');
+    for (const channel of ['desk', 'holders-alert', 'daily-digest', 'ops']) {
       expect(stdout).toMatch(new RegExp(`^ok +channel ${channel}: `, 'm'));
     }
     expect(stdout).toMatch(/^ok +upstream http:\/\/127\.0\.0\.1:\d+: key accepted, 12 issuers$/m);

@@ -139,6 +139,7 @@ describe.skipIf(!REDIS_SERVER)('a managed Redis that disables CONFIG', () => {
       logger: log.logger,
       now: () => new Date(),
       opsChannel: () => undefined,
+      channelsFor: () => [],
     });
     await reportEvictionPolicy(policy, { logger: log.logger, notices });
     expect(log.lines().map((line) => [line.level, line.msg.slice(0, 48)])).toEqual([

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { isConfigError } from '../../src/config/config-error.js';
 import { loadConfig } from '../../src/config/load.js';
 import {
   addChannel,
   freePort,
+  patchChannel,
   runShortwatch,
   slackIssuers,
   startStack,
@@ -33,6 +35,32 @@ describe('config reload: whole or nothing', () => {
     expect([usage.minute.cap, usage.day.cap, usage.reserve]).toEqual([40, 900, 5]);
     expect(app.settings.plan.requestsPerDay).toBeLessThanOrEqual(900);
   }, 30_000);
+
+  it('a reload refuses what check refuses: a misspelt filter issuer or a non-URL Slack URL, the old config kept', async () => {
+    const stack = await startStack({ issuers: 2, seed: 83, channels: ['slack'] });
+    current.stack = stack;
+    const app = await stack.openApp();
+    current.app = app;
+    const ids = stack.sandbox.scenario.issuers().map((i) => i.svc_issuer_id);
+    await app.startDaemon({ workerOnly: false });
+    await waitFor('baseline', async () => (await app.ctx.snapshots.getMany(ids)).size === ids.length);
+    const [first] = stack.sandbox.scenario.issuers();
+    if (!first) throw new Error('the scenario has no issuer');
+    const before = app.settings.config;
+    const misspelt = `${first.name}x`;
+    const refused = async (path: string) => {
+      const error = await app.reload(loadConfig(stack.configPath), { workerOnly: false }).catch((e) => e);
+      expect(isConfigError(error) ? error.issues.map((i) => i.path) : error).toEqual([path]);
+      expect(app.settings.config).toBe(before);
+      return isConfigError(error) ? (error.issues[0]?.message ?? '') : '';
+    };
+    patchChannel(stack, 'desk', { filter: { issuers: [misspelt] } });
+    expect(await refused('channels[0].filter.issuers[0]')).toContain(
+      `closest: ${first.name} (${first.svc_issuer_id})`,
+    );
+    patchChannel(stack, 'desk', { filter: {}, webhookUrl: 'not a url' });
+    expect(await refused('channels[0].webhookUrl')).toBe('is not a URL');
+  }, 60_000);
 
   it('a removed channel: its queued work is parked, listed, told once, and sent when the channel returns', async () => {
     const stack = await startStack({ issuers: 3, seed: 82, channels: ['slack', 'ops'] });

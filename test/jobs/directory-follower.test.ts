@@ -45,6 +45,7 @@ describe('DirectoryFollower', () => {
       logger,
       now: () => new Date(at),
       opsChannel: () => undefined,
+      channelsFor: () => [],
     });
     follower = new DirectoryFollower({ directory, logger, notices });
   });

@@ -2,9 +2,17 @@ import type { App } from '../../app.js';
 import type { Plan } from '../../budget/index.js';
 import { type ConfigIssue, isConfigError } from '../../config/config-error.js';
 import { isUnresolvedSecretError } from '../../config/unresolved-secret.js';
-import { isWholeDirectory, unlistedIds, watchEntries } from '../../jobs/watchlist.js';
+import {
+  isWholeDirectory,
+  resolveWatchlist,
+  unlistedIds,
+  type WatchedIssuer,
+  watchEntries,
+} from '../../jobs/watchlist.js';
 import { checkEvictionPolicy, describeEvictionPolicy } from '../../ops/redis-eviction.js';
 import { describeWatchlist, planFor } from '../../plan-for.js';
+import { filterHolderReview } from '../../preflight/filter-references.js';
+import { readKnownHolders } from '../../preflight/known-holders.js';
 import { configIssues, directoryIssues } from '../../preflight/preflight.js';
 import { inspectTopology } from '../../preflight/redis-topology.js';
 import type { Issuer } from '../../upstream/index.js';
@@ -12,6 +20,10 @@ import { withBudgetWait } from '../budget-wait.js';
 import type { CommandContext } from '../context.js';
 import { withApp } from '../context.js';
 import { describeFailure, EXIT } from '../exit.js';
+
+/** Where notices go without an ops channel (state/notice-routing.ts), told by `check`. */
+const NO_OPS_CHANNEL =
+  'ops.channel: not set: critical notices (access revoked, nothing polled, deliveries parked) go to every channel but webhooks, the others to the log, `status` and /readyz only; name a channel for operators';
 
 /** The lines `check` prints, and the exit code they add up to. */
 interface CheckOutput {
@@ -45,6 +57,7 @@ export async function checkCommand(ctx: CommandContext, options: { offline?: boo
     out.ok(`config ${ctx.configFile}: ${watched}, ${ctx.config.channels.length} channels`);
   }
   for (const issue of problems) out.problem(issue);
+  if (ctx.config.ops.channel === undefined) out.warn(NO_OPS_CHANNEL);
   const plan = planOrUndefined(ctx);
   // A config that cannot plan cannot build the app: its problem is reported above.
   if (plan === undefined) return out.exitCode();
@@ -78,9 +91,39 @@ async function checkWithApp(
     }
   }
   const directory = options.offline ? await savedDirectory(app, out) : await upstreamDirectory(ctx, app, out);
-  if (directory !== undefined) checkWatchlist(ctx, directory, out);
-  else if (isWholeDirectory(ctx.config.watchlist))
+  if (directory === undefined && isWholeDirectory(ctx.config.watchlist))
     out.warn(`plan: not made: ${describeWatchlist(ctx.config, null)}`);
+  const watched =
+    directory === undefined
+      ? resolveWatchlist(ctx.config.watchlist, null).watched
+      : checkWatchlist(ctx, directory, out);
+  await checkHolders(ctx, app, watched, out);
+}
+
+/** The filters' holders against the holders stored (preflight/filter-references.ts), as `start` judges them. */
+async function checkHolders(
+  ctx: CommandContext,
+  app: App,
+  watched: readonly WatchedIssuer[],
+  out: CheckOutput,
+): Promise<void> {
+  const named = ctx.config.channels.some(
+    (c) => (c.filter.holders?.length ?? 0) + (c.filter.excludeHolders?.length ?? 0) > 0,
+  );
+  if (!named) return;
+  const known = await readKnownHolders(
+    app.ctx,
+    watched.map((issuer) => issuer.id),
+  );
+  if (known.length === 0) {
+    out.warn('filter holders not checked: no snapshot or event is stored yet (the first sweep stores them)');
+    return;
+  }
+  const { issues, warnings } = filterHolderReview(ctx.config, known);
+  for (const issue of issues) out.problem(issue);
+  for (const warning of warnings) out.warn(`${warning.path}: ${warning.message}`);
+  if (issues.length + warnings.length === 0)
+    out.ok(`filter holders: each names one of the ${known.length} holders stored`);
 }
 
 /** The topology reached (single, Sentinel, Cluster), each node's role, and what would lose data. */
@@ -136,7 +179,8 @@ async function upstreamDirectory(
   }
 }
 
-function checkWatchlist(ctx: CommandContext, directory: CheckedDirectory, out: CheckOutput): void {
+/** The watchlist and the filters' issuers against the directory; the watched issuers it binds. */
+function checkWatchlist(ctx: CommandContext, directory: CheckedDirectory, out: CheckOutput): WatchedIssuer[] {
   const { watchlist } = ctx.config;
   const { watched, issues } = directoryIssues(ctx.config, directory.issuers);
   for (const issue of issues) out.problem(issue);
@@ -146,7 +190,7 @@ function checkWatchlist(ctx: CommandContext, directory: CheckedDirectory, out: C
       const plan = planFor(ctx.config, directory.issuers);
       out.ok(`plan for the directory's ${watched.length} issuers: ${plan.summary[0] ?? 'fits the budget'}`);
     }
-    return;
+    return watched;
   }
   for (const issuer of unlistedIds(watched, directory.issuers)) {
     out.warn(
@@ -157,6 +201,7 @@ function checkWatchlist(ctx: CommandContext, directory: CheckedDirectory, out: C
   if (issues.length === 0 && byName > 0) {
     out.ok(`watchlist: all ${byName} names resolve against the issuer list`);
   }
+  return watched;
 }
 
 function planOrUndefined(ctx: CommandContext): Plan | undefined {

@@ -1,6 +1,6 @@
 import { type App, planFor } from '../../app.js';
 import type { Plan } from '../../budget/index.js';
-import { formatDelta, formatPercent, KIND_VERB } from '../../channels/format.js';
+import { displayText, formatDelta, formatPercent, KIND_VERB } from '../../channels/format.js';
 import { formatDuration } from '../../config/duration.js';
 import { isWholeDirectory } from '../../jobs/watchlist.js';
 import { collectStatus, type StatusReport } from '../../ops/status.js';
@@ -81,22 +81,16 @@ function sharedBudget(deployments: readonly string[]): string {
   return `; SHARED with deployment ${deployments.join(', ')} (same API key): polls come later than planned`;
 }
 
-/** The status report for a terminal. */
+/** The status report for a terminal: what stops alerts first, then the detail. */
 export function formatStatus(r: StatusReport): string {
-  const access =
-    r.upstream.access === 'ok'
-      ? r.budget.probing
-        ? `rate-limited, one probe request every ${r.budget.probing.every} (next ${r.upstream.blockedUntil ?? 'now'}): ${r.budget.blockedReason}`
-        : r.upstream.blockedUntil
-          ? `blocked by a 429 until ${r.upstream.blockedUntil}`
-          : 'ok'
-      : `${r.upstream.access === 'unauthorized' ? 'UNAUTHORIZED (401)' : 'NO API ACCESS (403)'} since ${r.upstream.since}; polling stopped`;
+  const daemon = r.processes.length > 0;
   const lines = [
-    `Upstream access: ${access}`,
+    ...alarms(r),
+    `Upstream access: ${describeAccess(r)}`,
     `Budget: minute ${r.budget.minute.used}/${r.budget.minute.cap} used (${r.budget.minute.left} left), day ${r.budget.day.used}/${r.budget.day.cap} used (${r.budget.day.left} left, reserve ${r.budget.reserve})${sharedBudget(r.budget.sharedWith)}`,
-    `Watchlist: ${r.watchlist.all ? `whole directory, ${r.watchlist.issuers} issuers` : `${r.watchlist.issuers} issuers`}`,
+    watchlistLine(r),
     `Plan: sweep every ${r.plan.sweepEvery}, gate ${r.plan.gate ? 'on' : 'off'}, ${r.plan.refreshesPerDay} refreshes/day followable, ~${r.plan.requestsPerDay} requests/day planned`,
-    `Hard bound: no watched issuer unpolled longer than ${r.bound.every ?? 'forever (poll.maxStaleness off)'}${r.bound.longest ? `; longest now ${formatDuration(r.bound.longest.ageMs)} (${r.bound.longest.id}, polled ${r.bound.longest.since})` : ''}`,
+    describeBound(r),
     `Last sweep: ${r.sweep.lastSweepAt ?? 'never'}; dataset last_updated ${r.sweep.datasetLastUpdated ?? 'unknown'}`,
     '',
     renderTable(
@@ -116,11 +110,58 @@ export function formatStatus(r: StatusReport): string {
       r.channels.map((c) => [c.name, c.kind, c.mode, c.waiting, c.delayed, c.failed, c.staged]),
     ),
     '',
-    `Schedulers: ${r.schedulers.map(describeScheduler).join('; ') || 'none'}`,
+    `Schedulers: ${r.schedulers.map(describeScheduler).join('; ') || 'none'}${daemon ? '' : ' (no daemon running to run them)'}`,
     `Processes alive: ${r.processes.map((p) => `${p.id} (${p.role})`).join(', ') || 'none'}`,
     `Notices: ${r.notices.map((n) => `[${n.severity}] ${n.title}`).join('; ') || 'none'}`,
   ];
   return lines.join('\n');
+}
+
+/** What stops alerts altogether, before anything else: polling stopped, no daemon. */
+function alarms(r: StatusReport): string[] {
+  return [
+    ...(r.upstream.access === 'ok' ? [] : [`POLLING STOPPED: ${describeAccess(r)}`]),
+    ...(r.processes.length > 0
+      ? []
+      : [
+          'NO DAEMON RUNNING: no shortwatch process has reported in the last 30s; nothing is polled or delivered until `shortwatch start` runs',
+        ]),
+  ];
+}
+
+function describeAccess(r: StatusReport): string {
+  if (r.upstream.access !== 'ok') {
+    const what = r.upstream.access === 'unauthorized' ? 'UNAUTHORIZED (401)' : 'NO API ACCESS (403)';
+    return `${what} since ${r.upstream.since}; polling stopped`;
+  }
+  if (r.budget.probing) {
+    return `rate-limited, one probe request every ${r.budget.probing.every} (next ${r.upstream.blockedUntil ?? 'now'}): ${r.budget.blockedReason}`;
+  }
+  return r.upstream.blockedUntil ? `blocked by a 429 until ${r.upstream.blockedUntil}` : 'ok';
+}
+
+/** The watched issuers, and the entries that bind none: a name that does not resolve is not watched. */
+function watchlistLine(r: StatusReport): string {
+  const { watchlist: w } = r;
+  if (w.all) return `Watchlist: whole directory, ${w.issuers} issuers`;
+  if (w.unresolved.length === 0) return `Watchlist: ${w.issuers} issuers`;
+  const names = w.unresolved.map((name) => `"${displayText(name)}"`).join(', ');
+  return `Watchlist: ${w.issuers} issuers of ${w.entries} entries; ${w.unresolved.length} NOT RESOLVED (not watched): ${names}`;
+}
+
+/** The hard bound, unless nothing keeps it now (polling stopped, no daemon): then that is said instead. */
+function describeBound(r: StatusReport): string {
+  const stopped =
+    r.upstream.access !== 'ok'
+      ? 'polling is stopped (upstream access revoked)'
+      : r.processes.length === 0
+        ? 'no daemon is running'
+        : undefined;
+  const longest = r.bound.longest
+    ? `; longest now ${formatDuration(r.bound.longest.ageMs)} (${r.bound.longest.id}, polled ${r.bound.longest.since})`
+    : '';
+  if (stopped) return `Hard bound: NOT KEPT: ${stopped}${longest}`;
+  return `Hard bound: no watched issuer unpolled longer than ${r.bound.every ?? 'forever (poll.maxStaleness off)'}${longest}`;
 }
 
 function describeScheduler(s: StatusReport['schedulers'][number]): string {

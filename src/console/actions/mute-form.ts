@@ -1,5 +1,6 @@
 import type { App } from '../../app.js';
 import { isCliError } from '../../cli/exit.js';
+import { requireKnownHolder } from '../../cli/holder-lookup.js';
 import { issuerSources, lookupIssuer } from '../../cli/issuer-lookup.js';
 import { parseDuration } from '../../config/duration.js';
 import { isInvalidMuteError, type MuteRequest } from '../../routing/index.js';
@@ -30,7 +31,8 @@ export function muteFields(form: URLSearchParams): MuteFields {
 /**
  * Checks the form as `shortwatch mute` checks its arguments and turns it into a request: a duration, a
  * configured channel, and an issuer known to the issuer list or the watchlist (a label stored as the id,
- * since mutes match what routing sees). A string says what is wrong.
+ * since mutes match what routing sees) or a holder the snapshots or the event log have. A string says
+ * what is wrong.
  */
 export async function muteRequest(app: App, f: MuteFields): Promise<MuteRequest | string> {
   if (f.scope !== 'holder' && f.scope !== 'issuer') return 'mute what? holder or issuer';
@@ -40,14 +42,14 @@ export async function muteRequest(app: App, f: MuteFields): Promise<MuteRequest 
   if (f.channel && !app.settings.config.channels.some((c) => c.name === f.channel))
     return `no channel named "${f.channel}"`;
   let target = f.target;
-  if (f.scope === 'issuer') {
-    try {
+  try {
+    if (f.scope === 'issuer') {
       const issuer = lookupIssuer(f.target, await issuerSources(app));
       if (issuer.via === 'label') target = issuer.id;
-    } catch (error) {
-      if (isCliError(error)) return error.message;
-      throw error;
-    }
+    } else await requireKnownHolder(app, f.target);
+  } catch (error) {
+    if (isCliError(error)) return error.message;
+    throw error;
   }
   return {
     scope: f.scope,

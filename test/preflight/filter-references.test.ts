@@ -1,0 +1,164 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { loadConfig } from '../../src/config/load.js';
+import { holderKey } from '../../src/positions/holder-key.js';
+import { channelUrlIssues } from '../../src/preflight/channel-urls.js';
+import { filterHolderReview, filterIssuerIssues } from '../../src/preflight/filter-references.js';
+import { closestHolders, type KnownHolder } from '../../src/preflight/known-holders.js';
+import type { Issuer } from '../../src/upstream/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'shortwatch-refs-'));
+let files = 0;
+
+/** A valid config whose channels are `channels`, loaded as the CLI loads it. */
+function withChannels(channels: Record<string, unknown>[]) {
+  files += 1;
+  const path = join(dir, `c${files}.yaml`);
+  const config = {
+    upstream: { baseUrl: 'https://api.example.com', apiKey: 'key-1' },
+    watchlist: [{ id: 'ISS-1' }],
+    channels,
+  };
+  writeFileSync(path, stringify(config));
+  return loadConfig(path);
+}
+
+const slack = (extra: Record<string, unknown> = {}) => ({
+  name: 'desk',
+  kind: 'slack',
+  webhookUrl: 'https://hooks.slack.com/services/T/B/x',
+  ...extra,
+});
+
+const DIRECTORY: Issuer[] = [
+  { svc_issuer_id: 'ISS-1', name: 'Borealis Mining plc' },
+  { svc_issuer_id: 'ISS-2', name: 'Vantage Bank plc' },
+];
+
+const KNOWN: KnownHolder[] = ['Marshall Wace LLP', 'Citadel Advisors LLC', 'D. E. Shaw & Co., L.P.'].map(
+  (name) => ({ key: holderKey(name), name }),
+);
+
+describe('filterIssuerIssues', () => {
+  it.each([
+    ['an id', 'ISS-2'],
+    ['a name, spelt another way', '  vantage   BANK plc'],
+  ])('accepts %s the directory has', (_, entry) => {
+    expect(filterIssuerIssues(withChannels([slack({ filter: { issuers: [entry] } })]), DIRECTORY)).toEqual(
+      [],
+    );
+  });
+
+  it('names a misspelt issuer of a digest filter at its key path, with the closest name', () => {
+    const config = withChannels([
+      slack(),
+      {
+        name: 'morning',
+        kind: 'console',
+        mode: 'digest',
+        schedule: '30 7 * * 1-5',
+        filter: { issuers: ['ISS-1', 'Borealis Minning plc'] },
+      },
+    ]);
+    expect(filterIssuerIssues(config, DIRECTORY)).toEqual([
+      {
+        path: 'channels[1].filter.issuers[1]',
+        message:
+          'issuer "Borealis Minning plc" is not in the upstream\'s issuer list, so this filter never matches it; closest: Borealis Mining plc (ISS-1)',
+      },
+    ]);
+  });
+
+  it('judges nothing against an empty directory', () => {
+    expect(filterIssuerIssues(withChannels([slack({ filter: { issuers: ['x'] } })]), [])).toEqual([]);
+  });
+});
+
+describe('filterHolderReview', () => {
+  it('accepts a holder by key prefix, as routing matches', () => {
+    const config = withChannels([slack({ filter: { holders: ['marshall wace', 'D.E. SHAW & CO LP'] } })]);
+    expect(filterHolderReview(config, KNOWN)).toEqual({ issues: [], warnings: [] });
+  });
+
+  it('refuses a misspelling with the closest holder; warns of a holder near none', () => {
+    const config = withChannels([
+      slack({ filter: { holders: ['Marshal Wace'], excludeHolders: ['Quantum Nowhere Fund'] } }),
+    ]);
+    const review = filterHolderReview(config, KNOWN);
+    expect(review.issues).toEqual([
+      {
+        path: 'channels[0].filter.holders[0]',
+        message:
+          'holder "Marshal Wace" matches no holder in the snapshots or the event log; closest: Marshall Wace LLP',
+      },
+    ]);
+    expect(review.warnings.map((w) => w.path)).toEqual(['channels[0].filter.excludeHolders[0]']);
+  });
+
+  it('judges nothing before any holder is stored', () => {
+    const config = withChannels([slack({ filter: { holders: ['Marshal Wace'] } })]);
+    expect(filterHolderReview(config, [])).toEqual({ issues: [], warnings: [] });
+  });
+});
+
+describe('closestHolders', () => {
+  it.each([
+    ['Citadell', ['Citadel Advisors LLC']],
+    ['de shaw', ['D. E. Shaw & Co., L.P.']],
+    ['Renaissance', []],
+  ])('%s → %j', (entry, expected) => {
+    expect(closestHolders(entry, KNOWN)).toEqual(expected);
+  });
+});
+
+describe('channelUrlIssues', () => {
+  it.each([
+    [
+      'a Slack URL that is not a URL',
+      slack({ webhookUrl: 'hooks.slack.com/services/T/B/x' }),
+      'channels[0].webhookUrl',
+      'is not a URL',
+    ],
+    [
+      'a Slack URL over plain http',
+      slack({ webhookUrl: 'http://hooks.slack.com/services/T/B/x' }),
+      'channels[0].webhookUrl',
+      'must use https (http only for 127.0.0.1 or localhost)',
+    ],
+    [
+      'a Teams URL with no path',
+      { name: 't', kind: 'teams', webhookUrl: 'https://example.com' },
+      'channels[0].webhookUrl',
+      'has no path',
+    ],
+    [
+      'a webhook that is not http',
+      {
+        name: 'w',
+        kind: 'webhook',
+        url: 'ftp://example.com/in',
+        signingSecret: `whsec_${Buffer.alloc(24, 1).toString('base64')}`,
+      },
+      'channels[0].url',
+      'must be an http or https URL',
+    ],
+  ])('%s', (_, channel, path, message) => {
+    expect(channelUrlIssues(withChannels([channel]))).toEqual([{ path, message }]);
+  });
+
+  it('accepts the URLs each kind can send to', () => {
+    const config = withChannels([
+      slack(),
+      {
+        name: 'w',
+        kind: 'webhook',
+        url: 'http://10.0.0.5:8080/in',
+        signingSecret: `whsec_${Buffer.alloc(24, 1).toString('base64')}`,
+      },
+    ]);
+    expect(channelUrlIssues(config)).toEqual([]);
+  });
+});
