@@ -84,9 +84,12 @@ describe('the console over HTTP', () => {
     expect(await stack.redis.redis.hlen(stack.keys.workers)).toBe(0);
   }, 30_000);
 
-  async function serve(http: Record<string, unknown> = {}): Promise<string> {
+  async function serve(
+    http: Record<string, unknown> = {},
+    more: Record<string, unknown> = {},
+  ): Promise<string> {
     stack = await startStack({ issuers: 2, channels: ['console'] });
-    updateConfig(stack, (config) => ({ ...config, http: { port: 0, host: '127.0.0.1', ...http } }));
+    updateConfig(stack, (config) => ({ ...config, ...more, http: { port: 0, host: '127.0.0.1', ...http } }));
     app = await stack.openApp();
     const started = await startHttpServer(app, 0, '127.0.0.1');
     server = started.server;
@@ -281,5 +284,32 @@ describe('the console over HTTP', () => {
     );
     const { auth } = await signIn(base);
     expect(auth).not.toBe('');
+  }, 30_000);
+
+  it('the full-history action asks first, spends 1 request once confirmed, and never the reserve', async () => {
+    const base = await serve({}, { budget: { perDay: 1000, reserve: 998 } });
+    const { cookie, csrf } = await session(base);
+    const issuers = [...(stack as Stack).sandbox.scenario.issuers()];
+    await app?.ctx.directory.save(issuers, null, new Date());
+    const issuer = issuers[0]?.svc_issuer_id ?? '';
+    const path = `/issuers/${encodeURIComponent(issuer)}/history`;
+    const used = async () => (await app?.ctx.budget.usage())?.day.used;
+
+    const ask = await post(base, path, { csrf }, { cookie });
+    expect(ask.status).toBe(200);
+    const asked = await ask.text();
+    expect(asked).toContain('This spends <strong>1 upstream request</strong>');
+    expect(asked).toContain('name="confirm" value="spend"');
+    expect(await used()).toBe(0);
+
+    const loaded = await post(base, path, { csrf, confirm: 'spend' }, { cookie });
+    expect(await loaded.text()).toContain('Full history loaded');
+    expect(await used()).toBe(1);
+    // One request is left beyond the reserve: spent, the next is refused and the reserve stays whole.
+    await post(base, path, { csrf, confirm: 'spend' }, { cookie });
+    expect(await used()).toBe(2);
+    const refused = await (await post(base, path, { csrf, confirm: 'spend' }, { cookie })).text();
+    expect(refused).toContain('no request to spare now (reserve');
+    expect(await used()).toBe(2);
   }, 30_000);
 });
