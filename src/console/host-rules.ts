@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { isLoopbackHost } from '../config/upstream-url.js';
 
 /** A host the endpoint serves besides loopback: a name, and a port when the entry named one. */
@@ -62,14 +63,21 @@ function configured(rules: HostRules, at: HostPort): boolean {
   );
 }
 
+/** Whether a parsed hostname is an IP address (v4, or v6 in brackets) rather than a name. */
+function isAddress(hostname: string): boolean {
+  return isIP(hostname.replace(/^\[(.*)\]$/, '$1')) !== 0;
+}
+
 /**
- * Whether a request naming this `Host` is served. Loopback names on any port (a rebinding page cannot
- * send one: its Host is its own name; and port forwards, `ssh -L` or a remapped container port, keep
- * working), plus the configured names.
+ * Whether a request naming this `Host` is served: loopback names and the configured names, and any IP
+ * address. Rebinding needs a name (a page's origin is the name the attacker's DNS answers for); a page
+ * whose origin is an address was served by that address, so it is this endpoint's own page. Addresses
+ * keep Prometheus' `dns_sd_configs` (which scrape by address) and the container health checks working.
+ * Loopback names pass on any port: port forwards (`ssh -L`, a remapped container port) keep working.
  */
 export function hostAllowed(rules: HostRules, hostHeader: string | undefined): boolean {
   const at = parseHostHeader(hostHeader);
-  return at !== undefined && (isLoopbackHost(at.hostname) || configured(rules, at));
+  return at !== undefined && (isLoopbackHost(at.hostname) || isAddress(at.hostname) || configured(rules, at));
 }
 
 /** The host an `Origin` (or, without one, a `Referer`) names; undefined when neither names an http(s) one. */
