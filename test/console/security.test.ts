@@ -56,6 +56,28 @@ describe('binding the console beyond loopback needs http.auth.token', () => {
     ['0.0.0.0 with a token', { port: 9464, host: '0.0.0.0', auth: { token: TOKEN } }, []],
     ['0.0.0.0 with the console off (probes only)', { port: 9464, host: '0.0.0.0', console: false }, []],
     ['0.0.0.0 with no port (the endpoint is off)', { host: '0.0.0.0' }, []],
+    [
+      'allowed hosts: a name, a name with its port, an IPv6 address',
+      { port: 9464, allowedHosts: ['shortwatch', 'ops.example.com:8443', '[fd00::5]'] },
+      [],
+    ],
+    [
+      'an allowed host written as a URL',
+      { port: 9464, allowedHosts: ['https://ops.example.com'] },
+      ['http.allowedHosts[0]'],
+    ],
+    [
+      'an allowed host with a path',
+      { port: 9464, allowedHosts: ['ok', 'ops.example.com/x'] },
+      ['http.allowedHosts[1]'],
+    ],
+    ['an https public URL', { port: 9464, publicUrl: 'https://console.example.com/' }, []],
+    [
+      'a public URL of another scheme',
+      { port: 9464, publicUrl: 'ftp://console.example.com/' },
+      ['http.publicUrl'],
+    ],
+    ['a session of no time', { port: 9464, auth: { sessionTtl: '0s' } }, ['http.auth.sessionTtl']],
   ])('%s', (_, http, expected) => {
     expect(httpProblems(http)).toEqual(expected);
   });

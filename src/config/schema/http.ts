@@ -73,11 +73,14 @@ export const httpSchema = z
       .array(
         z
           .string()
-          .regex(HOST_ENTRY, 'must be a host name or address, optionally with :port (no scheme, no path)'),
+          .refine(
+            (entry) => HOST_ENTRY.test(entry),
+            'must be a host name or address, optionally with :port (no scheme, no path)',
+          ),
       )
       .default([])
       .describe(
-        'Host names the endpoint answers to besides loopback (127.0.0.0/8, localhost, [::1]) and the host of `http.publicUrl`: e.g. `shortwatch.example.com` (any port) or `shortwatch:9464` (that port only). A request for any other `Host` is answered 421 (DNS rebinding), except `/healthz`; a console POST whose `Origin` (or `Referer`) names another host is refused 403.',
+        'Host names the endpoint answers to besides loopback (127.0.0.0/8, localhost, [::1]), IP addresses and the host of `http.publicUrl`: e.g. `shortwatch.example.com` (any port) or `shortwatch:9464` (that port only). A request for any other `Host` is answered 421 (DNS rebinding), except `/healthz`; a console POST whose `Origin` (or `Referer`) names another host is refused 403.',
       ),
     publicUrl: z
       .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
