@@ -48,6 +48,24 @@ async function readForm(request: IncomingMessage): Promise<URLSearchParams> {
 }
 
 /**
+ * Refuses a POST that does not come from a page of the console: its Origin (or Referer) names another
+ * host or none, or its CSRF token is not the session's.
+ */
+function checkPost(
+  request: IncomingMessage,
+  form: URLSearchParams,
+  at: { http: App['settings']['config']['http']; csrf: CsrfTokens; session: string | undefined },
+): void {
+  if (!postSourceAllowed(hostRules(at.http), request.headers))
+    throw new Refusal(403, 'This form came from another site, or did not say where it came from.');
+  if (!at.csrf.verify(at.session, form.get(CSRF_FIELD) ?? undefined))
+    throw new Refusal(
+      403,
+      'The form had no valid CSRF token (a stale page, or a restarted console): reload and try again.',
+    );
+}
+
+/**
  * Builds the console: server-rendered pages on the HTTP endpoint's port. Pages are read-only GETs; the
  * actions (retry, mute, unmute, the `status=all` history that spends budget, sign-in and out) are POSTs
  * carrying the session's CSRF token. With `http.auth.token` set, every page asks for it first.
@@ -96,15 +114,7 @@ export function createConsole(app: App, csrf: CsrfTokens = new CsrfTokens()): Co
       };
       try {
         const form = request.method === 'POST' ? await readForm(request) : new URLSearchParams();
-        if (request.method === 'POST') {
-          if (!postSourceAllowed(hostRules(http), request.headers))
-            throw new Refusal(403, 'This form came from another site, or did not say where it came from.');
-          if (!csrf.verify(given, form.get(CSRF_FIELD) ?? undefined))
-            throw new Refusal(
-              403,
-              'The form had no valid CSRF token (a stale page, or a restarted console): reload and try again.',
-            );
-        }
+        if (request.method === 'POST') checkPost(request, form, { http, csrf, session: given });
         if (path === '/login' || (path === '/logout' && request.method === 'POST')) {
           const signIn = await signInRoute(
             {
