@@ -268,6 +268,11 @@ describe('the console over HTTP', () => {
 
     const sessionKeys = () => (stack as Stack).redis.redis.keys((stack as Stack).keys.consoleSession('*'));
     expect(await sessionKeys()).toHaveLength(1);
+    // Each session expires on its own after http.auth.sessionTtl (12 h by default).
+    const [key] = await sessionKeys();
+    const ttl = await (stack as Stack).redis.redis.pttl(key ?? '');
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(12 * 3_600_000);
     updateConfig(stack as Stack, (config) => ({
       ...config,
       http: { ...(config.http as object), auth: { token: `${TOKEN}-rotated` } },
