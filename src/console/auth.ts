@@ -1,11 +1,9 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Secret } from '../config/secret.js';
+import type { ConsoleSessions } from './sessions.js';
 
-/** The cookie a signed-in browser carries: derived from the token, never the token itself. */
+/** The cookie a signed-in browser carries: a random session id, never the token or anything derived from it. */
 export const AUTH_COOKIE = 'sw_auth';
-
-/** How long a sign-in lasts in the browser. */
-export const AUTH_COOKIE_SECONDS = 12 * 3600;
 
 function sameBytes(a: string, b: string): boolean {
   // Digests first: equal lengths for timingSafeEqual, whatever was sent.
@@ -15,15 +13,17 @@ function sameBytes(a: string, b: string): boolean {
 }
 
 /**
- * Who may see the console: anyone on loopback when no `http.auth.token` is set; otherwise a browser
- * signed in with the token (a cookie holding HMAC(token), so rotating the token signs everyone out) or
- * a client sending `Authorization: Bearer <token>`.
+ * Who may see the console: anyone whose `Host` passed the gate when no `http.auth.token` is set (loopback
+ * only, the schema sees to it); otherwise a browser signed in with the token (a session in Redis, bound to
+ * the token's fingerprint, so a new token signs everyone out) or a client sending `Authorization: Bearer`.
  */
 export class ConsoleAuth {
   readonly #token: Secret | undefined;
+  readonly #sessions: ConsoleSessions;
 
-  constructor(token: Secret | undefined) {
+  constructor(token: Secret | undefined, sessions: ConsoleSessions) {
     this.#token = token;
+    this.#sessions = sessions;
   }
 
   /** False when the console is open (loopback without a token). */
@@ -31,26 +31,34 @@ export class ConsoleAuth {
     return this.#token !== undefined;
   }
 
-  /** The auth cookie's value for a browser that gave the right token. */
-  cookieValue(): string {
-    return createHmac('sha256', this.#reveal()).update('shortwatch-console-session').digest('base64url');
-  }
-
   /** Whether the token typed into the sign-in form is the configured one. */
   checkToken(given: string): boolean {
-    return this.#token !== undefined && sameBytes(given, this.#reveal());
+    return this.#token !== undefined && sameBytes(given, this.#token.reveal());
+  }
+
+  /** A new session for a browser that gave the right token: the auth cookie's value. */
+  signIn(ttlMs: number): Promise<string> {
+    return this.#sessions.create(this.#fingerprint(), ttlMs);
+  }
+
+  /** Ends the session a browser's cookie names. */
+  signOut(session: string | undefined): Promise<void> {
+    return this.#sessions.revoke(session);
   }
 
   /** Whether a request may see the console. */
-  allows(cookie: string | undefined, authorization: string | undefined): boolean {
+  async allows(session: string | undefined, authorization: string | undefined): Promise<boolean> {
     if (this.#token === undefined) return true;
-    if (cookie !== undefined && sameBytes(cookie, this.cookieValue())) return true;
     const bearer = /^Bearer (.+)$/i.exec(authorization ?? '')?.[1];
-    return bearer !== undefined && this.checkToken(bearer);
+    if (bearer !== undefined && this.checkToken(bearer)) return true;
+    return this.#sessions.valid(session, this.#fingerprint());
   }
 
-  #reveal(): string {
+  /** What a session is bound to: a keyed digest of the token (Redis never holds the token). */
+  #fingerprint(): string {
     if (this.#token === undefined) throw new Error('no console token configured');
-    return this.#token.reveal();
+    return createHmac('sha256', this.#token.reveal())
+      .update('shortwatch-console-session')
+      .digest('base64url');
   }
 }

@@ -10,12 +10,18 @@ export function parseCookies(header: string | undefined): Map<string, string> {
   return cookies;
 }
 
+/** How a console cookie is set: its lifetime (a browser-session cookie without one), and whether `Secure`. */
+export interface CookieOptions {
+  maxAgeSeconds?: number;
+  secure: boolean;
+}
+
 /**
  * A `Set-Cookie` value for the console: HttpOnly (no script reads it), SameSite=Strict (no other site's
- * form or link carries it), the whole console's path. No `Secure`: the console is plain HTTP on loopback;
- * behind a TLS proxy the browser still sends it.
+ * form or link carries it), the whole console's path, and `Secure` when the console is reached over TLS
+ * (the request came over TLS, or `http.publicUrl` is https), so it never travels in clear.
  */
-export function consoleCookie(name: string, value: string, maxAgeSeconds?: number): string {
-  const age = maxAgeSeconds === undefined ? '' : `; Max-Age=${maxAgeSeconds}`;
-  return `${name}=${value}; Path=/; HttpOnly; SameSite=Strict${age}`;
+export function consoleCookie(name: string, value: string, options: CookieOptions): string {
+  const age = options.maxAgeSeconds === undefined ? '' : `; Max-Age=${options.maxAgeSeconds}`;
+  return `${name}=${value}; Path=/; HttpOnly; SameSite=Strict${options.secure ? '; Secure' : ''}${age}`;
 }

@@ -2,15 +2,17 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../app.js';
 import { collectSecrets } from '../config/secret.js';
 import { CONSOLE_CSS, CONSOLE_JS } from './assets.js';
-import { AUTH_COOKIE, AUTH_COOKIE_SECONDS, ConsoleAuth } from './auth.js';
+import { AUTH_COOKIE, ConsoleAuth } from './auth.js';
 import { consoleCookie, parseCookies } from './cookies.js';
 import { CSRF_FIELD, CsrfTokens, SESSION_COOKIE } from './csrf.js';
+import { hostRules, postSourceAllowed } from './host-rules.js';
 import { html } from './html.js';
 import { layout } from './layout.js';
 import { type PageContext, type PageResult, page } from './page.js';
-import { renderLogin, safeNext } from './pages/login.js';
 import { pageSecrets, send } from './respond.js';
 import { findRoute, notFoundPage, ownsPath } from './routes.js';
+import { ConsoleSessions } from './sessions.js';
+import { secureCookies, signInRoute } from './sign-in.js';
 
 /** The biggest form the console accepts: its forms hold a few short fields. */
 const MAX_FORM_BYTES = 16 * 1024;
@@ -45,15 +47,22 @@ async function readForm(request: IncomingMessage): Promise<URLSearchParams> {
   return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
 }
 
-/** A POST from another origin (when the browser says where it comes from) is refused outright. */
-function sameOrigin(request: IncomingMessage): boolean {
-  const origin = request.headers.origin;
-  if (origin === undefined || origin === 'null') return origin === undefined;
-  try {
-    return new URL(origin).host === request.headers.host;
-  } catch {
-    return false;
-  }
+/**
+ * Refuses a POST that does not come from a page of the console: its Origin (or Referer) names another
+ * host or none, or its CSRF token is not the session's.
+ */
+function checkPost(
+  request: IncomingMessage,
+  form: URLSearchParams,
+  at: { http: App['settings']['config']['http']; csrf: CsrfTokens; session: string | undefined },
+): void {
+  if (!postSourceAllowed(hostRules(at.http), request.headers))
+    throw new Refusal(403, 'This form came from another site, or did not say where it came from.');
+  if (!at.csrf.verify(at.session, form.get(CSRF_FIELD) ?? undefined))
+    throw new Refusal(
+      403,
+      'The form had no valid CSRF token (a stale page, or a restarted console): reload and try again.',
+    );
 }
 
 /**
@@ -80,9 +89,11 @@ export function createConsole(app: App, csrf: CsrfTokens = new CsrfTokens()): Co
       const cookies = parseCookies(request.headers.cookie);
       const given = cookies.get(SESSION_COOKIE);
       const session = csrf.isSession(given) ? given : csrf.newSession();
-      const setCookies = session === given ? [] : [consoleCookie(SESSION_COOKIE, session)];
-      const auth = new ConsoleAuth(http.auth.token);
-      const allowed = auth.allows(cookies.get(AUTH_COOKIE), request.headers.authorization);
+      const cookie = { secure: secureCookies(request, http) };
+      const setCookies = session === given ? [] : [consoleCookie(SESSION_COOKIE, session, cookie)];
+      const sessions = new ConsoleSessions(app.ctx.redis, app.ctx.prefix);
+      const auth = new ConsoleAuth(http.auth.token, sessions);
+      const allowed = await auth.allows(cookies.get(AUTH_COOKIE), request.headers.authorization);
       const token = csrf.tokenFor(session);
       const reply = (result: PageResult, extraCookies: string[] = []) => {
         const cookie = [...setCookies, ...extraCookies];
@@ -103,21 +114,23 @@ export function createConsole(app: App, csrf: CsrfTokens = new CsrfTokens()): Co
       };
       try {
         const form = request.method === 'POST' ? await readForm(request) : new URLSearchParams();
-        if (request.method === 'POST') {
-          if (!sameOrigin(request)) throw new Refusal(403, 'This form came from another site.');
-          if (!csrf.verify(given, form.get(CSRF_FIELD) ?? undefined))
-            throw new Refusal(
-              403,
-              'The form had no valid CSRF token (a stale page, or a restarted console): reload and try again.',
-            );
-        }
-        if (path === '/login') {
-          const { result, cookies: signedIn } = loginRoute(request.method, url, form, auth, token);
-          reply(result, signedIn);
-          return true;
-        }
-        if (path === '/logout' && request.method === 'POST') {
-          reply({ kind: 'redirect', location: '/' }, [consoleCookie(AUTH_COOKIE, '', 0)]);
+        if (request.method === 'POST') checkPost(request, form, { http, csrf, session: given });
+        if (path === '/login' || (path === '/logout' && request.method === 'POST')) {
+          const signIn = await signInRoute(
+            {
+              method: request.method,
+              url,
+              form,
+              session: cookies.get(AUTH_COOKIE),
+              address: request.socket.remoteAddress ?? 'unknown',
+              csrf: token,
+              nowMs: app.ctx.now().getTime(),
+            },
+            auth,
+            sessions,
+            { http, cookie },
+          );
+          reply(signIn.result, signIn.cookies);
           return true;
         }
         if (!allowed) {
@@ -152,23 +165,4 @@ export function createConsole(app: App, csrf: CsrfTokens = new CsrfTokens()): Co
       return true;
     },
   };
-}
-
-/** GET /login shows the form; POST /login checks the token and signs the browser in (a cookie). */
-function loginRoute(
-  method: string | undefined,
-  url: URL,
-  form: URLSearchParams,
-  auth: ConsoleAuth,
-  token: string,
-): { result: PageResult; cookies: string[] } {
-  if (!auth.required) return { result: { kind: 'redirect', location: '/' }, cookies: [] };
-  const signIn = (next: string, wrong: boolean) =>
-    page({ title: 'Sign in', section: null }, renderLogin(token, next, wrong), wrong ? 401 : 200);
-  if (method !== 'POST')
-    return { result: signIn(safeNext(url.searchParams.get('next')), false), cookies: [] };
-  const next = safeNext(form.get('next'));
-  if (!auth.checkToken(form.get('token') ?? '')) return { result: signIn(next, true), cookies: [] };
-  const cookie = consoleCookie(AUTH_COOKIE, auth.cookieValue(), AUTH_COOKIE_SECONDS);
-  return { result: { kind: 'redirect', location: next }, cookies: [cookie] };
 }

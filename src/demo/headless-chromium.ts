@@ -24,9 +24,12 @@ export function chromiumPath(): string | undefined {
 
 /**
  * Launches the system Chromium through playwright-core (a development dependency, loaded on demand):
- * never a browser playwright would download.
+ * never a browser playwright would download. `extraArgs` follow the quiet flags (e.g. a host-resolver rule).
  */
-export async function launchChromium(executablePath: string): Promise<Browser> {
+export async function launchChromium(
+  executablePath: string,
+  extraArgs: readonly string[] = [],
+): Promise<Browser> {
   const { chromium } = await import('playwright-core');
-  return chromium.launch({ executablePath, args: [...CHROMIUM_ARGS] });
+  return chromium.launch({ executablePath, args: [...CHROMIUM_ARGS, ...extraArgs] });
 }

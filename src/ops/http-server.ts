@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { App } from '../app.js';
 import { createConsole } from '../console/handler.js';
+import { createHostGate } from '../console/host-gate.js';
 import { stateKeys } from '../state/keys.js';
 import { readiness } from './status.js';
 import { withLiveness } from './worker-liveness.js';
@@ -29,7 +30,12 @@ export async function refreshGauges(app: App): Promise<void> {
   }
 }
 
-/** `/healthz` (process up), `/readyz` (Redis, access, schedulers, worker liveness) and `/metrics` (Prometheus). */
+/**
+ * `/healthz` (process up), `/readyz` (Redis, access, schedulers, worker liveness) and `/metrics` (Prometheus).
+ * Every path but `/healthz` answers only the host names it serves (loopback, `http.allowedHosts`, the host
+ * of `http.publicUrl`): another `Host` is a DNS-rebinding page or a name to configure, answered 421.
+ * `/healthz` says `ok` and nothing more, so container and orchestrator probes may call it by any name.
+ */
 export async function startHttpServer(
   app: App,
   port: number,
@@ -37,6 +43,7 @@ export async function startHttpServer(
 ): Promise<{ server: Server; port: number }> {
   // The web console (src/console/) answers its own paths; the probes below never need its token.
   const webConsole = createConsole(app);
+  const hostGate = createHostGate(() => app.settings.config.http, app.ctx.logger);
   const server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
     const reply = (status: number, type: string, body: string) => {
@@ -44,9 +51,11 @@ export async function startHttpServer(
       response.end(body);
     };
     const handle = async () => {
+      if (path === '/healthz' && request.method === 'GET') return reply(200, 'text/plain', 'ok\n');
+      if (!hostGate.admits(request))
+        return reply(421, 'text/plain', 'misdirected request: this endpoint does not serve that host name\n');
       if (await webConsole.handle(request, response)) return;
       if (request.method !== 'GET') return reply(405, 'text/plain', 'method not allowed\n');
-      if (path === '/healthz') return reply(200, 'text/plain', 'ok\n');
       if (path === '/readyz') {
         // The workers' liveness is this process's own (src/ops/worker-liveness.ts), not read from Redis.
         const report = withLiveness(await readiness(app), app.liveness);

@@ -49,6 +49,10 @@ export function stateKeys(root: string) {
     /** HASH channel name → kind: every channel the deployment ran with (a removed one keeps an outbox). */
     channels: `${root}:channels`,
     mutes: `${root}:mutes`,
+    /** STRING, PX: the token fingerprint a console sign-in was made with, by sha256 of the session id. */
+    consoleSession: (idHash: string) => `${root}:console:session:${idHash}`,
+    /** STRING counter, PX: console sign-in attempts from one client address in the current window. */
+    consoleSignIns: (address: string) => `${root}:console:sign-ins:${address}`,
     muteSuppressed: `${root}:mute-suppressed`,
     /** Pub/sub channel: a channel name is published when its outbox has new work. */
     outboxWake: `${root}:outbox-wake`,

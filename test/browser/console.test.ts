@@ -125,6 +125,11 @@ describe.skipIf(SKIP_WITHOUT_CHROMIUM)(`the web console in headless Chromium${CH
     expect(await page.evaluate<number>('document.scripts.length')).toBe(1);
     await page.getByRole('button', { name: /Load the full history/ }).click();
     await page.waitForLoadState();
+    // Spending the budget asks first: the cost, then a confirming POST.
+    expect(await page.locator('main').textContent()).toContain('This spends 1 upstream request');
+    await shoot(page, 'issuer-history-confirm');
+    await page.getByRole('button', { name: /Spend 1 request/ }).click();
+    await page.waitForLoadState();
     expect(await page.locator('main').textContent()).toContain('Full history loaded');
     expect(await page.locator('svg.chart path.line').count()).toBeGreaterThan(1);
     await shoot(page, 'issuer');

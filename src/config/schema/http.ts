@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isLoopbackHost } from '../upstream-url.js';
-import { secret } from './value-types.js';
+import { duration, secret } from './value-types.js';
 
 // Also a numeric string, so that `${HTTP_PORT:-9464}` (interpolation yields text) works.
 const portNumber = z
@@ -23,8 +23,29 @@ const authSchema = z
     token: optionalToken.describe(
       'Token that opens the web console (sign-in form or `Authorization: Bearer`); required when `http.host` is not loopback and the console is on. Empty counts as unset. `/healthz`, `/readyz` and `/metrics` never ask for it.',
     ),
+    sessionTtl: duration
+      .refine((ms) => ms >= 60_000, 'must be at least 1m')
+      .prefault('12h')
+      .describe(
+        'How long a console sign-in lasts: a random session id kept in Redis for this long, ended at once by signing out or by a change of `http.auth.token`.',
+      ),
+    signInAttempts: z
+      .number()
+      .int()
+      .positive()
+      .default(10)
+      .describe(
+        'Sign-in attempts one client address may make per `http.auth.signInWindow` (right or wrong); more are answered 429.',
+      ),
+    signInWindow: duration
+      .refine((ms) => ms >= 1_000, 'must be at least 1s')
+      .prefault('15m')
+      .describe("The window `http.auth.signInAttempts` counts in, from an address's first attempt."),
   })
   .describe('Access to the web console.');
+
+// A Host header's shape: a name, an IPv4 address or a bracketed IPv6 one, then an optional port.
+const HOST_ENTRY = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 /** Whether binding `host` keeps the endpoint on this machine (a name, or an IPv4/IPv6 address). */
 export function isLoopbackBind(host: string): boolean {
@@ -48,6 +69,25 @@ export const httpSchema = z
         'Serve the web console (overview, issuers, holders, events, deliveries, mutes) beside the probes.',
       ),
     auth: authSchema.prefault({}),
+    allowedHosts: z
+      .array(
+        z
+          .string()
+          .refine(
+            (entry) => HOST_ENTRY.test(entry),
+            'must be a host name or address, optionally with :port (no scheme, no path)',
+          ),
+      )
+      .default([])
+      .describe(
+        'Host names the endpoint answers to besides loopback (127.0.0.0/8, localhost, [::1]), IP addresses and the host of `http.publicUrl`: e.g. `shortwatch.example.com` (any port) or `shortwatch:9464` (that port only). A request for any other `Host` is answered 421 (DNS rebinding), except `/healthz`; a console POST whose `Origin` (or `Referer`) names another host is refused 403.',
+      ),
+    publicUrl: z
+      .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+      .optional()
+      .describe(
+        "The URL people open the console at, behind a reverse proxy (e.g. `https://shortwatch.example.com/`): its host is allowed like `http.allowedHosts`, and when it is https the console's cookies are `Secure`.",
+      ),
   })
   .superRefine((http, ctx) => {
     // The console can retry deliveries and mute alerts: off this machine, only with a token.

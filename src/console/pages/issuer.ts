@@ -1,5 +1,5 @@
 import type { App } from '../../app.js';
-import { isAccessRevokedError, isBudgetExhaustedError } from '../../budget/index.js';
+import type { BudgetUsage } from '../../budget/index.js';
 import { KIND_VERB } from '../../channels/format.js';
 import type { PositionEvent, Snapshot } from '../../positions/types.js';
 import { isSnapshotCorruptError } from '../../state/snapshot-corrupt-error.js';
@@ -22,8 +22,14 @@ export interface IssuerData {
   events: readonly PositionEvent[];
   /** The `status=all` rows, when the user asked for them; a string says why they could not be fetched. */
   history: readonly IssuerPosition[] | string | null;
+  /** Requests the console may still spend today: the day's left beyond the reserve CLI commands keep. */
   dayLeft: number;
   nowMs: number;
+}
+
+/** What the console may spend of a day's budget: never the reserve (see `fetchHistory`). */
+export function spendableToday(usage: BudgetUsage): number {
+  return Math.max(0, usage.day.left - usage.reserve);
 }
 
 const RECENT_EVENTS = 20;
@@ -51,24 +57,9 @@ export async function loadIssuer(app: App, id: string): Promise<IssuerData | nul
     snapshotProblem,
     events,
     history: null,
-    dayLeft: usage.day.left,
+    dayLeft: spendableToday(usage),
     nowMs: app.ctx.now().getTime(),
   };
-}
-
-/**
- * The full history (`status=all`) through the interactive client: one request of the shared budget,
- * never waited for. A refusal is told on the page rather than failing it.
- */
-export async function fetchHistory(app: App, id: string): Promise<readonly IssuerPosition[] | string> {
-  try {
-    return (await app.client('interactive').getPositions(id, 'all')).data;
-  } catch (error) {
-    if (isBudgetExhaustedError(error))
-      return `The budget has no request to spare now (${error.reason}); next at ${formatTime(error.retryAt)}.`;
-    if (isAccessRevokedError(error)) return 'Upstream access is revoked: no request is sent.';
-    return `The upstream did not answer usefully: ${error instanceof Error ? error.message : String(error)}`;
-  }
 }
 
 function eventRow(e: PositionEvent): SafeHtml {
@@ -81,7 +72,7 @@ function historyPart(data: IssuerData, csrf: string): SafeHtml {
     return html`<p class="notice">Full history loaded: ${data.history.length} disclosures (status=all), drawn with the event log.</p>`;
   const why = typeof data.history === 'string' ? html`<p class="notice bad">${data.history}</p>` : '';
   return html`${why}<form method="post" action="${paths.issuerHistory(data.id)}"><input type="hidden" name="csrf" value="${csrf}">
-<button${data.dayLeft <= 0 ? html` disabled` : ''}>Load the full history (status=all)</button> <span class="muted">spends 1 upstream request; ${formatCount(data.dayLeft)} left today</span></form>`;
+<button${data.dayLeft <= 0 ? html` disabled` : ''}>Load the full history (status=all)…</button> <span class="muted">asks first; spends 1 upstream request; ${formatCount(data.dayLeft)} left today beyond the reserve</span></form>`;
 }
 
 /** The issuer page, from its data (pure): chart, legend, holders, recent events. */
@@ -112,7 +103,8 @@ ${data.events.length > 0 ? html`<table><thead><tr><th>Detected</th><th>Holder</t
 <p><a href="${paths.events({ issuer: data.id })}">Every logged event of this issuer, with where it was delivered</a></p>`;
 }
 
-function notFound(id: string): PageResult {
+/** The page for an issuer this deployment does not know. */
+export function notFound(id: string): PageResult {
   return page(
     { title: 'No such issuer', section: '/issuers' },
     html`<p>No issuer <code>${id}</code> is known: not in the issuer list, never polled, no event logged.</p>`,
@@ -125,16 +117,4 @@ export async function issuerPage(ctx: PageContext, id: string): Promise<PageResu
   const data = await loadIssuer(ctx.app, id);
   if (!data) return notFound(id);
   return page({ title: displayText(data.name), section: '/issuers' }, renderIssuer(data, ctx.csrf));
-}
-
-/** POST /issuers/:id/history: the same page with the `status=all` history drawn in. */
-export async function issuerHistoryPage(ctx: PageContext, id: string): Promise<PageResult> {
-  const data = await loadIssuer(ctx.app, id);
-  if (!data) return notFound(id);
-  const history = await fetchHistory(ctx.app, id);
-  const dayLeft = (await ctx.app.ctx.budget.usage()).day.left;
-  return page(
-    { title: displayText(data.name), section: '/issuers' },
-    renderIssuer({ ...data, history, dayLeft }, ctx.csrf),
-  );
 }

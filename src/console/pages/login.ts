@@ -1,10 +1,5 @@
 import { html, type SafeHtml } from '../html.js';
 
-/** A local path to return to after signing in; anything else (another site, `//host`) goes home. */
-export function safeNext(next: string | null | undefined): string {
-  return next?.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/';
-}
-
 /** The sign-in form: the console token, posted with the session's CSRF token. */
 export function renderLogin(csrf: string, next: string, wrong: boolean): SafeHtml {
   return html`${wrong ? html`<p class="notice bad">That is not the console token.</p>` : ''}

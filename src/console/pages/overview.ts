@@ -18,7 +18,7 @@ const PURPOSE_LABEL: Record<RequestPurpose, string> = {
   poll: 'positions polls',
   history: 'status=all (closes, history)',
   probe: 'access and 429 probes',
-  interactive: 'CLI and console',
+  interactive: 'CLI commands',
 };
 
 /** Reads the overview's data: `status` (the same report as `shortwatch status`) and the request tally. */
@@ -83,7 +83,7 @@ export function renderOverview(data: OverviewData): SafeHtml {
   return html`<div class="cards">
 <div class="card"><h2>Upstream access</h2>${accessCard(s)}</div>
 ${windowCard('minute', s.budget.minute, '')}
-${windowCard('day', s.budget.day, html`<p class="muted">${formatCount(s.budget.reserve)} kept for CLI and console</p>`)}
+${windowCard('day', s.budget.day, html`<p class="muted">${formatCount(s.budget.reserve)} kept for CLI commands (the console's history uses the polling budget)</p>`)}
 <div class="card"><h2>Last sweep</h2><p class="big">${formatAge(s.sweep.lastSweepAt, data.nowMs) || 'never'}</p>
 <p>${formatTime(s.sweep.lastSweepAt)}<br>dataset version ${formatTime(s.sweep.datasetLastUpdated)}</p></div>
 </div>
