@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { findHeader, rowsBelow } from '../columns.js';
+import { decodeText } from '../decode.js';
+import { RegisterReadError } from '../errors.js';
+import { csvDecoder, readerOf } from '../reader.js';
+import { namedPosition, snapshotOf } from '../snapshot.js';
+import type { AggregatePoint, DecodedTable, RegisterIssuer, RegisterSnapshot } from '../types.js';
+import { cellText, requireDate, requirePercent } from '../values.js';
+
+/** Norway counts positions from 0.5% in the aggregate it publishes per event. */
+const NO_THRESHOLD = 0.5;
+
+const positionSchema = z.object({
+  date: z.string(),
+  shortPercent: z.number(),
+  positionHolder: z.string(),
+});
+const eventSchema = z.object({
+  date: z.string(),
+  shortPercent: z.number(),
+  activePositions: z.array(positionSchema),
+});
+const instrumentsSchema = z.array(
+  z.object({ isin: z.string(), issuerName: z.string(), events: z.array(eventSchema) }),
+);
+
+/** JSON text parsed; a body cut off before its closing bracket is `truncated`, else `unparseable`. */
+export function decodeJson(bytes: Uint8Array): unknown {
+  const text = decodeText(bytes, 'utf-8');
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const closed = /[\]}]\s*$/.test(text);
+    throw new RegisterReadError(closed ? 'unparseable' : 'truncated', 'the JSON cannot be parsed', {
+      cause: error,
+    });
+  }
+}
+
+function parseSsrJson(json: unknown): RegisterSnapshot {
+  const parsed = instrumentsSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new RegisterReadError(
+      'wrong-header',
+      `not the SSR instruments shape: ${parsed.error.issues[0]?.message}`,
+    );
+  }
+  let rows = 0;
+  const issuers = parsed.data.map((instrument): RegisterIssuer => {
+    rows += instrument.events.length;
+    // Events come newest first; sorting does not rely on it.
+    const events = [...instrument.events].sort((a, b) => a.date.localeCompare(b.date));
+    const latest = events.at(-1);
+    const issuer: RegisterIssuer = {
+      key: instrument.isin,
+      isin: instrument.isin,
+      name: instrument.issuerName.trim(),
+      positions: (latest?.activePositions ?? []).map((p) =>
+        namedPosition(p.positionHolder, p.shortPercent, p.date),
+      ),
+      aggregateHistory: events.map((e) => ({ date: e.date, percent: e.shortPercent })),
+    };
+    // A close is an event at 0.0 with no positions: no aggregate any more.
+    if (latest !== undefined && latest.shortPercent > 0) {
+      issuer.aggregate = { percent: latest.shortPercent, date: latest.date, thresholdPercent: NO_THRESHOLD };
+    }
+    issuer.positions.sort((a, b) => b.percent - a.percent || a.holderKey.localeCompare(b.holderKey));
+    return issuer;
+  });
+  return snapshotOf('no-ssr-json', issuers, rows);
+}
+
+function parseSsrCsv(table: DecodedTable): RegisterSnapshot {
+  const all = table.sheets[0]?.rows ?? [];
+  const header = findHeader(all, {
+    isin: /^isin$/,
+    name: /^name$/,
+    date: /^date$/,
+    percent: /^shortpercent$/,
+  });
+  const c = header.columns;
+  const byIsin = new Map<string, { name: string; points: AggregatePoint[] }>();
+  const rows = rowsBelow(all, header.row);
+  rows.forEach((row, i) => {
+    const isin = cellText(row[c.isin]);
+    const point = {
+      date: requireDate(row[c.date], `row ${i + 1}`),
+      percent: requirePercent(row[c.percent], `row ${i + 1}`),
+    };
+    const entry = byIsin.get(isin) ?? { name: cellText(row[c.name]), points: [] };
+    entry.points.push(point);
+    byIsin.set(isin, entry);
+  });
+  const issuers = [...byIsin].map(([isin, { name, points }]): RegisterIssuer => {
+    points.sort((a, b) => a.date.localeCompare(b.date));
+    const latest = points.at(-1);
+    const issuer: RegisterIssuer = { key: isin, isin, name, positions: [], aggregateHistory: points };
+    if (latest !== undefined && latest.percent > 0) {
+      issuer.aggregate = { percent: latest.percent, date: latest.date, thresholdPercent: NO_THRESHOLD };
+    }
+    return issuer;
+  });
+  return snapshotOf('no-ssr-csv', issuers, rows.length);
+}
+
+/** Norway's SSR JSON (`/api/v2/instruments`, `export-json`): latest event per instrument. */
+export const norwaySsrJson = readerOf({ decode: decodeJson, parse: parseSsrJson });
+
+/** Norway's SSR CSV export with `separator=|` (nb-NO: decimal comma, dd.mm.yyyy): aggregates only. */
+export const norwaySsrCsv = readerOf({ decode: csvDecoder('utf-8', '|'), parse: parseSsrCsv });

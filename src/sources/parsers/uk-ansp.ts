@@ -1,0 +1,102 @@
+import { findHeader, type HeaderSpec, rowsBelow } from '../columns.js';
+import { RegisterReadError } from '../errors.js';
+import { csvDecoder, readerOf } from '../reader.js';
+import { aggregateIssuer, snapshotOf } from '../snapshot.js';
+import type { AggregatePoint, Cell, DecodedTable, RegisterIssuer, RegisterSnapshot } from '../types.js';
+import { cellText, parseDate, requireDate, requirePercent } from '../values.js';
+
+/** The UK ANSP sums every position from 0.2% (Short Selling Regulations 2025). */
+const UK_ANSP_THRESHOLD = 0.2;
+
+// Matched loosely: the first publication headed the date "Position date (of latest position date
+// notified)", and a BOM may or may not lead the file.
+const ANSP: HeaderSpec<'name' | 'isin' | 'percent' | 'date'> = {
+  name: /^name of company/,
+  isin: /isin/,
+  percent: /^aggregated net short position/,
+  date: /^position date/,
+};
+
+const decode = csvDecoder('utf-8', ',');
+
+function isinOf(row: Cell[], column: number, where: string): string {
+  const isin = cellText(row[column]).toUpperCase();
+  if (!/^[A-Z]{2}[A-Z0-9]{9}\d$/.test(isin)) {
+    throw new RegisterReadError('unparseable', `${where}: "${isin}" is not an ISIN`);
+  }
+  return isin;
+}
+
+function parseCurrent(table: DecodedTable): RegisterSnapshot {
+  const all = table.sheets[0]?.rows ?? [];
+  const header = findHeader(all, ANSP);
+  const c = header.columns;
+  const rows = rowsBelow(all, header.row);
+  // One row per reportable share (ISIN): never summed across ISINs of one company.
+  const issuers = rows.map((row, i) => {
+    const where = `row ${i + 1}`;
+    return aggregateIssuer(
+      { isin: isinOf(row, c.isin, where), name: cellText(row[c.name]) },
+      {
+        percent: requirePercent(row[c.percent], where),
+        date: requireDate(row[c.date], where),
+        thresholdPercent: UK_ANSP_THRESHOLD,
+      },
+    );
+  });
+  return snapshotOf('uk-ansp-current', issuers, rows.length);
+}
+
+function parseHistoric(table: DecodedTable): RegisterSnapshot {
+  const all = table.sheets[0]?.rows ?? [];
+  const header = findHeader(all, { ...ANSP, ended: /became historical/ });
+  const c = header.columns;
+  const rows = rowsBelow(all, header.row);
+  // Joined on ISIN: names differ in case from the current file. A % column holding dates (the
+  // misaligned file of 17 Jul 2026) fails requirePercent: the whole file is refused.
+  const byIsin = new Map<string, { name: string; points: AggregatePoint[] }>();
+  rows.forEach((row, i) => {
+    const where = `row ${i + 1}`;
+    const isin = isinOf(row, c.isin, where);
+    const point: AggregatePoint = {
+      date: requireDate(row[c.date], where),
+      percent: requirePercent(row[c.percent], where),
+    };
+    const endedOn = parseDate(row[c.ended]);
+    if (endedOn !== undefined) point.endedOn = endedOn;
+    const entry = byIsin.get(isin) ?? { name: cellText(row[c.name]), points: [] };
+    entry.points.push(point);
+    byIsin.set(isin, entry);
+  });
+  const issuers = [...byIsin].map(
+    ([isin, { name, points }]): RegisterIssuer => ({
+      key: isin,
+      isin,
+      name,
+      positions: [],
+      aggregateHistory: points.sort((a, b) => a.date.localeCompare(b.date)),
+    }),
+  );
+  return snapshotOf('uk-ansp-historic', issuers, rows.length);
+}
+
+function parseReportableShares(table: DecodedTable): RegisterSnapshot {
+  const all = table.sheets[0]?.rows ?? [];
+  const header = findHeader(all, { isin: /isin/, name: /^company name/, shareClass: /^class of share/ });
+  const c = header.columns;
+  const rows = rowsBelow(all, header.row);
+  const issuers = rows.map((row, i): RegisterIssuer => {
+    const isin = isinOf(row, c.isin, `row ${i + 1}`);
+    return { key: isin, isin, name: cellText(row[c.name]), positions: [] };
+  });
+  return snapshotOf('uk-reportable-shares', issuers, rows.length, { content: 'scope' });
+}
+
+/** The FCA's `aggregated-current-net-short-positions.csv`: one ANSP per reportable share. */
+export const ukAnspCurrent = readerOf({ decode, parse: parseCurrent });
+
+/** The FCA's `aggregated-historic-net-short-positions.csv`: past ANSPs, revisable. */
+export const ukAnspHistoric = readerOf({ decode, parse: parseHistoric });
+
+/** The FCA's `uk-reportable-shares-list.csv`: the shares in scope of the ANSP regime. */
+export const ukReportableShares = readerOf({ decode, parse: parseReportableShares });
