@@ -64,15 +64,22 @@ export function snapshotOf(
   kind: RegisterKind,
   issuers: RegisterIssuer[],
   rows: number,
-  extra: { content?: RegisterSnapshot['content']; publishedOn?: string | undefined } = {},
+  extra: {
+    content?: RegisterSnapshot['content'];
+    publishedOn?: string | undefined;
+    namesHolders?: boolean;
+    aggregateThreshold?: number;
+  } = {},
 ): RegisterSnapshot {
   const snapshot: RegisterSnapshot = {
     kind,
     content: extra.content ?? 'positions',
     issuers: [...issuers].sort((a, b) => a.key.localeCompare(b.key)),
     rows,
+    namesHolders: extra.namesHolders ?? true,
   };
   if (extra.publishedOn !== undefined) snapshot.publishedOn = extra.publishedOn;
+  if (extra.aggregateThreshold !== undefined) snapshot.aggregateThreshold = extra.aggregateThreshold;
   return snapshot;
 }
 

@@ -56,6 +56,10 @@ export interface RegisterSnapshot {
   rows: number;
   /** Publication date the file states, `YYYY-MM-DD`, when it states one. */
   publishedOn?: string;
+  /** True when the register names holders: only then is "aggregate minus named" meaningful. */
+  namesHolders: boolean;
+  /** The smallest position the register's aggregates count, where it publishes aggregates. */
+  aggregateThreshold?: number;
 }
 
 /** A file decoded into rows of cells, one list per sheet (a CSV is one sheet). */

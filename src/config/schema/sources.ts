@@ -42,6 +42,12 @@ export const registerFetchSchema = z.strictObject({
     .describe(
       'A read with fewer data rows than this share of the last good read is refused as implausible (0.5: half).',
     ),
+  shrinkFloor: z
+    .number()
+    .int()
+    .min(0)
+    .default(10)
+    .describe('The shrink check applies only when the last good read had at least this many data rows.'),
 });
 
 /** Schema of one whole-register source in the config file. */

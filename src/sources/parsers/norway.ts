@@ -67,7 +67,7 @@ function parseSsrJson(json: unknown): RegisterSnapshot {
     issuer.positions.sort((a, b) => b.percent - a.percent || a.holderKey.localeCompare(b.holderKey));
     return issuer;
   });
-  return snapshotOf('no-ssr-json', issuers, rows);
+  return snapshotOf('no-ssr-json', issuers, rows, { aggregateThreshold: NO_THRESHOLD });
 }
 
 function parseSsrCsv(table: DecodedTable): RegisterSnapshot {
@@ -100,7 +100,11 @@ function parseSsrCsv(table: DecodedTable): RegisterSnapshot {
     }
     return issuer;
   });
-  return snapshotOf('no-ssr-csv', issuers, rows.length);
+  // The CSV export names no holder: it holds the aggregate per day of change only.
+  return snapshotOf('no-ssr-csv', issuers, rows.length, {
+    namesHolders: false,
+    aggregateThreshold: NO_THRESHOLD,
+  });
 }
 
 /** Norway's SSR JSON (`/api/v2/instruments`, `export-json`): latest event per instrument. */

@@ -49,7 +49,10 @@ function parseAggregate(table: DecodedTable): RegisterSnapshot {
       },
     ),
   );
-  return snapshotOf('se-fi-aggregate', issuers, rows.length);
+  return snapshotOf('se-fi-aggregate', issuers, rows.length, {
+    namesHolders: false,
+    aggregateThreshold: SE_THRESHOLD,
+  });
 }
 
 /**
@@ -68,7 +71,9 @@ export function joinSwedish(current: RegisterSnapshot, aggregates: RegisterSnaps
     if (match.aggregate !== undefined) joined.aggregate = match.aggregate;
     return joined;
   });
-  return snapshotOf('se-fi-current', [...issuers, ...byName.values()], current.rows);
+  return snapshotOf('se-fi-current', [...issuers, ...byName.values()], current.rows, {
+    aggregateThreshold: SE_THRESHOLD,
+  });
 }
 
 /** FI's `AktuellaPositioner.ods`: named positions from 0.5%. */

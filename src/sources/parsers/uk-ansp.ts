@@ -19,6 +19,9 @@ const ANSP: HeaderSpec<'name' | 'isin' | 'percent' | 'date'> = {
 
 const decode = csvDecoder('utf-8', ',');
 
+// No holder is named any more: "aggregate minus named" has nothing to subtract.
+const ANSP_SNAPSHOT = { namesHolders: false, aggregateThreshold: UK_ANSP_THRESHOLD };
+
 function isinOf(row: Cell[], column: number, where: string): string {
   const isin = cellText(row[column]).toUpperCase();
   if (!/^[A-Z]{2}[A-Z0-9]{9}\d$/.test(isin)) {
@@ -44,7 +47,7 @@ function parseCurrent(table: DecodedTable): RegisterSnapshot {
       },
     );
   });
-  return snapshotOf('uk-ansp-current', issuers, rows.length);
+  return snapshotOf('uk-ansp-current', issuers, rows.length, ANSP_SNAPSHOT);
 }
 
 function parseHistoric(table: DecodedTable): RegisterSnapshot {
@@ -77,7 +80,7 @@ function parseHistoric(table: DecodedTable): RegisterSnapshot {
       aggregateHistory: points.sort((a, b) => a.date.localeCompare(b.date)),
     }),
   );
-  return snapshotOf('uk-ansp-historic', issuers, rows.length);
+  return snapshotOf('uk-ansp-historic', issuers, rows.length, ANSP_SNAPSHOT);
 }
 
 function parseReportableShares(table: DecodedTable): RegisterSnapshot {
@@ -89,7 +92,7 @@ function parseReportableShares(table: DecodedTable): RegisterSnapshot {
     const isin = isinOf(row, c.isin, `row ${i + 1}`);
     return { key: isin, isin, name: cellText(row[c.name]), positions: [] };
   });
-  return snapshotOf('uk-reportable-shares', issuers, rows.length, { content: 'scope' });
+  return snapshotOf('uk-reportable-shares', issuers, rows.length, { content: 'scope', namesHolders: false });
 }
 
 /** The FCA's `aggregated-current-net-short-positions.csv`: one ANSP per reportable share. */
