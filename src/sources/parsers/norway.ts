@@ -4,7 +4,7 @@ import { decodeText } from '../decode.js';
 import { RegisterReadError } from '../errors.js';
 import { csvDecoder, readerOf } from '../reader.js';
 import { namedPosition, snapshotOf } from '../snapshot.js';
-import type { AggregatePoint, DecodedTable, RegisterIssuer, RegisterSnapshot } from '../types.js';
+import type { AggregatePoint, DecodedTable, NamedPosition, RegisterIssuer, RegisterSnapshot } from '../types.js';
 import { cellText, requireDate, requirePercent } from '../values.js';
 
 /** Norway counts positions from 0.5% in the aggregate it publishes per event. */
@@ -59,6 +59,7 @@ function parseSsrJson(json: unknown): RegisterSnapshot {
         namedPosition(p.positionHolder, p.shortPercent, p.date),
       ),
       aggregateHistory: events.map((e) => ({ date: e.date, percent: e.shortPercent })),
+      history: positionHistory(events),
     };
     // A close is an event at 0.0 with no positions: no aggregate any more.
     if (latest !== undefined && latest.shortPercent > 0) {
@@ -68,6 +69,18 @@ function parseSsrJson(json: unknown): RegisterSnapshot {
     return issuer;
   });
   return snapshotOf('no-ssr-json', issuers, rows, { aggregateThreshold: NO_THRESHOLD });
+}
+
+/** Every position any event listed, once per holder, date and value, oldest first. */
+function positionHistory(events: z.infer<typeof eventSchema>[]): NamedPosition[] {
+  const seen = new Map<string, NamedPosition>();
+  for (const event of events) {
+    for (const p of event.activePositions) {
+      const position = namedPosition(p.positionHolder, p.shortPercent, p.date);
+      seen.set(`${position.holderKey}|${position.date}|${position.percent}`, position);
+    }
+  }
+  return [...seen.values()].sort((a, b) => a.date.localeCompare(b.date) || a.holderKey.localeCompare(b.holderKey));
 }
 
 function parseSsrCsv(table: DecodedTable): RegisterSnapshot {
