@@ -35,6 +35,10 @@ export function decodeCsv(text: string, delimiter: string): DecodedTable {
     if (error instanceof CsvError && error.code === 'CSV_QUOTE_NOT_CLOSED') {
       throw new RegisterReadError('truncated', 'the CSV ends inside a quoted field', { cause: error });
     }
+    // A header that does not split on this delimiter is another file, not a broken one.
+    if (error instanceof CsvError && error.lines === 1) {
+      throw new RegisterReadError('wrong-header', `the first line is not this register's header`, { cause: error });
+    }
     throw new RegisterReadError('unparseable', `not a CSV: ${errorText(error)}`, { cause: error });
   }
 }

@@ -29,7 +29,7 @@ export function looksLikeHtml(bytes: Uint8Array): boolean {
 /**
  * Reads one fetched file with its register's reader and checks that the result is plausible: an HTML
  * page, a file the reader refuses (cut off, wrong header, not parseable) and a snapshot with fewer
- * rows than `minShrinkRatio` of the last good read are all "not read", never a snapshot.
+ * rows than `minShrinkRatio` of the last good read (or exactly that share) are all "not read", never a snapshot.
  */
 export function readRegister(
   reader: AnyRegisterReader,
@@ -50,7 +50,7 @@ export function readRegister(
   }
   // A small register may empty out for real (Ireland lists one position): below the floor, no check.
   const last = options.lastGood?.rows;
-  if (last !== undefined && last >= options.shrinkFloor && snapshot.rows < last * options.minShrinkRatio) {
+  if (last !== undefined && last >= options.shrinkFloor && snapshot.rows <= last * options.minShrinkRatio) {
     return notRead('shrank', `${snapshot.rows} rows where the last good read had ${last}`);
   }
   return { status: 'read', snapshot };

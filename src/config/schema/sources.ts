@@ -40,7 +40,7 @@ export const registerFetchSchema = z.strictObject({
     .max(1)
     .default(0.5)
     .describe(
-      'A read with fewer data rows than this share of the last good read is refused as implausible (0.5: half).',
+      'A read with at most this share of the data rows of the last good read is refused as implausible (0.5: half or less).',
     ),
   shrinkFloor: z
     .number()
