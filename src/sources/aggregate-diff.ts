@@ -104,6 +104,7 @@ function belowThreshold(
   const before = hidden(was);
   const after = hidden(is);
   if (before === undefined || after === undefined || !is.aggregate) return [];
+  if (was.aggregate?.thresholdPercent !== is.aggregate.thresholdPercent) return [];
   const changePp = pp(after.hidden - before.hidden);
   if (changePp === 0 || Math.abs(changePp) < config.belowThresholdMove) return [];
   return [

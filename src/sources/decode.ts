@@ -37,7 +37,9 @@ export function decodeCsv(text: string, delimiter: string): DecodedTable {
     }
     // A header that does not split on this delimiter is another file, not a broken one.
     if (error instanceof CsvError && error.lines === 1) {
-      throw new RegisterReadError('wrong-header', `the first line is not this register's header`, { cause: error });
+      throw new RegisterReadError('wrong-header', `the first line is not this register's header`, {
+        cause: error,
+      });
     }
     throw new RegisterReadError('unparseable', `not a CSV: ${errorText(error)}`, { cause: error });
   }

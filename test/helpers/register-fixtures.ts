@@ -12,7 +12,8 @@ const LOCAL = fileURLToPath(new URL('../fixtures/registers/', import.meta.url));
 /** The bytes of a register fixture: `shared:<path>` from shared/, else from test/fixtures/registers/. */
 export function registerBytes(path: string): Buffer {
   const file = path.startsWith('shared:') ? SHARED + path.slice('shared:'.length) : LOCAL + path;
-  if (!existsSync(file)) throw new Error(`register fixture missing: ${file} (shared/ must sit beside the clone)`);
+  if (!existsSync(file))
+    throw new Error(`register fixture missing: ${file} (shared/ must sit beside the clone)`);
   return readFileSync(file);
 }
 

@@ -13,18 +13,25 @@ const LAST_MODIFIED = 'Tue, 12 Aug 2025 18:00:00 GMT';
 // A stand-in for a register's web server: the AFM file with validators, and the ways a server fails.
 const seen: Record<string, string | undefined>[] = [];
 function handle(req: IncomingMessage, res: ServerResponse): void {
-  seen.push({ path: req.url, ifNoneMatch: req.headers['if-none-match'], ifModifiedSince: req.headers['if-modified-since'] });
+  seen.push({
+    path: req.url,
+    ifNoneMatch: req.headers['if-none-match'],
+    ifModifiedSince: req.headers['if-modified-since'],
+  });
   if (req.url === '/afm.csv') {
     const fresh = req.headers['if-none-match'] === ETAG || req.headers['if-modified-since'] === LAST_MODIFIED;
     if (fresh) return void res.writeHead(304).end();
-    return void res.writeHead(200, { etag: ETAG, 'last-modified': LAST_MODIFIED, 'content-type': 'text/csv' }).end(AFM);
+    return void res
+      .writeHead(200, { etag: ETAG, 'last-modified': LAST_MODIFIED, 'content-type': 'text/csv' })
+      .end(AFM);
   }
   if (req.url === '/chunked-big') {
     res.writeHead(200, { 'content-type': 'text/csv' });
     res.write(Buffer.alloc(4096, 0x41));
     return void res.end(Buffer.alloc(4096, 0x41));
   }
-  if (req.url === '/declared-big') return void res.writeHead(200, { 'content-length': String(10 * 1024 * 1024) }).end();
+  if (req.url === '/declared-big')
+    return void res.writeHead(200, { 'content-length': String(10 * 1024 * 1024) }).end();
   if (req.url === '/stall') return void res.writeHead(200).write('"Position holder";');
   res.writeHead(503).end('maintenance');
 }
@@ -56,18 +63,28 @@ describe('fetchRegister: one conditional GET', () => {
   it('takes the whole file and its validators, then a 304 when sent back', async () => {
     const first = await fetchRegister(`${base}/afm.csv`, {}, limits);
     expect(first.status === 'fetched' && first.bytes.equals(AFM)).toBe(true);
-    expect(first.status === 'fetched' && first.validators).toEqual({ etag: ETAG, lastModified: LAST_MODIFIED });
+    expect(first.status === 'fetched' && first.validators).toEqual({
+      etag: ETAG,
+      lastModified: LAST_MODIFIED,
+    });
     const again = await fetchRegister(`${base}/afm.csv`, { etag: ETAG, lastModified: LAST_MODIFIED }, limits);
     expect(again).toEqual({ status: 'not-modified' });
     expect(seen.at(-1)).toMatchObject({ ifNoneMatch: ETAG, ifModifiedSince: LAST_MODIFIED });
   });
 
   it('answers 304 on If-Modified-Since alone', async () => {
-    expect(await fetchRegister(`${base}/afm.csv`, { lastModified: LAST_MODIFIED }, limits)).toEqual({ status: 'not-modified' });
+    expect(await fetchRegister(`${base}/afm.csv`, { lastModified: LAST_MODIFIED }, limits)).toEqual({
+      status: 'not-modified',
+    });
   });
 
   it.each([
-    ['a body longer than the limit, without content-length', '/chunked-big', { ...limits, maxBytes: 5000 }, 'too-large'],
+    [
+      'a body longer than the limit, without content-length',
+      '/chunked-big',
+      { ...limits, maxBytes: 5000 },
+      'too-large',
+    ],
     ['a declared content-length over the limit', '/declared-big', limits, 'too-large'],
     ['a body that never ends within the time limit', '/stall', { ...limits, timeout: 300 }, 'timeout'],
     ['a 503', '/down', limits, 'http-status'],
@@ -82,6 +99,11 @@ describe('fetchRegister: one conditional GET', () => {
 
 describe('registerFetchSchema defaults', () => {
   it('gives every file a time limit and a size limit', () => {
-    expect(registerFetchSchema.parse({})).toEqual({ timeout: 60_000, maxBytes: 25 * 1024 * 1024, minShrinkRatio: 0.5, shrinkFloor: 10 });
+    expect(registerFetchSchema.parse({})).toEqual({
+      timeout: 60_000,
+      maxBytes: 25 * 1024 * 1024,
+      minShrinkRatio: 0.5,
+      shrinkFloor: 10,
+    });
   });
 });

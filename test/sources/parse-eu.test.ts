@@ -44,7 +44,10 @@ describe('CNMV (ES), BIFF8 .xls', () => {
 
 describe('Central Bank of Ireland', () => {
   it('reads fractions as per cent (0.0088 is 0.88%), from column B, past "Last Updated:" in column A', () => {
-    const snapshot = readFixture('ie-cbi', 'shared:ireland/table-of-significant-net-short-positions-in-shares.xlsx');
+    const snapshot = readFixture(
+      'ie-cbi',
+      'shared:ireland/table-of-significant-net-short-positions-in-shares.xlsx',
+    );
     expect(snapshot.rows).toBe(1);
     expect(holdings(issuerOf(snapshot, 'IE00BJ5FQX74'))).toEqual([['GLG Partners LP', 0.88, '2025-06-18']]);
   });

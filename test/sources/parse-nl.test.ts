@@ -53,14 +53,21 @@ describe('AFM (NL) history and the 2020 Dutch export', () => {
       [0.02, '2020-12-07'],
     ]);
     // The history keeps the closing notification below 0.5 as the latest value.
-    expect(besi.positions.find((p) => p.holderKey === holderKey('Verde Serviços Internacionais S.A.'))?.percent).toBe(0.02);
+    expect(
+      besi.positions.find((p) => p.holderKey === holderKey('Verde Serviços Internacionais S.A.'))?.percent,
+    ).toBe(0.02);
   });
 
   it('reads the Dutch header and CRLF, and keeps the three day-after rows below 0.5', () => {
-    const dutch = readFixture('afm-current', 'shared:netherlands/2020-05-01_nl/nettoshortpositiesactueel.csv');
+    const dutch = readFixture(
+      'afm-current',
+      'shared:netherlands/2020-05-01_nl/nettoshortpositiesactueel.csv',
+    );
     expect(dutch.rows).toBe(247);
     expect(dutch.publishedOn).toBe('2020-05-01');
-    const below = dutch.issuers.flatMap((i) => i.positions.filter((p) => p.percent < 0.5).map((p) => [i.name, p.holder, p.percent, p.date]));
+    const below = dutch.issuers.flatMap((i) =>
+      i.positions.filter((p) => p.percent < 0.5).map((p) => [i.name, p.holder, p.percent, p.date]),
+    );
     expect(below).toEqual([
       ['Wereldhave N.V.', 'Citadel Advisors LLC', 0.49, '2020-04-30'],
       ['Fugro N.V.', 'Voleon Capital Management LP', 0.48, '2020-04-30'],
@@ -69,7 +76,10 @@ describe('AFM (NL) history and the 2020 Dutch export', () => {
   });
 
   it('reads the Dutch history (Windows-1252, CRLF) with every row kept', () => {
-    const history = readFixture('afm-history', 'shared:netherlands/2020-05-01_nl/nettoshortpositieshistorie.csv');
+    const history = readFixture(
+      'afm-history',
+      'shared:netherlands/2020-05-01_nl/nettoshortpositieshistorie.csv',
+    );
     expect(history.rows).toBe(251);
     expect(history.issuers.reduce((n, i) => n + (i.history?.length ?? 0), 0)).toBe(251);
     expect(history.issuers.some((i) => i.history?.some((p) => p.holder.includes('\uFFFD')))).toBe(false);

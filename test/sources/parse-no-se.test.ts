@@ -12,7 +12,9 @@ describe("Norway's SSR JSON", () => {
     const history = snapshot.issuers.flatMap((i) => i.history ?? []);
     expect(history.length).toBeGreaterThan(6);
     expect(history.length).toBeLessThanOrEqual(186);
-    expect(new Set(history.filter((p) => p.holder === 'Citadel Advisors LLC').map((p) => p.date)).size).toBeGreaterThan(1);
+    expect(
+      new Set(history.filter((p) => p.holder === 'Citadel Advisors LLC').map((p) => p.date)).size,
+    ).toBeGreaterThan(1);
   });
 
   it('reads the six instruments and all 72 events', () => {
@@ -48,7 +50,9 @@ describe("Norway's SSR JSON", () => {
 
   it('keeps UTF-8 holder names with double spaces, served with CRLF (FRONTLINE as of its oldest events)', () => {
     const all: { isin: string; events: unknown[] }[] = JSON.parse(registerBytes(NO_JSON).toString('utf8'));
-    const frontline = all.filter((i) => i.isin === 'BMG3682E1921').map((i) => ({ ...i, events: i.events.slice(-3) }));
+    const frontline = all
+      .filter((i) => i.isin === 'BMG3682E1921')
+      .map((i) => ({ ...i, events: i.events.slice(-3) }));
     const crlf = Buffer.from(JSON.stringify(frontline, null, 2).replace(/\n/g, '\r\n'), 'utf8');
     const frontlineThen = issuerOf(norwaySsrJson.read(crlf), 'BMG3682E1921');
     const holders = frontlineThen.positions.map((p) => [p.holder, p.holderKey]);
@@ -114,7 +118,12 @@ describe('one holder across registers', () => {
       readFixture('afm-current', 'shared:netherlands/nettoshortpositiesactueel.csv'),
       readFixture('no-ssr-json', NO_JSON),
       readFixture('se-fi-current', 'shared:sweden/AktuellaPositioner.ods'),
-    ].map((s) => s.issuers.flatMap((i) => i.history ?? i.positions).find((p) => /^citadel advisors llc$/i.test(p.holder))?.holderKey);
+    ].map(
+      (s) =>
+        s.issuers
+          .flatMap((i) => i.history ?? i.positions)
+          .find((p) => /^citadel advisors llc$/i.test(p.holder))?.holderKey,
+    );
     expect(keys).toEqual(['citadeladvisorsllc', 'citadeladvisorsllc', 'citadeladvisorsllc']);
   });
 });

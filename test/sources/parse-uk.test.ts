@@ -10,7 +10,11 @@ describe('FCA ANSP, current', () => {
     const snapshot = readFixture('uk-ansp-current', CURRENT_FIRST);
     expect(snapshot.rows).toBe(6);
     expect(snapshot.namesHolders).toBe(false);
-    expect(issuerOf(snapshot, 'GB00BF8Q6K64').aggregate).toEqual({ percent: 5.81, date: '2026-07-09', thresholdPercent: 0.2 });
+    expect(issuerOf(snapshot, 'GB00BF8Q6K64').aggregate).toEqual({
+      percent: 5.81,
+      date: '2026-07-09',
+      thresholdPercent: 0.2,
+    });
     expect(issuerOf(snapshot, 'GB0009223206').name).toBe('Smith & Nephew, plc');
   });
 
@@ -27,7 +31,10 @@ describe('FCA ANSP, current', () => {
 
 describe('FCA ANSP, historic', () => {
   it('reads past values per ISIN, oldest first, with the date each became historical', () => {
-    const snapshot = readFixture('uk-ansp-historic', 'uk/aggregated-historic-net-short-positions.2026-09-15.csv');
+    const snapshot = readFixture(
+      'uk-ansp-historic',
+      'uk/aggregated-historic-net-short-positions.2026-09-15.csv',
+    );
     expect(issuerOf(snapshot, 'GB0001859296').aggregateHistory).toEqual([
       { date: '2026-07-01', percent: 2.95, endedOn: '2026-07-06' },
       { date: '2026-07-06', percent: 3.1, endedOn: '2026-07-09' },
@@ -41,9 +48,11 @@ describe('FCA ANSP, historic', () => {
   });
 
   it('refuses a current file read as historic (no "became historical" column)', () => {
-    expect(() => ukAnspHistoric.read(Buffer.from('Name of Company,ISIN,Aggregated net short position (%),Position date\n'))).toThrow(
-      /no header row/,
-    );
+    expect(() =>
+      ukAnspHistoric.read(
+        Buffer.from('Name of Company,ISIN,Aggregated net short position (%),Position date\n'),
+      ),
+    ).toThrow(/no header row/);
   });
 });
 
@@ -52,13 +61,19 @@ describe('FCA Reportable Shares List', () => {
     const snapshot = readFixture('uk-reportable-shares', 'uk/uk-reportable-shares-list.2026-09-15.csv');
     expect(snapshot.content).toBe('scope');
     expect(snapshot.issuers.map((i) => i.key)).toHaveLength(8);
-    expect(snapshot.issuers.filter((i) => i.name === 'SHELL PLC').map((i) => i.key)).toEqual(['GB00B03MLX29', 'GB00BP6MXD84']);
+    expect(snapshot.issuers.filter((i) => i.name === 'SHELL PLC').map((i) => i.key)).toEqual([
+      'GB00B03MLX29',
+      'GB00BP6MXD84',
+    ]);
   });
 });
 
 describe('FCA legacy named-holder workbook (last refreshed 10 Jul 2026)', () => {
   it('reads the first sheet whatever its dated name: 257 positions, abrdn with six holders', () => {
-    const snapshot = readFixture('uk-legacy-holders', 'shared:united-kingdom/short-positions-daily-update2.xlsx');
+    const snapshot = readFixture(
+      'uk-legacy-holders',
+      'shared:united-kingdom/short-positions-daily-update2.xlsx',
+    );
     expect(snapshot.rows).toBe(257);
     expect(snapshot.issuers).toHaveLength(134);
     expect(holdings(issuerOf(snapshot, 'GB00BF8Q6K64'))).toEqual([

@@ -4,7 +4,13 @@ import { decodeText } from '../decode.js';
 import { RegisterReadError } from '../errors.js';
 import { csvDecoder, readerOf } from '../reader.js';
 import { namedPosition, snapshotOf } from '../snapshot.js';
-import type { AggregatePoint, DecodedTable, NamedPosition, RegisterIssuer, RegisterSnapshot } from '../types.js';
+import type {
+  AggregatePoint,
+  DecodedTable,
+  NamedPosition,
+  RegisterIssuer,
+  RegisterSnapshot,
+} from '../types.js';
 import { cellText, requireDate, requirePercent } from '../values.js';
 
 /** Norway counts positions from 0.5% in the aggregate it publishes per event. */
@@ -80,7 +86,9 @@ function positionHistory(events: z.infer<typeof eventSchema>[]): NamedPosition[]
       seen.set(`${position.holderKey}|${position.date}|${position.percent}`, position);
     }
   }
-  return [...seen.values()].sort((a, b) => a.date.localeCompare(b.date) || a.holderKey.localeCompare(b.holderKey));
+  return [...seen.values()].sort(
+    (a, b) => a.date.localeCompare(b.date) || a.holderKey.localeCompare(b.holderKey),
+  );
 }
 
 function parseSsrCsv(table: DecodedTable): RegisterSnapshot {
