@@ -2,7 +2,7 @@ import { findHeader, type HeaderMatch, type HeaderSpec, rowsBelow } from './colu
 import { RegisterReadError } from './errors.js';
 import type { PositionRow } from './snapshot.js';
 import type { Cell } from './types.js';
-import { cellText, requireDate, requirePercent } from './values.js';
+import { cellText, requireDate, requireIsin, requirePercent } from './values.js';
 
 /** The columns every named-holder table has. */
 export type NamedRole = 'holder' | 'issuer' | 'isin' | 'percent' | 'date';
@@ -24,8 +24,6 @@ export interface NamedTableLayout {
   dateAfterPercent?: boolean;
 }
 
-const ISIN = /^[A-Z]{2}[A-Z0-9]{9}\d$/;
-
 /** Named positions from one sheet; any row that is not a position makes the file `unparseable`. */
 export function namedRows(rows: Cell[][], layout: NamedTableLayout): PositionRow[] {
   const header = findNamedHeader(rows, layout);
@@ -44,10 +42,8 @@ export function namedRows(rows: Cell[][], layout: NamedTableLayout): PositionRow
   );
   return data.map((row, i) => {
     const where = `data row ${i + 1}`;
-    const isin = cellText(row[c.isin]).toUpperCase();
-    if (!ISIN.test(isin)) throw new RegisterReadError('unparseable', `${where}: "${isin}" is not an ISIN`);
     const parsed: PositionRow = {
-      isin,
+      isin: requireIsin(row[c.isin], where),
       issuer: cellText(row[c.issuer]),
       holder: cellText(row[c.holder]),
       percent: round(requirePercent(row[c.percent], where) * (layout.scale ?? 1)),

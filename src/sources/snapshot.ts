@@ -1,6 +1,12 @@
 import type { RegisterKind } from '../config/schema/sources.js';
 import { holderKey } from '../positions/holder-key.js';
-import type { IssuerAggregate, NamedPosition, RegisterIssuer, RegisterSnapshot } from './types.js';
+import type {
+  AggregatePoint,
+  IssuerAggregate,
+  NamedPosition,
+  RegisterIssuer,
+  RegisterSnapshot,
+} from './types.js';
 
 /** One data row of a named-holder register, already typed. */
 export interface PositionRow {
@@ -85,4 +91,46 @@ export function snapshotOf(
 
 function byPercentThenKey(a: NamedPosition, b: NamedPosition): number {
   return b.percent - a.percent || a.holderKey.localeCompare(b.holderKey);
+}
+
+/** One dated aggregate value of one share, as a history file lists it. */
+export interface PointRow {
+  isin: string;
+  name: string;
+  point: AggregatePoint;
+}
+
+/**
+ * Issuers from aggregate histories: grouped by ISIN (names differ in case between files), points
+ * oldest first. With `current`, the latest point above 0 is also the issuer's aggregate, counted
+ * from that threshold (a 0 is a close: no aggregate).
+ */
+export function issuersFromPoints(
+  rows: readonly PointRow[],
+  current?: { thresholdPercent: number },
+): RegisterIssuer[] {
+  const byIsin = new Map<string, RegisterIssuer & { aggregateHistory: AggregatePoint[] }>();
+  for (const row of rows) {
+    const issuer = byIsin.get(row.isin) ?? {
+      key: row.isin,
+      isin: row.isin,
+      name: row.name,
+      positions: [],
+      aggregateHistory: [],
+    };
+    issuer.aggregateHistory.push(row.point);
+    byIsin.set(row.isin, issuer);
+  }
+  return [...byIsin.values()].map((issuer) => {
+    issuer.aggregateHistory.sort((a, b) => a.date.localeCompare(b.date));
+    const latest = issuer.aggregateHistory.at(-1);
+    if (current && latest && latest.percent > 0) {
+      issuer.aggregate = {
+        percent: latest.percent,
+        date: latest.date,
+        thresholdPercent: current.thresholdPercent,
+      };
+    }
+    return issuer;
+  });
 }

@@ -63,3 +63,12 @@ export function requireDate(cell: Cell | undefined, where: string): string {
   }
   return value;
 }
+
+const ISIN = /^[A-Z]{2}[A-Z0-9]{9}\d$/;
+
+/** The ISIN of a row (upper-cased), or a `RegisterReadError` naming the row. */
+export function requireIsin(cell: Cell | undefined, where: string): string {
+  const isin = cellText(cell).toUpperCase();
+  if (!ISIN.test(isin)) throw new RegisterReadError('unparseable', `${where}: "${isin}" is not an ISIN`);
+  return isin;
+}

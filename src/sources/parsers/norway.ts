@@ -3,15 +3,9 @@ import { findHeader, rowsBelow } from '../columns.js';
 import { decodeText } from '../decode.js';
 import { RegisterReadError } from '../errors.js';
 import { csvDecoder, readerOf } from '../reader.js';
-import { namedPosition, snapshotOf } from '../snapshot.js';
-import type {
-  AggregatePoint,
-  DecodedTable,
-  NamedPosition,
-  RegisterIssuer,
-  RegisterSnapshot,
-} from '../types.js';
-import { cellText, requireDate, requirePercent } from '../values.js';
+import { issuersFromPoints, namedPosition, type PointRow, snapshotOf } from '../snapshot.js';
+import type { DecodedTable, NamedPosition, RegisterIssuer, RegisterSnapshot } from '../types.js';
+import { cellText, requireDate, requireIsin, requirePercent } from '../values.js';
 
 /** Norway counts positions from 0.5% in the aggregate it publishes per event. */
 const NO_THRESHOLD = 0.5;
@@ -100,27 +94,18 @@ function parseSsrCsv(table: DecodedTable): RegisterSnapshot {
     percent: /^shortpercent$/,
   });
   const c = header.columns;
-  const byIsin = new Map<string, { name: string; points: AggregatePoint[] }>();
   const rows = rowsBelow(all, header.row);
-  rows.forEach((row, i) => {
-    const isin = cellText(row[c.isin]);
-    const point = {
-      date: requireDate(row[c.date], `row ${i + 1}`),
-      percent: requirePercent(row[c.percent], `row ${i + 1}`),
-    };
-    const entry = byIsin.get(isin) ?? { name: cellText(row[c.name]), points: [] };
-    entry.points.push(point);
-    byIsin.set(isin, entry);
-  });
-  const issuers = [...byIsin].map(([isin, { name, points }]): RegisterIssuer => {
-    points.sort((a, b) => a.date.localeCompare(b.date));
-    const latest = points.at(-1);
-    const issuer: RegisterIssuer = { key: isin, isin, name, positions: [], aggregateHistory: points };
-    if (latest !== undefined && latest.percent > 0) {
-      issuer.aggregate = { percent: latest.percent, date: latest.date, thresholdPercent: NO_THRESHOLD };
-    }
-    return issuer;
-  });
+  const points = rows.map(
+    (row, i): PointRow => ({
+      isin: requireIsin(row[c.isin], `row ${i + 1}`),
+      name: cellText(row[c.name]),
+      point: {
+        date: requireDate(row[c.date], `row ${i + 1}`),
+        percent: requirePercent(row[c.percent], `row ${i + 1}`),
+      },
+    }),
+  );
+  const issuers = issuersFromPoints(points, { thresholdPercent: NO_THRESHOLD });
   // The CSV export names no holder: it holds the aggregate per day of change only.
   return snapshotOf('no-ssr-csv', issuers, rows.length, {
     namesHolders: false,

@@ -1,9 +1,8 @@
 import { findHeader, type HeaderSpec, rowsBelow } from '../columns.js';
-import { RegisterReadError } from '../errors.js';
 import { csvDecoder, readerOf } from '../reader.js';
-import { aggregateIssuer, snapshotOf } from '../snapshot.js';
-import type { AggregatePoint, Cell, DecodedTable, RegisterIssuer, RegisterSnapshot } from '../types.js';
-import { cellText, parseDate, requireDate, requirePercent } from '../values.js';
+import { aggregateIssuer, issuersFromPoints, type PointRow, snapshotOf } from '../snapshot.js';
+import type { AggregatePoint, DecodedTable, RegisterIssuer, RegisterSnapshot } from '../types.js';
+import { cellText, parseDate, requireDate, requireIsin, requirePercent } from '../values.js';
 
 /** The UK ANSP sums every position from 0.2% (Short Selling Regulations 2025). */
 const UK_ANSP_THRESHOLD = 0.2;
@@ -22,14 +21,6 @@ const decode = csvDecoder('utf-8', ',');
 // No holder is named any more: "aggregate minus named" has nothing to subtract.
 const ANSP_SNAPSHOT = { namesHolders: false, aggregateThreshold: UK_ANSP_THRESHOLD };
 
-function isinOf(row: Cell[], column: number, where: string): string {
-  const isin = cellText(row[column]).toUpperCase();
-  if (!/^[A-Z]{2}[A-Z0-9]{9}\d$/.test(isin)) {
-    throw new RegisterReadError('unparseable', `${where}: "${isin}" is not an ISIN`);
-  }
-  return isin;
-}
-
 function parseCurrent(table: DecodedTable): RegisterSnapshot {
   const all = table.sheets[0]?.rows ?? [];
   const header = findHeader(all, ANSP);
@@ -39,7 +30,7 @@ function parseCurrent(table: DecodedTable): RegisterSnapshot {
   const issuers = rows.map((row, i) => {
     const where = `row ${i + 1}`;
     return aggregateIssuer(
-      { isin: isinOf(row, c.isin, where), name: cellText(row[c.name]) },
+      { isin: requireIsin(row[c.isin], where), name: cellText(row[c.name]) },
       {
         percent: requirePercent(row[c.percent], where),
         date: requireDate(row[c.date], where),
@@ -57,29 +48,17 @@ function parseHistoric(table: DecodedTable): RegisterSnapshot {
   const rows = rowsBelow(all, header.row);
   // Joined on ISIN: names differ in case from the current file. A % column holding dates (the
   // misaligned file of 17 Jul 2026) fails requirePercent: the whole file is refused.
-  const byIsin = new Map<string, { name: string; points: AggregatePoint[] }>();
-  rows.forEach((row, i) => {
+  const points = rows.map((row, i): PointRow => {
     const where = `row ${i + 1}`;
-    const isin = isinOf(row, c.isin, where);
     const point: AggregatePoint = {
       date: requireDate(row[c.date], where),
       percent: requirePercent(row[c.percent], where),
     };
     const endedOn = parseDate(row[c.ended]);
     if (endedOn !== undefined) point.endedOn = endedOn;
-    const entry = byIsin.get(isin) ?? { name: cellText(row[c.name]), points: [] };
-    entry.points.push(point);
-    byIsin.set(isin, entry);
+    return { isin: requireIsin(row[c.isin], where), name: cellText(row[c.name]), point };
   });
-  const issuers = [...byIsin].map(
-    ([isin, { name, points }]): RegisterIssuer => ({
-      key: isin,
-      isin,
-      name,
-      positions: [],
-      aggregateHistory: points.sort((a, b) => a.date.localeCompare(b.date)),
-    }),
-  );
+  const issuers = issuersFromPoints(points);
   return snapshotOf('uk-ansp-historic', issuers, rows.length, ANSP_SNAPSHOT);
 }
 
@@ -89,7 +68,7 @@ function parseReportableShares(table: DecodedTable): RegisterSnapshot {
   const c = header.columns;
   const rows = rowsBelow(all, header.row);
   const issuers = rows.map((row, i): RegisterIssuer => {
-    const isin = isinOf(row, c.isin, `row ${i + 1}`);
+    const isin = requireIsin(row[c.isin], `row ${i + 1}`);
     return { key: isin, isin, name: cellText(row[c.name]), positions: [] };
   });
   return snapshotOf('uk-reportable-shares', issuers, rows.length, { content: 'scope', namesHolders: false });
