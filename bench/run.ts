@@ -7,6 +7,7 @@ import { diffThroughput } from './diff-throughput.js';
 import { e2eLatency } from './e2e-latency.js';
 import { footprint } from './footprint.js';
 import { type Benchmark, formatReport, machineInfo, writeReport } from './lib/report.js';
+import { registers } from './registers.js';
 
 const BENCHMARKS: readonly Benchmark[] = [
   detection,
@@ -15,6 +16,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   e2eLatency,
   footprint,
   consoleRender,
+  registers,
 ];
 const RESULTS = join(new URL('.', import.meta.url).pathname, 'results');
 

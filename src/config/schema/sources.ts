@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { duration, percent } from './value-types.js';
+
+/** The registers shortwatch can read whole, one parser each (src/sources/registers.ts). */
+export const REGISTER_KINDS = [
+  'afm-current',
+  'afm-history',
+  'no-ssr-json',
+  'no-ssr-csv',
+  'se-fi-current',
+  'se-fi-aggregate',
+  'uk-ansp-current',
+  'uk-ansp-historic',
+  'uk-reportable-shares',
+  'uk-legacy-holders',
+  'it-consob',
+  'es-cnmv',
+  'ie-cbi',
+  'be-fsma-current',
+  'be-fsma-history',
+] as const;
+
+/** One of `REGISTER_KINDS`. */
+export type RegisterKind = (typeof REGISTER_KINDS)[number];
+
+/** Schema of how one register file is fetched and when a read is refused. */
+export const registerFetchSchema = z.strictObject({
+  timeout: duration
+    .prefault('60s')
+    .describe('Time limit for one file: from the request until the last byte of the body.'),
+  maxBytes: z
+    .number()
+    .int()
+    .min(1024)
+    .default(25 * 1024 * 1024)
+    .describe('Size limit for one file in bytes; a longer body is not read (the register is "not read").'),
+  minShrinkRatio: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.5)
+    .describe(
+      'A read with at most this share of the data rows of the last good read is refused as implausible (0.5: half or less).',
+    ),
+  shrinkFloor: z
+    .number()
+    .int()
+    .min(0)
+    .default(10)
+    .describe('The shrink check applies only when the last good read had at least this many data rows.'),
+});
+
+/** Schema of one whole-register source in the config file. */
+export const registerSourceSchema = z.strictObject({
+  kind: z.enum(REGISTER_KINDS).describe('Which register (and so which parser) this source reads.'),
+  url: z.url().describe("The file's address; the public page of each register is in docs/sources.md."),
+  interval: duration
+    .prefault('1h')
+    .describe('How often the file is asked for (one conditional GET: an unchanged file costs a 304).'),
+  fetch: registerFetchSchema.prefault({}).describe('Limits on each read of the file.'),
+});
+
+/** Schema of the issuer-aggregate events (src/sources/aggregate-diff.ts). */
+export const aggregateEventsSchema = z.strictObject({
+  levels: z
+    .array(percent)
+    .default([0.5, 1, 2, 5, 10])
+    .describe('Aggregate levels (%) whose crossing raises `aggregate-crossed`.'),
+  minChange: z
+    .number()
+    .min(0)
+    .default(0.01)
+    .describe('Smallest move of an aggregate, in percentage points, reported as `aggregate-changed`.'),
+  belowThresholdMove: z
+    .number()
+    .min(0)
+    .default(0.2)
+    .describe(
+      'Move, in percentage points, of "aggregate minus the named positions" (the short interest below the public threshold) that raises `below-threshold-moved`.',
+    ),
+});
+
+/** A whole-register source as configured (defaults applied). */
+export type RegisterSourceConfig = z.output<typeof registerSourceSchema>;
+/** Fetch limits of one register source (defaults applied). */
+export type RegisterFetchConfig = z.output<typeof registerFetchSchema>;
+/** Aggregate-event settings (defaults applied). */
+export type AggregateEventsConfig = z.output<typeof aggregateEventsSchema>;

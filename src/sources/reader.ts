@@ -1,0 +1,52 @@
+import { decodeCsv, decodeText, decodeWorkbook, type TextEncoding } from './decode.js';
+import { RegisterReadError } from './errors.js';
+import type { DecodedTable, RegisterSnapshot } from './types.js';
+
+/**
+ * One register's pure half (Gatus' provider shape): `decode` turns the bytes served into cells or
+ * JSON, `parse` turns those into a snapshot. Both throw `RegisterReadError` with the reason.
+ */
+export interface RegisterReader<D> {
+  decode(bytes: Uint8Array): D;
+  parse(decoded: D): RegisterSnapshot;
+}
+
+/** A reader with its decoded type erased: what the registry and the health check hold. */
+export interface AnyRegisterReader {
+  read(bytes: Uint8Array): RegisterSnapshot;
+}
+
+/** Erases a reader's decoded type behind `read`. */
+export function readerOf<D>(reader: RegisterReader<D>): AnyRegisterReader & RegisterReader<D> {
+  return { ...reader, read: (bytes) => reader.parse(reader.decode(bytes)) };
+}
+
+/** A decoder for CSV files in `encoding` split on `delimiter`. */
+export function csvDecoder(encoding: TextEncoding, delimiter: string): (bytes: Uint8Array) => DecodedTable {
+  return (bytes) => decodeCsv(decodeText(bytes, encoding), delimiter);
+}
+
+/** A sheet by position, or by a pattern on its trimmed name (registers put dates in sheet names). */
+export type SheetPick = { index: number } | { name: RegExp };
+
+/** The spreadsheet decoder (XLSX, XLS, ODS), reading only the sheets `picks` name (all without). */
+export function workbookDecoder(...picks: SheetPick[]): (bytes: Uint8Array) => DecodedTable {
+  if (picks.length === 0) return (bytes) => decodeWorkbook(bytes);
+  return (bytes) =>
+    decodeWorkbook(bytes, (names) =>
+      names.filter((name, index) => picks.some((pick) => matches(pick, name, index))),
+    );
+}
+
+function matches(pick: SheetPick, name: string, index: number): boolean {
+  return 'index' in pick ? pick.index === index : pick.name.test(name.trim());
+}
+
+/** The sheet `pick` names among those decoded (an index counts among the decoded sheets). */
+export function sheet(table: DecodedTable, pick: SheetPick): DecodedTable['sheets'][number] {
+  const found =
+    'index' in pick ? table.sheets[pick.index] : table.sheets.find((s) => pick.name.test(s.name.trim()));
+  if (found === undefined)
+    throw new RegisterReadError('wrong-header', 'the workbook lacks the expected sheet');
+  return found;
+}

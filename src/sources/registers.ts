@@ -1,0 +1,26 @@
+import type { RegisterKind } from '../config/schema/sources.js';
+import { afmCurrent, afmHistory } from './parsers/afm.js';
+import { cbi, cnmv, consob, fsmaCurrent, fsmaHistory, ukLegacyHolders } from './parsers/named-registers.js';
+import { norwaySsrCsv, norwaySsrJson } from './parsers/norway.js';
+import { swedenAggregate, swedenCurrent } from './parsers/sweden.js';
+import { ukAnspCurrent, ukAnspHistoric, ukReportableShares } from './parsers/uk-ansp.js';
+import type { AnyRegisterReader } from './reader.js';
+
+/** Every register's reader by kind: adding a kind without a reader fails to compile. */
+export const REGISTER_READERS = {
+  'afm-current': afmCurrent,
+  'afm-history': afmHistory,
+  'no-ssr-json': norwaySsrJson,
+  'no-ssr-csv': norwaySsrCsv,
+  'se-fi-current': swedenCurrent,
+  'se-fi-aggregate': swedenAggregate,
+  'uk-ansp-current': ukAnspCurrent,
+  'uk-ansp-historic': ukAnspHistoric,
+  'uk-reportable-shares': ukReportableShares,
+  'uk-legacy-holders': ukLegacyHolders,
+  'it-consob': consob,
+  'es-cnmv': cnmv,
+  'ie-cbi': cbi,
+  'be-fsma-current': fsmaCurrent,
+  'be-fsma-history': fsmaHistory,
+} satisfies Record<RegisterKind, AnyRegisterReader>;
