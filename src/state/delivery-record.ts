@@ -44,13 +44,14 @@ export interface RecordLimits {
 
 /**
  * Appends one row, then trims by count and by age in the same step. The age is measured from the new
- * entry's id (Redis' clock), so every host trims alike. `~` lets Redis drop whole stream nodes: at most
- * one node (100 entries) more than the limits stays. KEYS: record. ARGV: max rows, max age ms, row JSON.
+ * entry's id (Redis' clock), so every host trims alike. Exact trims: in the steady state each write
+ * drops about one old row, and nothing over the limits stays behind (an approximate trim would keep a
+ * whole stream node). KEYS: record. ARGV: max rows, max age ms, row JSON.
  */
 const APPEND_SCRIPT = `
-local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'a', ARGV[3])
+local id = redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[1], '*', 'a', ARGV[3])
 local ms = tonumber(string.match(id, '^(%d+)'))
-redis.call('XTRIM', KEYS[1], 'MINID', '~', tostring(ms - tonumber(ARGV[2])))
+redis.call('XTRIM', KEYS[1], 'MINID', tostring(ms - tonumber(ARGV[2])))
 return id
 `;
 
