@@ -79,17 +79,23 @@ export class DeliveryRecord {
     return String(id);
   }
 
-  /** Rows recorded from `sinceMs` up to `untilMs` (inclusive), oldest first, a page at a time. */
-  async *pages(sinceMs: number, untilMs: number): AsyncGenerator<RecordedAttempt[]> {
-    let start = String(Math.max(0, Math.floor(sinceMs)));
-    const end = String(Math.max(0, Math.floor(untilMs)));
+  /**
+   * Rows recorded from `sinceMs` up to `untilMs` (both inclusive), a page at a time: oldest first, or
+   * newest first with `newestFirst`.
+   */
+  async *pages(sinceMs: number, untilMs: number, newestFirst = false): AsyncGenerator<RecordedAttempt[]> {
+    let low = String(Math.max(0, Math.floor(sinceMs)));
+    let high = String(Math.max(0, Math.floor(untilMs)));
     for (;;) {
-      const entries = await this.#redis.xrange(this.#key, start, end, 'COUNT', PAGE);
+      const entries = newestFirst
+        ? await this.#redis.xrevrange(this.#key, high, low, 'COUNT', PAGE)
+        : await this.#redis.xrange(this.#key, low, high, 'COUNT', PAGE);
       const rows = entries.flatMap(([id, fields]) => readRow(id, fields));
       if (rows.length > 0) yield rows;
       const last = entries.at(-1);
       if (!last || entries.length < PAGE) return;
-      start = `(${last[0]}`;
+      if (newestFirst) high = `(${last[0]}`;
+      else low = `(${last[0]}`;
     }
   }
 

@@ -69,6 +69,9 @@ describe('the record of sent messages', () => {
     for await (const page of record.pages(1_000, 9_000)) seen.push(...page.map((r) => r.at));
     expect(seen).toHaveLength(2_345);
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    const backwards: number[] = [];
+    for await (const page of record.pages(1_000, 9_000, true)) backwards.push(...page.map((r) => r.at));
+    expect(backwards).toEqual([...seen].reverse());
     const middle = [];
     for await (const page of record.pages(1_100, 1_199)) middle.push(...page);
     expect(middle).toHaveLength(100);
