@@ -115,6 +115,8 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .requiredOption('--since <when>', 'from: a date (UTC), an ISO date-time, or a duration ago (7d)')
     .option('--until <when>', 'to (a date takes in the whole day); default now')
     .option('--channel <name>', 'only this channel')
+    .option('--issuer <issuer>', 'only messages about this issuer (id, or words of its name)')
+    .option('--holder <holder>', 'only messages naming this holder (any spelling, or a word of its name)')
     .option('--format <format>', 'csv or jsonl', 'csv')
     .action((opts: ExportOptions) => run((ctx) => exportCommand(ctx, opts).then(() => EXIT.ok))());
   program

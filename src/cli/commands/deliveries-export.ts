@@ -11,6 +11,8 @@ export interface ExportOptions {
   since: string;
   until?: string;
   channel?: string;
+  issuer?: string;
+  holder?: string;
   format?: string;
 }
 
@@ -34,7 +36,13 @@ export function exportQuery(
   const sinceMs = instant(options.since, '--since', nowMs, false);
   const untilMs = options.until === undefined ? nowMs : instant(options.until, '--until', nowMs, true);
   if (untilMs < sinceMs) throw new CliError('--until is before --since', EXIT.usage);
-  return { query: { sinceMs, untilMs, ...(options.channel ? { channel: options.channel } : {}) }, format };
+  const { channel, issuer, holder } = options;
+  const filters = {
+    ...(channel ? { channel } : {}),
+    ...(issuer ? { issuer } : {}),
+    ...(holder ? { holder } : {}),
+  };
+  return { query: { sinceMs, untilMs, ...filters }, format };
 }
 
 /**
