@@ -2,7 +2,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { DeliveryRecord, RecordedAttempt } from '../state/delivery-record.js';
 import { matchingPages, type RecordQuery } from './search.js';
 
-/** The export's formats: RFC 4180 CSV, or JSON Lines. */
+/** The export's formats: RFC 4180 CSV, or JSON Lines (values exactly as recorded). */
 export const EXPORT_FORMATS = ['csv', 'jsonl'] as const;
 
 /** An export format. */
@@ -59,11 +59,13 @@ function jsonLine(row: RecordedAttempt): string {
 }
 
 function csvChunk(rows: readonly RecordedAttempt[], header: boolean): string {
-  // csv-stringify quotes what RFC 4180 needs quoted; records end with CRLF as the RFC says.
+  // csv-stringify quotes what RFC 4180 needs quoted; records end with CRLF as the RFC says. A name from
+  // the upstream that starts with = + - @ gets a leading ' so a spreadsheet shows it instead of running it.
   return stringify(rows.map(exportRow), {
     header,
     columns: [...EXPORT_COLUMNS],
     record_delimiter: 'windows',
+    escape_formulas: true,
     cast: { number: (value) => String(value) },
   });
 }
