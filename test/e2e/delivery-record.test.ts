@@ -3,9 +3,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { startHttpServer } from '../../src/ops/http-server.js';
+import { holderKey, holderQueryMatches } from '../../src/positions/index.js';
 import { EXPORT_COLUMNS } from '../../src/record/export.js';
 import { DeliveryRecord } from '../../src/state/delivery-record.js';
-import { patchChannel, runShortwatch, type Stack, slackIssuers, startStack, waitFor } from './harness.js';
+import { runMain } from '../cli/run-main.js';
+import { patchChannel, type Stack, slackIssuers, startStack, waitFor } from './harness.js';
 
 /** One JSON Lines row of the export, as far as this test reads it. */
 interface Row {
@@ -27,10 +29,13 @@ function jsonRows(text: string): Row[] {
     .map((line) => JSON.parse(line) as Row);
 }
 
-/** A word of a holder's name other than its first, lower-cased: what a desk would type to find it. */
-function wordOf(holder: string): string {
+/** A word of a holder's name that no other holder's name has: what a desk would type to find it. */
+function wordOf(holder: string, others: readonly string[]): string {
   const words = holder.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3);
-  return (words[1] ?? words[0] ?? holder).toLowerCase();
+  const distinct = words.filter(
+    (w) => !others.some((o) => holderKey(o) !== holderKey(holder) && holderQueryMatches(w, o)),
+  );
+  return (distinct.at(-1) ?? holder).toLowerCase();
 }
 
 describe('the record of every message: export and console search after a parked delivery is retried', () => {
@@ -70,7 +75,7 @@ describe('the record of every message: export and console search after a parked 
     await waitFor('every other desk message', () => stack.slack.delivered().length === changed.size - 1);
     await waitFor('every e-mail', () => stack.smtp.mails.length === changed.size);
 
-    const retry = await runShortwatch(['deliveries', 'retry', '--all', '-c', stack.configPath]);
+    const retry = await runMain(['deliveries', 'retry', '--all', '-c', stack.configPath]);
     expect(retry.code).toBe(0);
     const record = new DeliveryRecord(app.redis, app.ctx.prefix);
     const okRows = async () => {
@@ -80,7 +85,7 @@ describe('the record of every message: export and console search after a parked 
     await waitFor('the retried message taken', async () => (await okRows()).length === 1);
     await sleep(300);
 
-    const jsonl = await runShortwatch([
+    const jsonl = await runMain([
       'deliveries',
       'export',
       '--since',
@@ -114,7 +119,7 @@ describe('the record of every message: export and console search after a parked 
     ]);
     expect(mailRows.map((r) => [r.messageId, r.deliveryId]).sort()).toEqual(seen.sort());
 
-    const csv = await runShortwatch([
+    const csv = await runMain([
       'deliveries',
       'export',
       '--since',
@@ -131,23 +136,42 @@ describe('the record of every message: export and console search after a parked 
     expect(lines.filter((l) => l !== '').length - 1).toBe(stack.slack.posts.length);
 
     // The console's search by a word of one holder's name finds the rows the CLI exports for it.
-    const holder = wordOf(deskRows[0]?.holders[0] ?? '');
-    const cliRows = jsonRows(
-      (
-        await runShortwatch([
-          'deliveries',
-          'export',
-          '--since',
-          '1d',
-          '--holder',
-          holder,
-          '--format',
-          'jsonl',
-          '-c',
-          stack.configPath,
-        ])
-      ).stdout,
-    );
+    const holderName = deskRows[0]?.holders[0] ?? '';
+    const snapshot = await app.ctx.snapshots.get(deskIssuer);
+    const listed = Object.values(snapshot?.positions ?? {}).map((p) => p.holder);
+    const holder = wordOf(holderName, [...listed, ...rows.flatMap((r) => r.holders)]);
+    // In this process, one at a time: the same `main` the binary runs, without a child's start-up.
+    const [byHolder, routed] = [
+      await runMain([
+        'deliveries',
+        'export',
+        '--since',
+        '1d',
+        '--holder',
+        holder,
+        '--format',
+        'jsonl',
+        '-c',
+        stack.configPath,
+      ]),
+      await runMain([
+        'route',
+        '--issuer',
+        deskIssuer,
+        '--holder',
+        holder,
+        '--kind',
+        'increased',
+        '--value',
+        '9',
+        '-c',
+        stack.configPath,
+      ]),
+    ];
+    const cliRows = jsonRows(byHolder.stdout);
+    // `route` reads the typed word as the issuer's holder it matches, as the searches do.
+    expect(routed.code, routed.stderr).toBe(0);
+    expect(routed.stdout).toContain(`Holder "${holder}" read as ${holderName}.`);
     expect(cliRows.map((r) => r.deliveryId)).toContain(desk.deliveryId);
     const query = `holder=${encodeURIComponent(holder)}&from=1d`;
     const download = await fetch(`${base}/deliveries/export?format=jsonl&${query}`);
@@ -163,5 +187,5 @@ describe('the record of every message: export and console search after a parked 
     const deskRow =
       new RegExp(`<tr data-delivery="${desk.deliveryId}">[\\s\\S]*?</tr>`).exec(page)?.[0] ?? '';
     expect(deskRow).toMatch(/<td class="num">3<\/td><td><ul class="lines">/);
-  }, 120_000);
+  }, 60_000);
 });
