@@ -9,6 +9,7 @@ import type { ChannelSender } from './channels/types.js';
 import { ConfigError } from './config/config-error.js';
 import type { ChannelConfig, Config } from './config/schema.js';
 import { DeliverySet } from './delivery/delivery-set.js';
+import { recordedSender } from './delivery/recorded-sender.js';
 import { retireChannel } from './delivery/retire-channel.js';
 import type { JobContext, Settings } from './jobs/context.js';
 import { DirectoryFollower } from './jobs/directory-follower.js';
@@ -27,6 +28,7 @@ import { configIssues } from './preflight/preflight.js';
 import { inspectTopology } from './preflight/redis-topology.js';
 import { checkReferences, type ReferencesAccepted } from './preflight/reference-check.js';
 import { ChannelRegistry } from './state/channel-registry.js';
+import { DeliveryRecord } from './state/delivery-record.js';
 import { DeploymentLedger } from './state/deployment-ledger.js';
 import { IssuerDirectory } from './state/directory.js';
 import { StateEpoch } from './state/epoch.js';
@@ -576,8 +578,18 @@ export class App {
   #buildSenders(config: Config): Map<string, ChannelSender> {
     const registry = channelRegistry(this.#options.consoleOut);
     const deps = { now: this.ctx.now };
+    // Every attempt's answer goes to the record of sent messages (state/delivery-record.ts).
+    const record = {
+      record: new DeliveryRecord(this.redis, this.ctx.prefix),
+      limits: { maxAgeMs: config.retention.deliveries, maxRows: config.retention.deliveryRows },
+      logger: this.ctx.logger,
+    };
     const build = (channel: ChannelConfig) =>
-      unlessSecretUnread(() => createSender(channel, deps, registry), unavailableSender);
+      recordedSender(
+        unlessSecretUnread(() => createSender(channel, deps, registry), unavailableSender),
+        channel,
+        record,
+      );
     return new Map(config.channels.map((channel) => [channel.name, build(channel)]));
   }
 

@@ -2,6 +2,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { checkCommand } from './cli/commands/check.js';
 import { runDaemon } from './cli/commands/daemon.js';
+import { type ExportOptions, exportCommand } from './cli/commands/deliveries-export.js';
 import { deliveriesCommand, retryCommand, routeCommand, testNotifyCommand } from './cli/commands/delivery.js';
 import { muteCommand, mutesCommand, unmuteCommand } from './cli/commands/mutes.js';
 import { sandboxCommand } from './cli/commands/sandbox.js';
@@ -108,6 +109,16 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .action((job: string | undefined, opts: { all?: boolean; channel?: string }) =>
       run((ctx) => retryCommand(ctx, job, opts).then(() => EXIT.ok))(),
     );
+  deliveries
+    .command('export')
+    .description('the record of sent messages, one row per attempt: CSV (RFC 4180) or JSON Lines on stdout')
+    .requiredOption('--since <when>', 'from: a date (UTC), an ISO date-time, or a duration ago (7d)')
+    .option('--until <when>', 'to (a date takes in the whole day); default now')
+    .option('--channel <name>', 'only this channel')
+    .option('--issuer <issuer>', 'only messages about this issuer (id, or words of its name)')
+    .option('--holder <holder>', 'only messages naming this holder (any spelling, or a word of its name)')
+    .option('--format <format>', 'csv or jsonl', 'csv')
+    .action((opts: ExportOptions) => run((ctx) => exportCommand(ctx, opts).then(() => EXIT.ok))());
   program
     .command('test-notify <channel>')
     .description('send a clearly marked sample message to one channel')

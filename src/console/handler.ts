@@ -9,7 +9,7 @@ import { hostRules, postSourceAllowed } from './host-rules.js';
 import { html } from './html.js';
 import { layout } from './layout.js';
 import { type PageContext, type PageResult, page } from './page.js';
-import { pageSecrets, send } from './respond.js';
+import { pageSecrets, send, sendChunks } from './respond.js';
 import { findRoute, notFoundPage, ownsPath } from './routes.js';
 import { ConsoleSessions } from './sessions.js';
 import { secureCookies, signInRoute } from './sign-in.js';
@@ -141,7 +141,12 @@ export function createConsole(app: App, csrf: CsrfTokens = new CsrfTokens()): Co
         const route = findRoute(request.method ?? 'GET', path);
         if (route === 'method-not-allowed') throw new Refusal(405, 'method not allowed');
         const ctx: PageContext = { app, csrf: token, query: url.searchParams, form };
-        reply(route ? await route.run(ctx) : notFoundPage());
+        const result = route ? await route.run(ctx) : notFoundPage();
+        if (result.kind !== 'download') reply(result);
+        else {
+          const failed = await sendChunks(response, result, secrets);
+          if (failed) app.ctx.logger.warn({ err: failed, path }, 'console download cut short');
+        }
       } catch (error) {
         if (error instanceof Refusal) {
           reply(

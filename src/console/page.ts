@@ -17,6 +17,17 @@ export type PageResult =
   | { kind: 'page'; status?: number; frame: PageFrame; body: SafeHtml }
   | { kind: 'redirect'; location: string };
 
+/** A file to download, written as its chunks come (an export of any size in bounded memory). */
+export interface Download {
+  kind: 'download';
+  type: string;
+  filename: string;
+  chunks: AsyncIterable<string>;
+}
+
+/** What a route answers: a page, a redirect or a download. */
+export type RouteResult = PageResult | Download;
+
 /** A page. */
 export function page(frame: PageFrame, body: SafeHtml, status?: number): PageResult {
   return { kind: 'page', frame, body, ...(status === undefined ? {} : { status }) };

@@ -34,3 +34,31 @@ export function send(
   response.writeHead(status, { 'content-type': type, ...SECURITY_HEADERS, ...extra });
   response.end(secrets.length > 0 ? redactText(body, secrets) : body);
 }
+
+/**
+ * Streams a download with the security headers, secrets redacted from each chunk (chunks are whole
+ * records, so a secret is never cut across two). A failure part-way ends the connection, so a client
+ * sees a broken download, never an error page inside the file; the error is returned for the log.
+ */
+export async function sendChunks(
+  response: ServerResponse,
+  download: { type: string; filename: string; chunks: AsyncIterable<string> },
+  secrets: readonly string[] = [],
+): Promise<unknown> {
+  response.writeHead(200, {
+    'content-type': download.type,
+    'content-disposition': `attachment; filename="${download.filename}"`,
+    ...SECURITY_HEADERS,
+  });
+  try {
+    for await (const chunk of download.chunks) {
+      const text = secrets.length > 0 ? redactText(chunk, secrets) : chunk;
+      if (!response.write(text)) await new Promise((resolve) => response.once('drain', resolve));
+    }
+    response.end();
+    return undefined;
+  } catch (error) {
+    response.destroy();
+    return error;
+  }
+}

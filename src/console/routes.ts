@@ -1,5 +1,5 @@
 import { html } from './html.js';
-import { type PageContext, type PageResult, page } from './page.js';
+import { type PageContext, type PageResult, page, type RouteResult } from './page.js';
 import { deliveriesPage, retryAction } from './pages/deliveries.js';
 import { eventsPage } from './pages/events.js';
 import { holderPage, holdersPage } from './pages/holders.js';
@@ -8,12 +8,13 @@ import { issuerHistoryPage } from './pages/issuer-history.js';
 import { issuersPage } from './pages/issuers.js';
 import { createMuteAction, mutesPage, removeMuteAction } from './pages/mutes.js';
 import { overviewPage } from './pages/overview.js';
+import { exportDownload } from './pages/record-export.js';
 
 /** One route: a method, a path pattern (its groups are URL-decoded and passed on), and its handler. */
 interface Route {
   method: 'GET' | 'POST';
   pattern: RegExp;
-  run(ctx: PageContext, ...params: string[]): Promise<PageResult>;
+  run(ctx: PageContext, ...params: string[]): Promise<RouteResult>;
 }
 
 const ROUTES: readonly Route[] = [
@@ -30,6 +31,7 @@ const ROUTES: readonly Route[] = [
   { method: 'GET', pattern: /^\/events$/, run: eventsPage },
   { method: 'GET', pattern: /^\/deliveries$/, run: deliveriesPage },
   { method: 'POST', pattern: /^\/deliveries\/retry$/, run: retryAction },
+  { method: 'GET', pattern: /^\/deliveries\/export$/, run: exportDownload },
   { method: 'GET', pattern: /^\/mutes$/, run: mutesPage },
   { method: 'POST', pattern: /^\/mutes$/, run: createMuteAction },
   { method: 'POST', pattern: /^\/mutes\/remove$/, run: removeMuteAction },
@@ -48,7 +50,7 @@ export function ownsPath(path: string): boolean {
 export function findRoute(
   method: string,
   path: string,
-): { run: (ctx: PageContext) => Promise<PageResult> } | 'method-not-allowed' | null {
+): { run: (ctx: PageContext) => Promise<RouteResult> } | 'method-not-allowed' | null {
   let pathMatched = false;
   for (const route of ROUTES) {
     const match = route.pattern.exec(path);

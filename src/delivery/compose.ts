@@ -1,4 +1,5 @@
 import { messageForGroups } from '../channels/coalesced-message.js';
+import { messageEvents } from '../channels/message-events.js';
 import type { IssuerEvents, Message } from '../channels/types.js';
 import type { PositionEvent } from '../positions/types.js';
 import { eventsDeliveryId } from '../state/delivery-ids.js';
@@ -35,7 +36,8 @@ export function composeNext(
   if (!first) return undefined;
   if (first.kind === 'message') {
     const { deliveryId, message, digestBatch } = first;
-    const eventIds = message.type === 'digest' ? message.events.map((e) => e.id) : [];
+    // A parked message sent again keeps naming its events, so the log still joins them to it.
+    const eventIds = messageEvents(message).map((e) => e.id);
     return { deliveryId, message, itemIds: [first.id], eventIds, ...(digestBatch ? { digestBatch } : {}) };
   }
   if (first.kind === 'digest') {

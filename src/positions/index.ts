@@ -9,6 +9,7 @@ export {
 } from './diff.js';
 export { type EventIdParts, eventId, FIRST_SIGHT, snapshotOccurrence } from './event-id.js';
 export { holderKey } from './holder-key.js';
+export { holderQueryMatches } from './holder-match.js';
 export { round4 } from './round.js';
 export { positionEventSchema, snapshotSchema } from './schemas.js';
 export {

@@ -58,6 +58,8 @@ export function stateKeys(root: string) {
     outboxWake: `${root}:outbox-wake`,
     /** Capped stream of sent messages (channel, delivery id, event ids, attempts). */
     deliveries: `${root}:deliveries`,
+    /** Stream, one entry per send attempt's answer: the record of every message (state/delivery-record.ts). */
+    record: `${root}:record`,
     outbox: (channel: string) => outboxKeys(root, channel),
   };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { messageForGroups } from '../../src/channels/coalesced-message.js';
 import type { IssuerEvents } from '../../src/channels/types.js';
 import { composeNext } from '../../src/delivery/compose.js';
 import { eventsDeliveryId } from '../../src/state/delivery-ids.js';
@@ -62,6 +63,21 @@ describe('composeNext', () => {
     };
     const next = composeNext('ops', [item, eventItem('e1', 'A')], all, 1);
     expect(next).toMatchObject({ deliveryId: 'n-1', itemIds: ['n-1'], eventIds: [] });
+  });
+
+  it.each([
+    { name: 'an events message', groups: [['e1', 'e2']] },
+    { name: 'a batch', groups: [['e1'], ['e2', 'e3']] },
+  ])('a parked $name sent again still names its events (the deliveries log said Events 0)', ({ groups }) => {
+    // `deliveries retry` queues the parked message as a ready-made one under its delivery id.
+    const issuerGroups = groups.map((ids, g) => ({
+      issuer: { id: `I${g}`, name: `I${g} plc` },
+      events: ids.map((id) => makeEvent({ id, issuer: { id: `I${g}`, name: `I${g} plc` } })),
+    }));
+    const message = messageForGroups(issuerGroups);
+    const item: OutboxItem = { kind: 'message', id: 'd-1', deliveryId: 'd-1', message };
+    const next = composeNext('desk', [item], all, 1);
+    expect(next).toMatchObject({ deliveryId: 'd-1', itemIds: ['d-1'], eventIds: groups.flat() });
   });
 
   it('a digest carries its batch events in the order they were detected, under the batch id', () => {

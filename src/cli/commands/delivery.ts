@@ -6,6 +6,7 @@ import { explainRoute, syntheticEvent } from '../../routing/index.js';
 import type { CommandContext } from '../context.js';
 import { withApp } from '../context.js';
 import { CliError, EXIT } from '../exit.js';
+import { lookupHolder } from '../holder-lookup.js';
 import { issuerSources, isWatched, lookupIssuer } from '../issuer-lookup.js';
 import { parsePercent } from '../number-options.js';
 import { renderTable } from '../table.js';
@@ -120,9 +121,11 @@ export async function routeCommand(
       );
       return;
     }
+    const holder = await holderOf(app, issuer.id, options.holder);
+    if (holder !== options.holder) ctx.out(`Holder "${options.holder}" read as ${displayText(holder)}.`);
     const event = syntheticEvent({
       issuer: { id: issuer.id, name: issuer.name },
-      holder: options.holder,
+      holder,
       kind,
       value,
       previous,
@@ -139,6 +142,26 @@ export async function routeCommand(
       ),
     );
   });
+}
+
+/**
+ * The holder a typed name means among those the issuer listed (its snapshot and its logged events), as
+ * the console's searches match them: `shaw` is D. E. Shaw & Co when that is the issuer's one Shaw.
+ */
+async function holderOf(app: App, issuerId: string, typed: string): Promise<string> {
+  const snapshot = await app.ctx.snapshots.get(issuerId);
+  const logged = await app.ctx.eventLog.recent({ issuerId, limit: app.settings.config.poll.eventsKept });
+  const known = [
+    ...Object.values(snapshot?.positions ?? {}).map((p) => p.holder),
+    ...logged.map((e) => e.holder),
+  ];
+  const found = lookupHolder(typed, known);
+  if (found.kind === 'ambiguous')
+    throw new CliError(
+      `--holder "${typed}" matches ${found.names.map(displayText).join(', ')}: name one`,
+      EXIT.usage,
+    );
+  return found.name;
 }
 
 /** A raise must end above where it started, a cut below: anything else is not the event named. */

@@ -7,6 +7,7 @@ import { logSchema } from './log.js';
 import { opsSchema } from './ops.js';
 import { pollSchema } from './poll.js';
 import { redisSchema } from './redis.js';
+import { retentionSchema } from './retention.js';
 import { upstreamSchema } from './upstream.js';
 import { watchlistSchema } from './watchlist.js';
 
@@ -21,6 +22,7 @@ const sections = z.strictObject({
   channels: channelsSchema,
   ops: opsSchema.prefault({}),
   http: httpSchema.prefault({}),
+  retention: retentionSchema.prefault({}),
   log: logSchema.prefault({}),
 });
 

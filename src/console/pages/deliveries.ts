@@ -3,21 +3,20 @@ import type { Message } from '../../channels/types.js';
 import type { Inflight, Parked } from '../../state/outbox.js';
 import { retryParked } from '../actions/retry-parked.js';
 import { outboxState } from '../data/deliveries.js';
-import { type SentRecord, sentSince } from '../data/delivery-log.js';
 import { displayText, formatAge, formatTime } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { type PageContext, type PageResult, page, redirect } from '../page.js';
+import { loadRecord, type RecordView, recordSearchOf, renderRecord } from './record-section.js';
 
 /** What the deliveries page shows. */
 export interface DeliveriesData {
   parked: Parked[];
   inflight: Array<{ channel: string; inflight: Inflight }>;
-  sent: SentRecord[];
+  /** The record of sent messages, as searched. */
+  record: RecordView;
   configured: ReadonlySet<string>;
   nowMs: number;
 }
-
-const RECENT_SENT = 50;
 
 /** A message in a few words: what it carries. */
 export function summarise(message: Message): string {
@@ -33,11 +32,14 @@ export function summarise(message: Message): string {
   }
 }
 
-async function loadDeliveries(app: App): Promise<DeliveriesData> {
-  const state = await outboxState(app);
-  const sent = await sentSince(app.redis, app.ctx.prefix, 0, RECENT_SENT);
+async function loadDeliveries(app: App, query: URLSearchParams): Promise<DeliveriesData> {
+  const nowMs = app.ctx.now().getTime();
+  const [state, record] = await Promise.all([
+    outboxState(app),
+    loadRecord(app, recordSearchOf(query, nowMs)),
+  ]);
   const configured = new Set(app.settings.config.channels.map((c) => c.name));
-  return { ...state, sent, configured, nowMs: app.ctx.now().getTime() };
+  return { ...state, record, configured, nowMs };
 }
 
 function retryForm(csrf: string, fields: Record<string, string>, label: string): SafeHtml {
@@ -61,10 +63,6 @@ export function renderDeliveries(data: DeliveriesData, csrf: string): SafeHtml {
     }) => html`<tr><td>${channel}</td><td><code>${f.deliveryId}</code></td><td>${summarise(f.message)}</td><td class="num">${f.attempts}</td>
 <td>${f.nextAttemptAt > data.nowMs ? html`next try ${formatTime(f.nextAttemptAt)}` : 'now'}</td><td>${f.lastError ?? ''}</td></tr>`,
   );
-  const sent = data.sent.map(
-    (s) =>
-      html`<tr><td>${formatTime(s.at)}</td><td>${s.channel}</td><td><code>${s.deliveryId}</code></td><td>${s.type}</td><td class="num">${s.events ?? s.eventIds.length}</td><td class="num">${s.attempts}</td></tr>`,
-  );
   return html`<h2>Parked (failed for good)</h2>
 ${
   parked.length > 0
@@ -74,13 +72,12 @@ ${
 }
 <h2>Being sent</h2>
 ${inflight.length > 0 ? html`<table><thead><tr><th>Channel</th><th>Delivery</th><th>Message</th><th class="num">Attempts</th><th>Next attempt</th><th>Last error</th></tr></thead><tbody>${inflight}</tbody></table>` : html`<p class="muted">nothing in flight</p>`}
-<h2>Recently sent</h2>
-${sent.length > 0 ? html`<table><thead><tr><th>Sent</th><th>Channel</th><th>Delivery</th><th>Type</th><th class="num">Events</th><th class="num">Attempts</th></tr></thead><tbody>${sent}</tbody></table>` : html`<p class="muted">nothing sent yet</p>`}`;
+${renderRecord(data.record)}`;
 }
 
 /** GET /deliveries. */
 export async function deliveriesPage(ctx: PageContext): Promise<PageResult> {
-  const data = await loadDeliveries(ctx.app);
+  const data = await loadDeliveries(ctx.app, ctx.query);
   const retried = ctx.query.get('retried');
   const notice =
     retried === null

@@ -1,6 +1,6 @@
 import type { App } from '../../app.js';
 import { KIND_VERB } from '../../channels/format.js';
-import { EVENT_KINDS, holderKey } from '../../positions/index.js';
+import { EVENT_KINDS, holderQueryMatches } from '../../positions/index.js';
 import type { LoggedEvent } from '../../state/poll-commit.js';
 import { GLOBAL_EVENTS_FACTOR } from '../../state/retention.js';
 import { outboxState } from '../data/deliveries.js';
@@ -39,7 +39,7 @@ export function filterOf(query: URLSearchParams): EventFilter {
 export function matches(logged: LoggedEvent, f: EventFilter): boolean {
   const { event } = logged;
   if (f.issuer && event.issuer.id !== f.issuer) return false;
-  if (f.holder && event.holderKey !== f.holder && event.holderKey !== holderKey(f.holder)) return false;
+  if (f.holder && event.holderKey !== f.holder && !holderQueryMatches(f.holder, event.holder)) return false;
   if (f.kind && event.kind !== f.kind) return false;
   if (f.channel && !logged.routes.some((r) => r.channel === f.channel && r.verdict !== 'skip')) return false;
   return true;

@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { stateKeys } from './keys.js';
+import type { RedisClient } from './redis-connection.js';
+
+/** One send attempt's answer, as written: what went to which channel, and what the receiver said. */
+export const attemptRowSchema = z.object({
+  channel: z.string(),
+  channelKind: z.string(),
+  /** The idempotency key the receiver saw (webhook `webhook-id`, Teams card foot, Slack/console text). */
+  deliveryId: z.string(),
+  /** The e-mail `Message-ID` header, on e-mail channels. */
+  messageId: z.string().optional(),
+  /** The message's type: events, batch, digest, notice, test. */
+  type: z.string(),
+  issuers: z.array(z.object({ id: z.string(), name: z.string() })),
+  /** Holder names as the message showed them, each once. */
+  holders: z.array(z.string()),
+  kinds: z.array(z.string()),
+  events: z.number().int().min(0),
+  answer: z.enum(['ok', 'error']),
+  /** What the error asked for: try again later, pause the channel, or give up (park). */
+  action: z.enum(['retry', 'rate-limit', 'park']).optional(),
+  /** The error's cause: a channel error code (`no_service`, `EENVELOPE`…) or the error class. */
+  cause: z.string().optional(),
+  /** The receiver's status: HTTP status or SMTP reply code. */
+  status: z.number().int().optional(),
+  error: z.string().optional(),
+});
+
+/** One send attempt's answer, as written. */
+export type AttemptRow = z.infer<typeof attemptRowSchema>;
+
+/** A row read back: with its stream id and the time (Redis' clock, epoch ms) the answer was recorded. */
+export interface RecordedAttempt extends AttemptRow {
+  id: string;
+  at: number;
+}
+
+/** How long and how much the record keeps (config `retention`). */
+export interface RecordLimits {
+  maxAgeMs: number;
+  maxRows: number;
+}
+
+/**
+ * Appends one row, then trims by count and by age in the same step. The age is measured from the new
+ * entry's id (Redis' clock), so every host trims alike. Exact trims: in the steady state each write
+ * drops about one old row, and nothing over the limits stays behind (an approximate trim would keep a
+ * whole stream node). KEYS: record. ARGV: max rows, max age ms, row JSON.
+ */
+const APPEND_SCRIPT = `
+local id = redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[1], '*', 'a', ARGV[3])
+local ms = tonumber(string.match(id, '^(%d+)'))
+redis.call('XTRIM', KEYS[1], 'MINID', tostring(ms - tonumber(ARGV[2])))
+return id
+`;
+
+const PAGE = 1_000;
+
+/**
+ * The record of every message sent: one stream entry per send attempt's answer (ok, or the error's cause
+ * and status), with what the message carried (issuers, holders, kinds) and the ids its receiver saw.
+ * Kept for `retention.deliveries` and at most `retention.deliveryRows` entries, trimmed on every write, so
+ * it never grows without bound, even under `noeviction`.
+ */
+export class DeliveryRecord {
+  readonly #redis: RedisClient;
+  readonly #key: string;
+
+  constructor(redis: RedisClient, root: string) {
+    this.#redis = redis;
+    this.#key = stateKeys(root).record;
+  }
+
+  /** Records one attempt's answer; returns its stream id. */
+  async append(row: AttemptRow, limits: RecordLimits): Promise<string> {
+    const json = JSON.stringify(attemptRowSchema.parse(row));
+    const id = await this.#redis.eval(APPEND_SCRIPT, 1, this.#key, limits.maxRows, limits.maxAgeMs, json);
+    return String(id);
+  }
+
+  /**
+   * Rows recorded from `sinceMs` up to `untilMs` (both inclusive), a page at a time: oldest first, or
+   * newest first with `newestFirst`.
+   */
+  async *pages(sinceMs: number, untilMs: number, newestFirst = false): AsyncGenerator<RecordedAttempt[]> {
+    let low = String(Math.max(0, Math.floor(sinceMs)));
+    let high = String(Math.max(0, Math.floor(untilMs)));
+    for (;;) {
+      const entries = newestFirst
+        ? await this.#redis.xrevrange(this.#key, high, low, 'COUNT', PAGE)
+        : await this.#redis.xrange(this.#key, low, high, 'COUNT', PAGE);
+      const rows = entries.flatMap(([id, fields]) => readRow(id, fields));
+      if (rows.length > 0) yield rows;
+      const last = entries.at(-1);
+      if (!last || entries.length < PAGE) return;
+      if (newestFirst) high = `(${last[0]}`;
+      else low = `(${last[0]}`;
+    }
+  }
+
+  /** Rows up to `untilMs`, newest first, at most `count`, down to `sinceMs`. */
+  async newest(sinceMs: number, untilMs: number, count: number): Promise<RecordedAttempt[]> {
+    const since = String(Math.max(0, Math.floor(sinceMs)));
+    const until = String(Math.max(0, Math.floor(untilMs)));
+    const entries = await this.#redis.xrevrange(this.#key, until, since, 'COUNT', count);
+    return entries.flatMap(([id, fields]) => readRow(id, fields));
+  }
+
+  /** Rows kept now (for `status` and tests). */
+  async size(): Promise<number> {
+    return this.#redis.xlen(this.#key);
+  }
+}
+
+function readRow(id: string, fields: readonly string[]): RecordedAttempt[] {
+  const at = Number(id.split('-')[0]);
+  const index = fields.indexOf('a');
+  const raw = index >= 0 && index % 2 === 0 ? fields[index + 1] : undefined;
+  if (raw === undefined || !Number.isFinite(at)) return [];
+  try {
+    const parsed = attemptRowSchema.safeParse(JSON.parse(raw));
+    return parsed.success ? [{ ...parsed.data, id, at }] : [];
+  } catch {
+    // A row we cannot read says nothing reliable: it is left out, never guessed.
+    return [];
+  }
+}
