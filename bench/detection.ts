@@ -1,4 +1,5 @@
 import { formatDuration } from '../src/config/duration.js';
+import { BLIND_SIZES, blindFigures, blindTable } from './lib/detection-blind.js';
 import { type LongRunFigures, longRunFigures, longRunTable } from './lib/detection-long.js';
 import type { Benchmark, BenchOptions, BenchReport } from './lib/report.js';
 import { fixed, formatSpread, quantile, type Spread, spread } from './lib/stats.js';
@@ -51,6 +52,8 @@ interface SizeFigures {
   shortwatch: Record<'p50' | 'p95' | 'max', Spread>;
   naive: Record<'p50' | 'p95' | 'max', Spread>;
   ratio: Record<'p50' | 'p95', Spread>;
+  /** Every run's latencies pooled, minutes: what the blind table sets beside its own pooled figures. */
+  pooled: { p50: number; p95: number };
   requestsPerDay: { shortwatch: Spread; naive: Spread; available: number; reserve: number };
   requestsByPurposePerDay: Record<string, number>;
   /** Means a day over all runs: closed events sent without enrichment, polls run on a later UTC day. */
@@ -99,6 +102,7 @@ function figures(size: number, runs: DetectionRun[], scale: Scale): SizeFigures 
       p50: spread(nv.map((p, i) => p.p50 / (sw[i]?.p50 ?? Number.NaN))),
       p95: spread(nv.map((p, i) => p.p95 / (sw[i]?.p95 ?? Number.NaN))),
     },
+    pooled: percentiles(runs.flatMap((r) => r.shortwatch.latenciesMs)),
     requestsPerDay: {
       shortwatch: spread(runs.map((r) => quantile(r.shortwatch.requestsPerDay, 0.5))),
       naive: spread(runs.map((r) => quantile(r.naive.requestsPerDay, 0.5))),
@@ -164,6 +168,7 @@ export const detection: Benchmark = {
     const scale = options.quick ? QUICK : FULL;
     const built = simulate(SIZES, scale, options);
     const long = longRuns(scale, options);
+    const blind = blindFigures(scale, REQUEST_MS, options);
     const latencyColumns = [
       'W',
       'gate every',
@@ -202,6 +207,7 @@ export const detection: Benchmark = {
         `${SIZES.map((size) => `W=${size}: ${scale.days(size)}`).join(', ')} days with a refresh (then ${scale.drainDays} to drain) x ${scale.seeds} seed(s); one refresh a day at a seeded random time changing ${CHANGE_RATE * 100}% of positions.`,
         `Long runs: ${scale.long.days} days, seed ${scale.long.seed}, W = ${scale.long.sizes.join(', ')}.`,
         'Naive poller: no gate, round-robin, the same 950 requests a day (perDay - reserve) spread evenly.',
+        `Blind case: the same runs (W = ${BLIND_SIZES.join(', ')}) with the list and every answer saying last_updated: null; shortwatch plans with the real selectBlindPolls, the list read at every gate check (sweep.ts as it is) or at its turn (blindListDue, proposed).`,
       ],
       tables: [
         {
@@ -242,6 +248,7 @@ export const detection: Benchmark = {
             f.plan.refreshesPerDay,
           ]),
         },
+        blindTable(blind, new Map(built.map((f) => [f.watchlistSize, f.pooled]))),
         longRunTable(
           `Long runs, one seed: minutes from refresh to event; > 6 h = share of changes found after 6 hours; debt = days on which polls of an earlier UTC day's sweep ran; late polls = their share of all polls`,
           long,
@@ -261,6 +268,7 @@ export const detection: Benchmark = {
             .join(', ') || 'none here'
         }.`,
         "Late polls: a refresh the gate sees after its last check of a UTC day, or a sweep running past midnight, spends the next day's tokens; that day's own sweep then runs short and its remaining polls wait for the next midnight. The debt is repaid only by the gate checks that find the day spent: about (available - W) / 2 a day, so quickly at W=500 and over weeks at W=900 (long runs).",
+        `Blind, sweep as is: the list is still read at every gate check while it carries no version, and the checks still due today are set aside from the polls (${blind.map((f) => `W=${f.watchlistSize}: ${fixed(f.asIs.listReadsPerDay, 0)} reads, ${fixed(f.asIs.pollsPerDay, 0)} polls a day`).join('; ')}), so detection is ${blind.map((f) => `${fixed(f.asIs.mean / f.roundRobin.mean, 1)}x`).join(', ')} the round-robin's mean latency. Read at its turn in the rotation (at most 1% of the tokens), blind detection polls at the round-robin's pace (${blind.map((f) => `W=${f.watchlistSize}: ${fixed(f.listAtTurn.pollsPerDay, 0)} polls a day against ${fixed(f.roundRobin.pollsPerDay, 0)}`).join('; ')}) and its mean latency is ${blind.map((f) => `${fixed(f.listAtTurn.mean / f.roundRobin.mean, 2)}x`).join(', ')} the round-robin's; with few samples (column) the gap is the phase of the two rotations against the refresh times, not their pace.`,
         `Samples (changed issuers detected, all runs): ${built.map((f) => `W=${f.watchlistSize}: ${f.samples.shortwatch}`).join(', ')}; undetected at the end: ${built.reduce((s, f) => s + f.samples.undetected, 0)}.`,
       ],
       data: {
@@ -269,6 +277,7 @@ export const detection: Benchmark = {
         changeRate: CHANGE_RATE,
         built,
         long,
+        blind,
       },
     };
   },

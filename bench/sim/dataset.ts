@@ -2,6 +2,7 @@ import type { Scenario } from '../../src/sandbox/index.js';
 import type { Random } from '../../src/sandbox/prng.js';
 import type { Issuer, IssuerPosition } from '../../src/upstream/schemas.js';
 import { churn } from '../lib/churn.js';
+import type { PollableDataset } from './skewed-dataset.js';
 
 /** What one simulated `GET /issuers/{id}/positions?status=active` answers. */
 export interface SimResponse {
@@ -60,4 +61,17 @@ export class SimDataset {
       lastUpdated: this.#scenario.lastUpdated(),
     };
   }
+}
+
+/**
+ * The same dataset served without versions: the issuer list and every positions answer say
+ * `last_updated: null` (the spec allows it), so the gate cannot see the dataset move.
+ */
+export function unversioned(dataset: PollableDataset): PollableDataset {
+  return {
+    issuers: () => dataset.issuers(),
+    lastUpdated: () => null,
+    read: (issuer) => ({ ...dataset.read(issuer), lastUpdated: null }),
+    all: (issuerId) => dataset.all(issuerId),
+  };
 }

@@ -4,10 +4,10 @@ import { planFor } from '../../src/plan-for.js';
 import { createScenario } from '../../src/sandbox/index.js';
 import { Random } from '../../src/sandbox/prng.js';
 import { ChangeTracker } from './change-tracker.js';
-import { SimDataset } from './dataset.js';
+import { SimDataset, unversioned } from './dataset.js';
 import { VirtualClock } from './event-queue.js';
 import { NaivePoller } from './naive-poller.js';
-import { ShortwatchPoller } from './shortwatch-poller.js';
+import { type BlindOptions, ShortwatchPoller } from './shortwatch-poller.js';
 
 /** One simulated run. */
 export interface DetectionRunInput {
@@ -23,6 +23,8 @@ export interface DetectionRunInput {
   poll?: Record<string, unknown>;
   /** Time of day (ms after UTC midnight) of each day's refresh, for tests; seeded random times without. */
   refreshTimesOfDay?: readonly number[];
+  /** Serve the list and the answers without versions (`last_updated: null`), and how the sweep meets it. */
+  unversioned?: BlindOptions;
 }
 
 /** What one poller did in a run. */
@@ -88,13 +90,16 @@ export function runDetection(input: DetectionRunInput): DetectionRun {
   const dayMs = config.budget.dayWindow;
   const clock = new VirtualClock(START);
   const trackers = { shortwatch: new ChangeTracker(), naive: new ChangeTracker() };
+  // The refreshes still move the dataset; only what the pollers are served loses its version.
+  const served = input.unversioned ? unversioned(dataset) : dataset;
   const shortwatch = new ShortwatchPoller(
-    { clock, dataset, tracker: trackers.shortwatch, requestMs: input.requestMs },
+    { clock, dataset: served, tracker: trackers.shortwatch, requestMs: input.requestMs },
     config,
     plan,
+    input.unversioned,
   );
   const naive = new NaivePoller(
-    { clock, dataset, tracker: trackers.naive, requestMs: input.requestMs },
+    { clock, dataset: served, tracker: trackers.naive, requestMs: input.requestMs },
     { perDay: config.budget.perDay - config.budget.reserve, dayMs, thresholds: config.poll.thresholds },
   );
   let changes = 0;

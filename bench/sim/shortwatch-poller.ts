@@ -6,6 +6,13 @@ import { pollJobId } from '../../src/jobs/queues.js';
 import { type PollJobData, pollReason } from '../../src/jobs/sweep.js';
 import { diffPositions, type Snapshot } from '../../src/positions/index.js';
 import {
+  type BlindPace,
+  blindListDue,
+  blindListIntervalMs,
+  selectBlindPolls,
+} from '../../src/schedule/blind-polls.js';
+import {
+  freeTokens,
   gateDecision,
   type IssuerScheduleState,
   learnProfile,
@@ -45,8 +52,19 @@ interface PollJob {
   reason: PollJobData['reason'];
   /** Start of the UTC day window of the sweep that enqueued the job. */
   sweptDay: number;
-  /** BullMQ priority: 1 first. */
+  /** BullMQ priority: 1 first (0 for a job without one: BullMQ's wait list comes before the prioritized). */
   priority: number;
+  /** A blind poll's turn: it is current, and spends nothing, once a poll committed at or after it. */
+  turnMs?: number;
+}
+
+/** How the simulated sweep treats a list without a version. */
+export interface BlindOptions {
+  /**
+   * Read the list only at its turn in the blind rotation (blindListDue), as proposed for sweep.ts; the
+   * sweep as it is reads it at every gate check.
+   */
+  listInRotation?: boolean;
 }
 
 /**
@@ -104,11 +122,15 @@ export class ShortwatchPoller {
   #lastCheckMs: number | null = null;
   #savedVersion: string | null = null;
   #active = 0;
+  /** Blind polls queued with a delay that has not run out (BullMQ's `delayed` set). */
+  #delayed = 0;
+  readonly #listInRotation: boolean;
   #pausedUntil = 0;
   #wakeAt = Number.POSITIVE_INFINITY;
 
-  constructor(deps: PollerDeps, config: Config, plan: Plan) {
+  constructor(deps: PollerDeps, config: Config, plan: Plan, blind: BlindOptions = {}) {
     this.#deps = deps;
+    this.#listInRotation = blind.listInRotation ?? false;
     this.#config = config;
     this.#plan = plan;
     for (const issuer of deps.dataset.issuers()) {
@@ -180,6 +202,14 @@ export class ShortwatchPoller {
 
   /** The sweep's gate decision (sweep.ts gateThisTick), with the profile relearned at most hourly. */
   #gateTick(now: number): { check: boolean; checksLeft: number } {
+    if (this.#listInRotation && this.#savedVersion === null && this.#lastCheckMs !== null) {
+      const intervalMs = blindListIntervalMs(this.#blindPace(now, 0), this.#states.length);
+      const tickMs = this.#plan.sweepIntervalMs;
+      return {
+        check: blindListDue({ nowMs: now, lastCheckMs: this.#lastCheckMs, tickMs, intervalMs }),
+        checksLeft: 0,
+      };
+    }
     const dayMs = this.#config.budget.dayWindow;
     const tickMs = this.#plan.sweepIntervalMs;
     if (this.#plan.gateChecksPerDay >= Math.ceil(dayMs / tickMs)) {
@@ -212,6 +242,10 @@ export class ShortwatchPoller {
         : `v${Date.parse(lastUpdated)}`;
     if (!this.#plan.gate) {
       if (checked) this.#scheduleUngated(now, lastUpdated, version, sweptDay);
+      return;
+    }
+    if (lastUpdated === null) {
+      this.#scheduleBlind(now, checksLeft, sweptDay);
       return;
     }
     this.#refreshRates(now);
@@ -251,6 +285,46 @@ export class ShortwatchPoller {
       this.#enqueue({ id, issuer, reason, sweptDay, priority: queuePriority(candidate) });
     }
     this.#pump();
+  }
+
+  /** What sweep.ts `blindPolls` queues while the list carries no version: each poll delayed to its turn. */
+  #scheduleBlind(now: number, checksLeft: number, sweptDay: number): void {
+    const polls = selectBlindPolls({
+      issuers: this.#states.map((s) => ({ id: s.id, polledAtMs: s.polledAtMs })),
+      nowMs: now,
+      ...this.#blindPace(now, checksLeft),
+      tickMs: this.#plan.sweepIntervalMs,
+      listInRotation: this.#listInRotation,
+    });
+    for (const poll of polls) {
+      const issuer = this.#byId.get(poll.id);
+      const id = pollJobId(poll.id, `blind-${poll.atMs}`);
+      if (!issuer || this.#pending.has(id)) continue;
+      this.#pending.add(id);
+      this.#delayed++;
+      const job: PollJob = { id, issuer, reason: 'blind', sweptDay, priority: 0, turnMs: poll.atMs };
+      this.#deps.clock.at(poll.atMs, () => {
+        this.#delayed--;
+        this.#enqueue(job);
+        this.#pump();
+      });
+    }
+  }
+
+  /** The budget's side of sweep.ts `blindPolls`: tokens after the reserve, the checks due and the queue. */
+  #blindPace(now: number, checksLeft: number): BlindPace {
+    const { budget } = this.#config;
+    return {
+      spendable: freeTokens({
+        tokensLeft: this.budget.dayLeft(now) - budget.reserve,
+        checksLeft,
+        queued: this.#queue.length + this.#delayed,
+        refreshesLater: 0,
+      }),
+      untilDayEndMs: nextWindowStart(now, budget.dayWindow) - now,
+      perMinute: Math.max(1, budget.perMinute - this.#plan.gateChecksPerMinute),
+      minuteMs: budget.minuteWindow,
+    };
   }
 
   #scheduleUngated(now: number, lastUpdated: string | null, version: string, sweptDay: number): void {
@@ -307,6 +381,11 @@ export class ShortwatchPoller {
     ) {
       const job = this.#queue.shift();
       if (!job) break;
+      if (job.turnMs !== undefined && (this.#polledAtMs.get(job.issuer.svc_issuer_id) ?? 0) >= job.turnMs) {
+        // poll.ts alreadyCurrent: a blind poll whose issuer was polled since its turn spends no token.
+        this.#pending.delete(job.id);
+        continue;
+      }
       const decision = this.budget.take(now);
       if (!decision.granted) {
         // The job goes back to wait and the whole queue pauses until a token may be free.

@@ -90,3 +90,36 @@ describe('runDetection', () => {
     expect(Math.max(...run.shortwatch.requestsPerDay)).toBeLessThanOrEqual(950);
   });
 });
+
+describe('runDetection over a list without versions (last_updated: null)', () => {
+  const blindRun = (listInRotation: boolean) =>
+    runDetection({
+      watchlistSize: 10,
+      seed: 3,
+      days: 2,
+      drainDays: 1,
+      requestMs: 25,
+      unversioned: { listInRotation },
+    });
+  const simulatedDays = 2 + 1 + 1;
+
+  it('finds every change with blind polls only, the list still read at every gate check by the sweep as it is', () => {
+    const run = blindRun(false);
+    const by = run.shortwatch.requestsBy;
+    expect(run.shortwatch.latenciesMs.length + run.shortwatch.netted).toBe(run.changes);
+    expect(by.changed + by.new + by.stale).toBe(0);
+    // 720 gate checks a day, and the checks still due set aside: about 230 polls a day for 10 issuers.
+    expect(by.gate / simulatedDays).toBeGreaterThan(700);
+    expect(by.blind / simulatedDays).toBeLessThan(250);
+  });
+
+  it('polls at the round-robin pace when the list is read at its turn', () => {
+    const run = blindRun(true);
+    const by = run.shortwatch.requestsBy;
+    expect(run.shortwatch.latenciesMs.length + run.shortwatch.netted).toBe(run.changes);
+    expect(by.gate / simulatedDays).toBeLessThan(12);
+    // The round-robin spends 950 a day on polls; the list takes at most 1% of that.
+    expect(by.blind / simulatedDays).toBeGreaterThan(930);
+    expect(Math.max(...run.shortwatch.requestsPerDay)).toBeLessThanOrEqual(950);
+  });
+});

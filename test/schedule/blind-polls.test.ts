@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type BlindInput, blindIntervalMs, selectBlindPolls } from '../../src/schedule/blind-polls.js';
+import {
+  type BlindInput,
+  blindIntervalMs,
+  blindListDue,
+  blindListIntervalMs,
+  listWeight,
+  selectBlindPolls,
+} from '../../src/schedule/blind-polls.js';
 
 const NOW = 1_000_000_000;
 const DAY = 86_400_000;
@@ -60,5 +67,46 @@ describe('blind polling: a list without a version', () => {
         input({ issuers: issuers(50, null), spendable: 7, untilDayEndMs: 60_000, perMinute: 1_000 }),
       ),
     ).toHaveLength(7);
+  });
+
+  describe('the issuer list read at its turn in the rotation', () => {
+    it('counts as one member from 99 issuers, and takes at most 1% of the tokens below', () => {
+      expect(listWeight(100)).toBe(1);
+      expect(listWeight(900)).toBe(1);
+      for (const size of [1, 10, 50, 98]) {
+        const weight = listWeight(size);
+        expect(weight).toBeLessThan(1);
+        expect(weight / (size + weight)).toBeCloseTo(0.01, 10);
+      }
+    });
+
+    it('10 issuers, 950 tokens a day: each every 15.3 minutes (a round-robin: 15.2), the list every 2.5 hours', () => {
+      const pace = { spendable: 950, untilDayEndMs: DAY, perMinute: 90, minuteMs: 60_000 };
+      const polls = selectBlindPolls({
+        ...input(pace),
+        issuers: issuers(10, NOW - DAY),
+        listInRotation: true,
+        tickMs: DAY,
+      });
+      const first = polls.filter((p) => p.id === 'ISS-0').map((p) => p.atMs);
+      expect(((first[1] ?? 0) - (first[0] ?? 0)) / 60_000).toBeCloseTo(15.31, 2);
+      expect(blindListIntervalMs(pace, 10) / 3_600_000).toBeCloseTo(2.53, 2);
+      // Without the list in the rotation the issuers alone share the tokens.
+      expect(blindIntervalMs(pace, 10) / 60_000).toBeCloseTo(15.16, 2);
+    });
+
+    it('with no issuers the list is read as the only member', () => {
+      const pace = { spendable: 24, untilDayEndMs: DAY, perMinute: 90, minuteMs: 60_000 };
+      expect(blindListIntervalMs(pace, 0)).toBe(3_600_000);
+    });
+
+    it('is read at the tick nearest its turn, and at once when never read', () => {
+      const due = (lastCheckMs: number | null) =>
+        blindListDue({ nowMs: NOW, lastCheckMs, tickMs: 120_000, intervalMs: 3_600_000 });
+      expect(due(null)).toBe(true);
+      expect(due(NOW - 3_540_000)).toBe(true);
+      expect(due(NOW - 3_539_999)).toBe(false);
+      expect(due(NOW - 60_000)).toBe(false);
+    });
   });
 });
