@@ -1,7 +1,12 @@
 import { isAccessRevokedError, isBudgetExhaustedError } from '../budget/index.js';
 import { nextWindowStart } from '../budget/windows.js';
 import type { Snapshot } from '../positions/index.js';
-import { selectBlindPolls } from '../schedule/blind-polls.js';
+import {
+  type BlindPace,
+  blindListDue,
+  blindListIntervalMs,
+  selectBlindPolls,
+} from '../schedule/blind-polls.js';
 import {
   freeTokens,
   gateDecision,
@@ -27,7 +32,7 @@ import {
   isUnauthorizedError,
   type UpstreamClient,
 } from '../upstream/index.js';
-import type { IssuerList } from '../upstream/schemas.js';
+import type { Issuer, IssuerList } from '../upstream/schemas.js';
 import type { JobContext } from './context.js';
 import { logDirectoryMoves } from './directory-moves.js';
 import { acceptIssuerList } from './directory-shrink.js';
@@ -291,6 +296,11 @@ async function gateThisTick(ctx: JobContext, history: RefreshHistory, now: Date)
   const { plan, config } = ctx.settings();
   const dayMs = config.budget.dayWindow;
   const nowMs = now.getTime();
+  if (plan.gate) {
+    // Read at every tick, an unversioned list would take the tokens its rotation needs (blind-polls.ts).
+    const saved = await ctx.directory.load();
+    if (saved !== null && saved.lastUpdated === null) return blindGateTick(ctx, saved.issuers, nowMs);
+  }
   const slots = Math.ceil(dayMs / sweepEvery(plan));
   if (!plan.gate || plan.gateChecksPerDay >= slots) {
     const left = Math.floor((dayMs - (nowMs % dayMs)) / sweepEvery(plan));
@@ -358,11 +368,12 @@ async function blindPolls(
   snapshots: ReadonlyMap<string, Snapshot>,
   gate: GateTick,
 ): Promise<DuePoll[]> {
-  const { plan, config } = ctx.settings();
+  const { plan } = ctx.settings();
   const nowMs = ctx.now().getTime();
-  const usage = await ctx.budget.usage();
-  const counts = await ctx.queues.poll.getJobCounts('wait', 'prioritized', 'delayed');
-  const queued = Object.values(counts).reduce((sum, n) => sum + n, 0);
+  // Polls of earlier ticks still waiting for a worker: at least a round behind, nothing more is planned
+  // (a budget far larger than the workers' pace must not pile up a queue).
+  const counts = await ctx.queues.poll.getJobCounts('wait', 'prioritized');
+  if (Object.values(counts).reduce((sum, n) => sum + n, 0) >= eligible.length) return [];
   const byId = new Map(eligible.map((issuer) => [issuer.id, issuer]));
   const polls = selectBlindPolls({
     issuers: eligible.map((issuer) => {
@@ -370,16 +381,9 @@ async function blindPolls(
       return { id: issuer.id, polledAtMs: snapshot ? Date.parse(snapshot.polledAt) : null };
     }),
     nowMs,
-    spendable: freeTokens({
-      tokensLeft: usage.day.left - usage.reserve,
-      checksLeft: gate.checksLeft,
-      queued,
-      refreshesLater: 0,
-    }),
-    untilDayEndMs: nextWindowStart(nowMs, config.budget.dayWindow) - nowMs,
+    ...(await blindPace(ctx, nowMs, gate.checksLeft)),
     tickMs: sweepEvery(plan),
-    perMinute: Math.max(1, config.budget.perMinute - plan.gateChecksPerMinute),
-    minuteMs: config.budget.minuteWindow,
+    listInRotation: true,
   });
   return polls.flatMap((poll) => {
     const issuer = byId.get(poll.id);
@@ -387,6 +391,39 @@ async function blindPolls(
       ? [{ issuer, reason: 'blind' as const, priority: undefined, delayMs: poll.atMs - nowMs }]
       : [];
   });
+}
+
+/** The day's and the minute's room for blind polls, after the reserve, `checksLeft` and the queue. */
+async function blindPace(ctx: JobContext, nowMs: number, checksLeft: number): Promise<BlindPace> {
+  const { plan, config } = ctx.settings();
+  const usage = await ctx.budget.usage();
+  const counts = await ctx.queues.poll.getJobCounts('wait', 'prioritized', 'delayed');
+  const queued = Object.values(counts).reduce((sum, n) => sum + n, 0);
+  return {
+    spendable: freeTokens({
+      tokensLeft: usage.day.left - usage.reserve,
+      checksLeft,
+      queued,
+      refreshesLater: 0,
+    }),
+    untilDayEndMs: nextWindowStart(nowMs, config.budget.dayWindow) - nowMs,
+    perMinute: Math.max(1, config.budget.perMinute - plan.gateChecksPerMinute),
+    minuteMs: config.budget.minuteWindow,
+  };
+}
+
+/** While the saved list carries no version it is read at its turn in the blind rotation, not every tick. */
+async function blindGateTick(ctx: JobContext, issuers: readonly Issuer[], nowMs: number): Promise<GateTick> {
+  const { plan, config } = ctx.settings();
+  const lastCheckAt = await ctx.redis.hget(stateKeys(ctx.prefix).sweep, 'lastCheckAt');
+  const watched = resolveWatchlist(config.watchlist, issuers).watched.length;
+  const check = blindListDue({
+    nowMs,
+    lastCheckMs: lastCheckAt ? Date.parse(lastCheckAt) : null,
+    tickMs: sweepEvery(plan),
+    intervalMs: blindListIntervalMs(await blindPace(ctx, nowMs, 0), watched),
+  });
+  return { check, checksLeft: 0, profile: uniformProfile(), seenToday: 0 };
 }
 
 /**

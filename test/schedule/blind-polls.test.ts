@@ -109,4 +109,18 @@ describe('blind polling: a list without a version', () => {
       expect(due(NOW - 60_000)).toBe(false);
     });
   });
+
+  it('a budget far beyond the watchlist never plans more than one poll per issuer a second (chaos: 16,666 a tick before)', () => {
+    const polls = selectBlindPolls(
+      input({
+        issuers: issuers(50, null),
+        spendable: 10_000_000,
+        perMinute: 50_000,
+        minuteMs: 3_000,
+        tickMs: 1_000,
+      }),
+    );
+    expect(polls.length).toBeLessThanOrEqual(50);
+    expect(new Set(polls.map((p) => p.id)).size).toBe(polls.length);
+  });
 });
