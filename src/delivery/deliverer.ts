@@ -6,7 +6,7 @@ import { stateKeys } from '../state/keys.js';
 import { Lease } from '../state/lease.js';
 import type { Inflight, UnreadableRecord } from '../state/outbox.js';
 import { backoffMs } from './backoff.js';
-import { composeNext } from './compose.js';
+import { composeNext, inflightOf } from './compose.js';
 
 /** How long a drain lease lives unrenewed: a dead holder's channel is taken over within this. */
 export const DRAIN_LEASE_MS = 6_000;
@@ -139,18 +139,7 @@ export class ChannelDeliverer {
     const coalesce = (groups: readonly IssuerEvents[]) => sender.coalesce(groups);
     const next = composeNext(this.#channel, items, coalesce, channel.ratePerSecond, digestEvents);
     if (!next) return IDLE_MS;
-    const inflight: Inflight = {
-      deliveryId: next.deliveryId,
-      message: next.message,
-      eventIds: next.eventIds,
-      attempts: 0,
-      partsSent: 0,
-      nextAttemptAt: now,
-      claimedAt: now,
-      claimedBy: this.#lease.owner,
-      touchedAt: now,
-      ...(next.digestBatch ? { digestBatch: next.digestBatch } : {}),
-    };
+    const inflight = inflightOf(next, now, { claimedBy: this.#lease.owner, touchedAt: now });
     const claim = await outbox.claim(this.#channel, this.#lease.owner, inflight, next.itemIds);
     return claim === 'claimed' ? inflight : 100;
   }
