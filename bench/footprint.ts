@@ -6,6 +6,7 @@ import { snapshotsAtCurrent } from './lib/daemons.js';
 import { type MemorySample, spawnFootprintDaemon } from './lib/footprint-daemon-process.js';
 import {
   type Checkpoint,
+  ceilingTable,
   growthTable,
   perIssuerTable,
   REQUESTS_PER_HOUR,
@@ -98,7 +99,7 @@ export const footprint: Benchmark = {
         rssMb: (last?.rss ?? 0) / MB,
         heapMb: (last?.heapUsed ?? 0) / MB,
         cpuS: (last?.cpuMs ?? 0) / 1000,
-        redis: await redisFootprint(stack.redis.redis, stack.prefix),
+        redis: await redisFootprint(stack.redis.redis, stack.prefix, 'desk'),
       });
       options.progress(
         `footprint: sweep ${sweep} settled (${requests()} requests, ${((Date.now() - started) / 1000).toFixed(0)} s)`,
@@ -143,11 +144,12 @@ export const footprint: Benchmark = {
           issuers,
         ),
         unitTable(last.redis, issuers),
+        ceilingTable(last.redis),
       ],
       notes: [
         `Daemon CPU after the baseline: ${fixed(((last.cpuS - first.cpuS) * 1000) / Math.max(1, afterBaseline), 2)} ms per upstream request (poll, diff, routing, Slack delivery, BullMQ bookkeeping).`,
         'Sweep 0 is the baseline: the first sweep with events also loads the delivery code, so growth is measured from sweep 1.',
-        'Redis grows with retained history by design (event streams, event-seen markers, finished jobs kept for deduplication and the dead letter) until each retention cap; the last table gives each ceiling for this watchlist.',
+        "Redis grows with retained history by design (event streams, event-seen markers, finished poll jobs, each channel's dedupe memory, sent log and dead letter) until each retention cap; the last two tables give each ceiling.",
         "RSS includes V8's reserve and tsx's compiled sources; the heap figure is the live heap after a full GC.",
       ],
       data: { issuers, holders: HOLDERS, sweeps, checkpoints, samples },

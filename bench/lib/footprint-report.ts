@@ -1,3 +1,4 @@
+import { DELIVERIES_KEPT, DELIVERY_IDS_LOGGED, PARKED_KEPT, SEEN_KEPT } from '../../src/state/retention.js';
 import type { RedisFootprint } from './redis-footprint.js';
 import type { BenchTable } from './report.js';
 import { fixed, slope } from './stats.js';
@@ -18,7 +19,13 @@ export const REQUESTS_PER_HOUR = 6_000;
 const MB = 1024 * 1024;
 
 /** Retention of what grows, from the code: poll.eventsKept default, the global stream factor, BullMQ keep options. */
-const KEPT = { eventsPerIssuer: 200, globalEvents: 2_000, pollJobs: 10_000, deliveryJobs: 100_000 };
+const KEPT = { eventsPerIssuer: 200, globalEvents: 2_000, pollJobs: 10_000 };
+/** The watchlist the ceilings are stated for (issue 20: none over 100 MB at 1,000 issuers). */
+const CEILING_ISSUERS = 1_000;
+/** Bytes of one event id in a JSON list (33 characters, quotes, comma). */
+const ID_BYTES = 36;
+/** Fields of a sent-message record besides its ids (channel, delivery id, counts, type, time). */
+const RECORD_BYTES = 250;
 
 /** Per sweep: requests, memory, CPU and Redis. */
 export function sweepTable(checkpoints: readonly Checkpoint[]): BenchTable {
@@ -95,7 +102,6 @@ export function unitTable(r: RedisFootprint, issuers: number): BenchTable {
   const perEvent = each(r.bytes.eventStreams, events);
   const perSeen = each(r.bytes.eventSeen, events);
   const perPoll = each(r.bytes.pollQueue, r.counts.pollQueue);
-  const perDelivery = each(r.bytes.deliveryQueues, r.counts.deliveryQueues);
   const mb = (bytes: number) => fixed(bytes / MB, 1);
   return {
     title: 'Bytes per retained item (from the last sweep) and the ceiling its retention sets',
@@ -123,13 +129,54 @@ export function unitTable(r: RedisFootprint, issuers: number): BenchTable {
         `${KEPT.pollJobs} finished jobs, 24 h`,
         mb(KEPT.pollJobs * perPoll),
       ],
-      [
-        'delivery queue key',
-        r.counts.deliveryQueues,
-        fixed(perDelivery, 0),
-        `${KEPT.deliveryJobs} finished jobs, 7 days`,
-        mb(KEPT.deliveryJobs * perDelivery),
-      ],
     ],
+  };
+}
+
+/**
+ * The ceiling of every count-bounded thing Redis keeps, at {@link CEILING_ISSUERS} issuers: its count cap
+ * times its largest item (the largest the code lets exist where it bounds it, else the largest seen).
+ */
+export function ceilingTable(r: RedisFootprint): BenchTable {
+  const { kept } = r;
+  const perEvent = r.counts.eventSeen > 0 ? r.bytes.eventStreams / r.counts.eventSeen / 2 : Number.NaN;
+  const perPoll = r.counts.pollQueue > 0 ? r.bytes.pollQueue / r.counts.pollQueue : Number.NaN;
+  const perSeenId = kept.seenIds > 0 ? kept.seenBytes / kept.seenIds : Number.NaN;
+  const entryOverhead = kept.sentRecords > 0 ? kept.sentLogBytes / kept.sentRecords : 0;
+  const largestRecord = Math.max(kept.largestRecordBytes, DELIVERY_IDS_LOGGED * ID_BYTES + RECORD_BYTES);
+  // A parked message is one coalesced message: its events' JSON, plus the message around them.
+  const largestMessage = kept.largestMessageEvents * perEvent + 2_048;
+  const rows: Array<[string, number, string, number]> = [
+    [
+      'events (issuer + global streams)',
+      perEvent,
+      `${KEPT.eventsPerIssuer} per issuer + ${KEPT.globalEvents}`,
+      (CEILING_ISSUERS * KEPT.eventsPerIssuer + KEPT.globalEvents) * perEvent,
+    ],
+    ['finished poll jobs', perPoll, `${KEPT.pollJobs} jobs, 24 h`, KEPT.pollJobs * perPoll],
+    ['dedupe memory, a channel', perSeenId, `${SEEN_KEPT} ids, 30 days`, SEEN_KEPT * perSeenId],
+    [
+      'sent log',
+      largestRecord + entryOverhead,
+      `${DELIVERIES_KEPT} records of at most ${DELIVERY_IDS_LOGGED} ids`,
+      DELIVERIES_KEPT * (largestRecord + entryOverhead),
+    ],
+    [
+      'dead letter, a channel',
+      largestMessage,
+      `${PARKED_KEPT} messages (largest seen: ${kept.largestMessageEvents} events)`,
+      PARKED_KEPT * largestMessage,
+    ],
+  ];
+  return {
+    title: `Ceiling of each count-bounded retention at ${CEILING_ISSUERS} issuers (count cap x largest item)`,
+    columns: ['what', 'largest item bytes', 'kept at most', 'ceiling MB', 'under 100 MB'],
+    rows: rows.map(([what, each, cap, bytes]) => [
+      what,
+      fixed(each, 0),
+      cap,
+      fixed(bytes / MB, 1),
+      bytes / MB <= 100 ? 'yes' : 'NO',
+    ]),
   };
 }

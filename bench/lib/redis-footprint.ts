@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { keyRoot } from '../../src/state/keys.js';
+import { keyRoot, stateKeys } from '../../src/state/keys.js';
 
 /** The groups a deployment's keys are counted under. */
 export type KeyGroup =
@@ -17,6 +17,48 @@ export interface RedisFootprint {
   total: number;
   bytes: Record<KeyGroup, number>;
   counts: Record<KeyGroup, number>;
+  /** What one channel's outbox keeps once messages are done, for the ceilings of its retention. */
+  kept: KeptFootprint;
+}
+
+/** One channel's retained delivery state: the dedupe memory and the log of sent messages. */
+export interface KeptFootprint {
+  seenBytes: number;
+  seenIds: number;
+  sentLogBytes: number;
+  sentRecords: number;
+  /** The largest sent-message record, in bytes of its fields. */
+  largestRecordBytes: number;
+  /** The most events one sent message carried. */
+  largestMessageEvents: number;
+}
+
+/** Memory of one key (every element counted), 0 when it does not exist. */
+async function usage(redis: Redis, key: string): Promise<number> {
+  const value = await redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '0');
+  return typeof value === 'number' ? value : 0;
+}
+
+/** The retained delivery state of `channel` under `prefix`. */
+async function keptFootprint(redis: Redis, prefix: string, channel: string): Promise<KeptFootprint> {
+  const keys = stateKeys(keyRoot(prefix));
+  const records = await redis.xrange(keys.deliveries, '-', '+');
+  let largestRecordBytes = 0;
+  let largestMessageEvents = 0;
+  for (const [, fields] of records) {
+    largestRecordBytes = Math.max(largestRecordBytes, Buffer.byteLength(fields.join('')));
+    const record: unknown = JSON.parse(fields[fields.indexOf('delivery') + 1] ?? '{}');
+    const events = typeof record === 'object' && record !== null && 'events' in record ? record.events : 0;
+    largestMessageEvents = Math.max(largestMessageEvents, typeof events === 'number' ? events : 0);
+  }
+  return {
+    seenBytes: await usage(redis, keys.outbox(channel).seen),
+    seenIds: await redis.zcard(keys.outbox(channel).seen),
+    sentLogBytes: await usage(redis, keys.deliveries),
+    sentRecords: records.length,
+    largestRecordBytes,
+    largestMessageEvents,
+  };
 }
 
 const zeroes = (): Record<KeyGroup, number> => ({
@@ -40,8 +82,11 @@ function groupOf(prefix: string, key: string): KeyGroup {
   return 'otherState';
 }
 
-/** Scans `{<prefix>}:*` (never KEYS) and sums MEMORY USAGE (SAMPLES 0) per group. */
-export async function redisFootprint(redis: Redis, prefix: string): Promise<RedisFootprint> {
+/**
+ * Scans `{<prefix>}:*` (never KEYS) and sums MEMORY USAGE (SAMPLES 0) per group; `channel`'s retained
+ * delivery state apart.
+ */
+export async function redisFootprint(redis: Redis, prefix: string, channel: string): Promise<RedisFootprint> {
   const bytes = zeroes();
   const counts = zeroes();
   let cursor = '0';
@@ -61,5 +106,11 @@ export async function redisFootprint(redis: Redis, prefix: string): Promise<Redi
     });
   } while (cursor !== '0');
   const sum = (r: Record<KeyGroup, number>) => Object.values(r).reduce((a, b) => a + b, 0);
-  return { keys: sum(counts), total: sum(bytes), bytes, counts };
+  return {
+    keys: sum(counts),
+    total: sum(bytes),
+    bytes,
+    counts,
+    kept: await keptFootprint(redis, prefix, channel),
+  };
 }

@@ -3,7 +3,7 @@ import { messageEvents } from '../channels/message-events.js';
 import type { IssuerEvents, Message } from '../channels/types.js';
 import type { PositionEvent } from '../positions/types.js';
 import { eventsDeliveryId } from '../state/delivery-ids.js';
-import type { OutboxItem } from '../state/outbox.js';
+import type { Inflight, OutboxItem } from '../state/outbox.js';
 
 /** The next message of a channel, built from its ready outbox items. */
 export interface NextMessage {
@@ -12,6 +12,21 @@ export interface NextMessage {
   itemIds: string[];
   eventIds: string[];
   digestBatch?: string;
+}
+
+/** The in-flight record of a composed message, claimed at `now` (epoch ms), with what the caller adds. */
+export function inflightOf(next: NextMessage, now: number, extra: Partial<Inflight> = {}): Inflight {
+  return {
+    deliveryId: next.deliveryId,
+    message: next.message,
+    eventIds: next.eventIds,
+    attempts: 0,
+    partsSent: 0,
+    nextAttemptAt: now,
+    claimedAt: now,
+    ...(next.digestBatch ? { digestBatch: next.digestBatch } : {}),
+    ...extra,
+  };
 }
 
 /** How many of the leading issuer groups one message carries: the channel's own rule (Slack's limits…). */

@@ -6,7 +6,7 @@ import { stateKeys } from '../state/keys.js';
 import { Lease } from '../state/lease.js';
 import type { Inflight, UnreadableRecord } from '../state/outbox.js';
 import { backoffMs } from './backoff.js';
-import { composeNext } from './compose.js';
+import { composeNext, inflightOf } from './compose.js';
 
 /** How long a drain lease lives unrenewed: a dead holder's channel is taken over within this. */
 export const DRAIN_LEASE_MS = 6_000;
@@ -14,6 +14,12 @@ export const DRAIN_LEASE_MS = 6_000;
 const IDLE_MS = 1_000;
 /** Items read per look; a backlog larger than this drains over several messages anyway. */
 const READ_LIMIT = 2_000;
+/**
+ * How long a lease holder leaves a message another process claimed and last touched: a claimant that
+ * lost its lease to a Redis outage records its send within this once Redis answers, so only a dead
+ * claimant's message is sent again (twice the lease: well past the reconnect and the record's backoff).
+ */
+const CLAIM_GRACE_MS = 2 * DRAIN_LEASE_MS;
 /** First and longest wait between attempts to record a sent message while Redis does not answer. */
 const RECORD_RETRY_MS = { first: 100, max: 2_000 } as const;
 
@@ -111,6 +117,8 @@ export class ChannelDeliverer {
     }
     const inflight = this.#withProgress(current.state === 'ok' ? current.inflight : null);
     if (inflight && inflight.nextAttemptAt > now) return inflight.nextAttemptAt - now;
+    const grace = inflight ? this.#claimantGrace(inflight, now) : 0;
+    if (grace > 0) return grace;
     const claimed = inflight ?? (await this.#claimNext(channel, sender, now));
     return typeof claimed === 'number' ? claimed : this.#send(channel, sender, claimed);
   }
@@ -131,16 +139,7 @@ export class ChannelDeliverer {
     const coalesce = (groups: readonly IssuerEvents[]) => sender.coalesce(groups);
     const next = composeNext(this.#channel, items, coalesce, channel.ratePerSecond, digestEvents);
     if (!next) return IDLE_MS;
-    const inflight: Inflight = {
-      deliveryId: next.deliveryId,
-      message: next.message,
-      eventIds: next.eventIds,
-      attempts: 0,
-      partsSent: 0,
-      nextAttemptAt: now,
-      claimedAt: now,
-      ...(next.digestBatch ? { digestBatch: next.digestBatch } : {}),
-    };
+    const inflight = inflightOf(next, now, { claimedBy: this.#lease.owner, touchedAt: now });
     const claim = await outbox.claim(this.#channel, this.#lease.owner, inflight, next.itemIds);
     return claim === 'claimed' ? inflight : 100;
   }
@@ -149,6 +148,11 @@ export class ChannelDeliverer {
     const outbox = this.#ctx.outbox;
     const owner = this.#lease.owner;
     let inflight = claimed;
+    if (claimed.claimedBy !== owner) {
+      // Taken over from a claimant that went silent: this process is its sender from now on.
+      inflight = { ...claimed, claimedBy: owner, touchedAt: this.#ctx.now().getTime() };
+      if (!(await outbox.update(this.#channel, owner, inflight))) return 100;
+    }
     // The rate spaces message starts; recorded before the send so that a crash keeps the spacing too.
     await outbox.setSendState(this.#channel, { lastSentAt: this.#ctx.now().getTime() });
     try {
@@ -156,7 +160,7 @@ export class ChannelDeliverer {
         partsSent: inflight.partsSent,
         deliveryId: inflight.deliveryId,
         onPartSent: async (partsSent) => {
-          inflight = { ...inflight, partsSent };
+          inflight = { ...inflight, partsSent, touchedAt: this.#ctx.now().getTime() };
           this.#progress = { deliveryId: inflight.deliveryId, partsSent };
           // A part was accepted: a Redis error here must not fail the send (and have the part sent
           // again); the memory above carries the count until a later update or the finish records it.
@@ -221,6 +225,13 @@ export class ChannelDeliverer {
     );
   }
 
+  /** How long to leave a message another process claimed and touched lately (0: this one may send it). */
+  #claimantGrace(inflight: Inflight, now: number): number {
+    if (inflight.claimedBy === undefined || inflight.claimedBy === this.#lease.owner) return 0;
+    const until = (inflight.touchedAt ?? 0) + CLAIM_GRACE_MS;
+    return until > now ? Math.min(IDLE_MS, until - now) : 0;
+  }
+
   /** The in-flight record with the parts this process knows sent, when Redis missed an update. */
   #withProgress(inflight: Inflight | null): Inflight | null {
     const known = this.#progress;
@@ -267,6 +278,7 @@ export class ChannelDeliverer {
       ...inflight,
       lastError: message,
       nextAttemptAt: now + delay,
+      touchedAt: now,
     });
     this.#ctx.metrics.deliveries.inc({ channel: this.#channel, outcome: 'retried' });
     return delay;

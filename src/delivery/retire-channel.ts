@@ -1,8 +1,7 @@
 import type { JobContext } from '../jobs/context.js';
 import { stateKeys } from '../state/keys.js';
 import { Lease } from '../state/lease.js';
-import type { Inflight } from '../state/outbox.js';
-import { composeNext } from './compose.js';
+import { composeNext, inflightOf } from './compose.js';
 import { DRAIN_LEASE_MS } from './deliverer.js';
 
 /** What retiring a removed channel left behind: messages parked, digest events still staged. */
@@ -44,17 +43,7 @@ export async function retireChannel(ctx: JobContext, channel: string): Promise<R
       const digestEvents = first.kind === 'digest' ? await outbox.digestEvents(channel, first.batchId) : [];
       const next = composeNext(channel, items, () => 1, 1, digestEvents);
       if (!next) break;
-      const record: Inflight = {
-        deliveryId: next.deliveryId,
-        message: next.message,
-        eventIds: next.eventIds,
-        attempts: 0,
-        partsSent: 0,
-        nextAttemptAt: now,
-        claimedAt: now,
-        lastError: REASON,
-        ...(next.digestBatch ? { digestBatch: next.digestBatch } : {}),
-      };
+      const record = inflightOf(next, now, { lastError: REASON });
       if ((await outbox.claim(channel, lease.owner, record, next.itemIds)) !== 'claimed') return 'busy';
       if (!(await outbox.finish(channel, lease.owner, record, 'parked', now))) return 'busy';
       parked++;

@@ -76,13 +76,16 @@ return 1
  * which keeps its newest ${PARKED_KEPT}).
  * KEYS: lease, inflight, parked, deliveries stream, the digest batch hash the message carries (any key
  * of the tag when none), the dead letter's order. ARGV: owner, delivery id marker, outcome ('sent' | 'parked'), delivery id,
- * record JSON, stream cap, '1' when KEYS[5] is a digest batch to delete once sent.
- * Returns 1 done, 0 lease lost or another message in flight.
+ * record JSON, stream cap, '1' when KEYS[5] is a digest batch to delete once sent, claimant marker ('' =
+ * none: a substring of the stored JSON naming the caller as the process that sent it, which may record
+ * its send after losing the lease, as no other holder sends a live claimant's message).
+ * Returns 1 done, 0 lease lost (and not the claimant) or another message in flight.
  */
 export const FINISH_SCRIPT = `${NOW_MS}
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 local stored = redis.call('GET', KEYS[2])
 if not stored or not string.find(stored, ARGV[2], 1, true) then return 0 end
+local claimant = ARGV[8] ~= '' and string.find(stored, ARGV[8], 1, true)
+if redis.call('GET', KEYS[1]) ~= ARGV[1] and not claimant then return 0 end
 redis.call('DEL', KEYS[2])
 if ARGV[3] == 'parked' then
   redis.call('HSET', KEYS[3], ARGV[4], ARGV[5])

@@ -47,6 +47,10 @@ export const inflightSchema = z.object({
   digestBatch: z.string().optional(),
   lastError: z.string().optional(),
   claimedAt: z.number(),
+  /** The lease owner (process and channel) that sends it now: another holder leaves it a grace period. */
+  claimedBy: z.string().optional(),
+  /** Epoch ms of the claimant's last word on it (claim, a part sent, a retry). */
+  touchedAt: z.number().optional(),
 });
 
 /** The message a channel is sending. */

@@ -269,6 +269,7 @@ export class Outbox {
       record,
       DELIVERIES_KEPT,
       inflight.digestBatch ? '1' : '',
+      claimantMarker(owner),
     );
     return reply === 1;
   }
@@ -398,6 +399,11 @@ export class Outbox {
   #box(channel: string): OutboxKeys {
     return stateKeys(this.#root).outbox(channel);
   }
+}
+
+/** A substring of an in-flight JSON that names `owner` as the process sending it. */
+function claimantMarker(owner: string): string {
+  return `"claimedBy":${JSON.stringify(owner)}`;
 }
 
 /** A substring only this delivery's in-flight JSON holds, for the fencing checks in the scripts. */

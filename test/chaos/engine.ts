@@ -9,7 +9,7 @@ import {
   settle,
   waitCaughtUp,
 } from './observe.js';
-import { describeVerdict, resends, type StepRecord, type Verdict } from './oracle.js';
+import { describeVerdict, repeatsAfterOutages, resends, type StepRecord, type Verdict } from './oracle.js';
 import { type ChaosProfile, describePlan, type PlannedFault, planFaults } from './plan.js';
 import { Story } from './story.js';
 import { diagnoseDuplicates, judgeChannels } from './verdicts.js';
@@ -54,6 +54,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   for (const line of describePlan(plan)) story.add('plan', line);
   const problems: string[] = [];
   const hazards: Hazard[] = [];
+  const outages: Hazard[] = [];
   const world = await buildWorld({
     seed,
     issuers: profile.issuers,
@@ -71,10 +72,16 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const steps: StepRecord[] = [];
     for (const [index, faults] of plan.entries()) {
       if (problems.length > 0) break;
-      steps.push(await runStep(world, { step: index + 1, faults, story, hazards, problems }, options));
+      steps.push(
+        await runStep(world, { step: index + 1, faults, story, hazards, outages, problems }, options),
+      );
     }
     if (problems.length === 0) await settle(world, story, problems, options.drainTimeoutMs);
     verdicts = judgeChannels(world, steps, hazards);
+    for (const line of repeatsAfterOutages(verdicts, outages, hazards)) {
+      problems.push(line);
+      story.add('fail', line);
+    }
     await reportLeftovers(world, story, problems);
     for (const verdict of verdicts) {
       for (const line of await diagnoseDuplicates(world, verdict, started)) story.add('saw', line);
@@ -138,6 +145,7 @@ interface StepContext {
   faults: PlannedFault[];
   story: Story;
   hazards: Hazard[];
+  outages: Hazard[];
   problems: string[];
 }
 
@@ -159,6 +167,7 @@ async function runStep(world: ChaosWorld, step: StepContext, options: ChaosOptio
     world,
     story,
     hazards: step.hazards,
+    outages: step.outages,
     problems: step.problems,
     changedIssuers: [...issuers],
     killMoments: options.profile.killMoments,

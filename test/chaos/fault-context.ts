@@ -20,6 +20,8 @@ export interface FaultContext {
   world: ChaosWorld;
   story: Story;
   hazards: Hazard[];
+  /** Redis outages with every process alive: no repeat near one is excused. */
+  outages: Hazard[];
   /** Problems the faults themselves detected (e.g. a 401 that did not stop polling). */
   problems: string[];
   /** Issuers whose data changed in this step. */

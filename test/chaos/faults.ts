@@ -4,6 +4,7 @@ import { runShortwatch, waitFor } from '../e2e/harness.js';
 import type { FaultContext, FaultRun } from './fault-context.js';
 import type { FaultName, PlannedFault } from './plan.js';
 import { killAndRestart, killRedisClients, pauseRedis, senders } from './process-faults.js';
+import { redisOutage } from './redis-outage.js';
 import { UPSTREAM_TIMEOUT_MS } from './world.js';
 
 export type { FaultContext, Hazard } from './fault-context.js';
@@ -24,6 +25,7 @@ const RUNS = {
   },
   'redis-client-kill': killRedisClients,
   'redis-pause': pauseRedis,
+  'redis-outage': redisOutage,
   'upstream-5xx': async (ctx, rng) => {
     const status = rng.pick([500, 502, 503, 504]) ?? 503;
     const times = rng.int(1, 4);

@@ -236,3 +236,21 @@ export function describeVerdict(v: Verdict, startedAt: number): string[] {
   }
   return lines;
 }
+
+/**
+ * Messages sent again whose first copy was accepted near a Redis outage and near no crash: with every
+ * process alive nothing may repeat, even where a channel's rule (same Message-ID) would let it pass.
+ */
+export function repeatsAfterOutages(
+  verdicts: readonly Verdict[],
+  outages: readonly Hazard[],
+  crashes: readonly Hazard[],
+): string[] {
+  return verdicts.flatMap((v) =>
+    v.duplicates.flatMap((d) => {
+      const outage = hazardNear(d.original, outages);
+      if (!outage || hazardNear(d.original, crashes)) return [];
+      return [`${v.channel}: a ${v.unitName} was sent again after ${outage}, with every process alive`];
+    }),
+  );
+}

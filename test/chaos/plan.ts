@@ -6,6 +6,7 @@ export const FAULT_NAMES = [
   'kill-daemon',
   'redis-client-kill',
   'redis-pause',
+  'redis-outage',
   'upstream-5xx',
   'upstream-timeout',
   'upstream-malformed',

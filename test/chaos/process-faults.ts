@@ -64,7 +64,7 @@ export async function activeWork(world: ChaosWorld): Promise<string> {
 }
 
 /** Whether the chosen kind of work is in flight somewhere in the fleet right now. */
-async function atMoment(world: ChaosWorld, moment: KillMoment): Promise<boolean> {
+export async function atMoment(world: ChaosWorld, moment: KillMoment): Promise<boolean> {
   const active = async (queue: Queue) => (await queue.getActiveCount()) > 0;
   switch (moment) {
     case 'poll':
@@ -81,7 +81,7 @@ async function atMoment(world: ChaosWorld, moment: KillMoment): Promise<boolean>
 }
 
 /** Polls `check` every 15 ms until it holds or `timeoutMs` has passed. */
-async function waitUntil(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+export async function waitUntil(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline && !(await check())) await sleep(15);
 }

@@ -6,6 +6,7 @@ import { Outbox } from '../../src/state/outbox.js';
 import { SnapshotStore } from '../../src/state/snapshot-store.js';
 import { TEST_SIGNING_SECRET } from '../channels/webhook/fixtures.js';
 import { type Stack, startStack } from '../e2e/harness.js';
+import { TEST_REDIS_URL } from '../helpers/redis.js';
 import { type DroppingProxy, startDroppingProxy } from '../helpers/tcp-proxy.js';
 import { Fleet } from './fleet.js';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
@@ -47,6 +48,8 @@ export interface ChaosWorld {
   stack: Stack;
   receiver: WebhookReceiver;
   smtpProxy: DroppingProxy;
+  /** Every process of the fleet reaches Redis through this, so a fault can make Redis unreachable. */
+  redisProxy: DroppingProxy;
   fleet: Fleet;
   /** Our own connections, never named like the daemon's, so CLIENT KILL never hits them. */
   redis: Redis;
@@ -68,13 +71,15 @@ export interface ChaosWorld {
 function chaosConfig(
   stack: Stack,
   receiver: WebhookReceiver,
-  proxy: DroppingProxy,
+  proxies: { smtp: DroppingProxy; redis: DroppingProxy },
   logLevel: 'info' | 'warn',
 ): Record<string, unknown> {
+  const proxy = proxies.smtp;
   const retrying = { backoff: '200ms', attempts: 12 };
   const smtp = { host: '127.0.0.1', port: proxy.port, secure: false, from: 'shortwatch@example.test' };
   return {
     ...stack.configObject,
+    redis: { url: `redis://127.0.0.1:${proxies.redis.port}`, prefix: stack.prefix },
     upstream: {
       baseUrl: stack.sandbox.url,
       apiKey: 'sandbox-key',
@@ -142,7 +147,10 @@ export async function buildWorld(options: {
   });
   const receiver = await startWebhookReceiver();
   const smtpProxy = await startDroppingProxy(stack.smtp.port);
-  stack.writeConfig(chaosConfig(stack, receiver, smtpProxy, options.logDir ? 'info' : 'warn'));
+  const target = new URL(TEST_REDIS_URL);
+  const redisProxy = await startDroppingProxy(Number(target.port || 6379), target.hostname);
+  const proxies = { smtp: smtpProxy, redis: redisProxy };
+  stack.writeConfig(chaosConfig(stack, receiver, proxies, options.logDir ? 'info' : 'warn'));
   const redis = stack.redis.connect();
   const admin = stack.redis.connect();
   const root = keyRoot(stack.prefix);
@@ -158,6 +166,7 @@ export async function buildWorld(options: {
     stack,
     receiver,
     smtpProxy,
+    redisProxy,
     fleet,
     redis,
     admin,
@@ -171,7 +180,7 @@ export async function buildWorld(options: {
     async close() {
       await fleet.stopAll();
       await queues.close().catch(() => undefined);
-      await Promise.all([receiver.close(), smtpProxy.close()]);
+      await Promise.all([receiver.close(), smtpProxy.close(), redisProxy.close()]);
       await stack.cleanup();
     },
   };
