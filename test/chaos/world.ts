@@ -123,6 +123,9 @@ function chaosConfig(
         ...retrying,
       },
     ],
+    // A run compresses business days into seconds: any flap hold would outlast it. Off, each crossing
+    // (the missing row's close and reopening, the sandbox's flapper) is its own message, counted alone.
+    alerts: { flapWindow: '0s' },
     log: { level: logLevel, format: 'json' },
   };
 }
