@@ -58,7 +58,9 @@ describe('an hour of an issuer failing with 400 and one with 500 (compressed)', 
 
     const spent = { bad: requests(bad) - before.bad, broken: requests(broken) - before.broken };
     const tries = triesAllowed(HOUR_SWEEPS);
-    console.log(`an hour (${HOUR_SWEEPS} sweeps): 400 issuer ${spent.bad} requests, 500 issuer ${spent.broken}; ${tries} tries allowed`);
+    console.log(
+      `an hour (${HOUR_SWEEPS} sweeps): 400 issuer ${spent.bad} requests, 500 issuer ${spent.broken}; ${tries} tries allowed`,
+    );
     // A 400 is not retried: one request a try. Without the backoff it was one a sweep (30).
     expect(spent.bad).toBeGreaterThanOrEqual(2);
     expect(spent.bad).toBeLessThanOrEqual(tries);

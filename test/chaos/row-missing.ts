@@ -73,12 +73,18 @@ export async function closeSeen(
   const snapshot = await world.snapshots.get(episode.issuerId);
   if (snapshot === null || Object.hasOwn(snapshot.positions, episode.holderKey)) {
     episode.phase = 'done';
-    story.add('saw', `no poll of ${episode.issuerId} met the answer without ${episode.holder}: no close expected`);
+    story.add(
+      'saw',
+      `no poll of ${episode.issuerId} met the answer without ${episode.holder}: no close expected`,
+    );
     return [];
   }
   const close = changeFrom(episode, null);
   episode.seen = null;
-  story.add('saw', `${episode.issuerId}'s snapshot took the answer without ${episode.holder}: a close expected`);
+  story.add(
+    'saw',
+    `${episode.issuerId}'s snapshot took the answer without ${episode.holder}: a close expected`,
+  );
   return close;
 }
 

@@ -62,7 +62,10 @@ export async function blindPhase(world: ChaosWorld, report: Report, timeoutMs: n
   const seconds = ((Date.now() - since) / 1000).toFixed(1);
   if (!polled) {
     const behind = await notPolledSince(world, since);
-    fail(report, `${behind.length} issuer(s) not polled blind within ${timeoutMs} ms: ${behind.slice(0, 6).join(', ')}`);
+    fail(
+      report,
+      `${behind.length} issuer(s) not polled blind within ${timeoutMs} ms: ${behind.slice(0, 6).join(', ')}`,
+    );
   } else {
     report.story.add(
       'saw',
