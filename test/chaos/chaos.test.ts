@@ -5,7 +5,7 @@ import { BOUNDED, seedFrom } from './profiles.js';
 const seed = seedFrom(process.env.CHAOS_SEED);
 
 describe('chaos (bounded): faults in every layer, each channel gets every event exactly once', () => {
-  it(`seed ${seed}: nothing missing, nothing twice, nothing invented`, { timeout: 300_000 }, async () => {
+  it(`seed ${seed}: nothing missing, nothing twice, nothing invented`, { timeout: 600_000 }, async () => {
     const report = await runChaos({
       seed,
       profile: BOUNDED,

@@ -1,4 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { ScenarioChange } from '../../src/sandbox/index.js';
+import { Random } from '../../src/sandbox/prng.js';
 import { type FaultContext, type Hazard, runFault } from './faults.js';
 import {
   countBy,
@@ -10,8 +12,17 @@ import {
   waitCaughtUp,
 } from './observe.js';
 import { describeVerdict, repeatsAfterOutages, resends, type StepRecord, type Verdict } from './oracle.js';
-import { type ChaosProfile, describePlan, type PlannedFault, planFaults } from './plan.js';
+import {
+  type ChaosProfile,
+  describePlan,
+  type PlannedFault,
+  planFaults,
+  planScenarios,
+  type StepScenario,
+} from './plan.js';
+import { closeSeen, followUp, type RowMissing, serveWithoutRow } from './row-missing.js';
 import { Story } from './story.js';
+import { blindPhase, noticeCleared } from './unversioned.js';
 import { diagnoseDuplicates, judgeChannels } from './verdicts.js';
 import { buildWorld, type ChaosWorld } from './world.js';
 
@@ -47,11 +58,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const story = new Story(started, options.echo);
   const { profile, seed } = options;
   const plan = planFaults(seed, profile);
+  const scenarios = planScenarios(seed, profile.steps);
   story.add(
     'plan',
     `seed ${seed}: ${profile.issuers} issuers, ${profile.steps} steps, daemon + ${profile.workers} workers (replay: ${options.replay})`,
   );
-  for (const line of describePlan(plan)) story.add('plan', line);
+  for (const line of describePlan(plan, scenarios)) story.add('plan', line);
   const problems: string[] = [];
   const hazards: Hazard[] = [];
   const outages: Hazard[] = [];
@@ -70,11 +82,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     );
     await baseline(world, story, problems, options.stepTimeoutMs);
     const steps: StepRecord[] = [];
+    const episode: Episode = { seed, rowMissing: undefined };
     for (const [index, faults] of plan.entries()) {
       if (problems.length > 0) break;
-      steps.push(
-        await runStep(world, { step: index + 1, faults, story, hazards, outages, problems }, options),
-      );
+      const scenario = scenarios[index];
+      const step = { step: index + 1, faults, scenario, episode, story, hazards, outages, problems };
+      steps.push(await runStep(world, step, options));
     }
     if (problems.length === 0) await settle(world, story, problems, options.drainTimeoutMs);
     verdicts = judgeChannels(world, steps, hazards);
@@ -140,13 +153,37 @@ async function baseline(
   }
 }
 
+/** The missing-row episode, across the three steps it spans. */
+interface Episode {
+  seed: number;
+  rowMissing: RowMissing | undefined;
+}
+
 interface StepContext {
   step: number;
   faults: PlannedFault[];
+  scenario: StepScenario | undefined;
+  episode: Episode;
   story: Story;
   hazards: Hazard[];
   outages: Hazard[];
   problems: string[];
+}
+
+/**
+ * The step's data change, as the daemon must see it: the sandbox's step, the missing-row episode's
+ * follow-up (the row back, then really gone), and this step's own scenario set up before any poll.
+ */
+function changeData(world: ChaosWorld, step: StepContext): ScenarioChange[] {
+  const { scenario } = world.stack.sandbox;
+  const { episode, story } = step;
+  let changes = scenario.step();
+  const open = episode.rowMissing;
+  if (open && open.phase !== 'done') changes = followUp(world, open, changes, story);
+  if (step.scenario === 'row-missing') {
+    episode.rowMissing = serveWithoutRow(world, changes, new Random(episode.seed ^ step.step), story);
+  }
+  return changes;
 }
 
 /** One step: change the data, inject the step's faults, wait until every issuer saw the new dataset. */
@@ -155,13 +192,11 @@ async function runStep(world: ChaosWorld, step: StepContext, options: ChaosOptio
   const { story } = step;
   const firstRequest = sandbox.stats.requests.length;
   const startedAt = Date.now();
-  const changes = sandbox.scenario.step();
-  const target = Date.parse(sandbox.scenario.lastUpdated() ?? '');
+  const changes = changeData(world, step);
   const issuers = new Set(changes.map((c) => c.issuerId));
-  const kinds = countBy(changes.map((c) => c.kind));
   story.add(
     'step',
-    `step ${step.step} (${sandbox.scenario.today()}): ${changes.length} change(s) in ${issuers.size} issuer(s): ${describeCounts(kinds)}`,
+    `step ${step.step} (${sandbox.scenario.today()}): ${changes.length} change(s) in ${issuers.size} issuer(s): ${describeCounts(countBy(changes.map((c) => c.kind)))}`,
   );
   const ctx: FaultContext = {
     world,
@@ -174,28 +209,15 @@ async function runStep(world: ChaosWorld, step: StepContext, options: ChaosOptio
     serial: new Map(),
   };
   const injecting = injectAll(step.faults, ctx, startedAt);
-  let behind = await waitCaughtUp(world, target, options.stepTimeoutMs);
-  await injecting;
-  // A fault late in the window (a kill, a 401 episode) may have come after the first catch-up.
-  if (behind.length === 0) behind = await waitCaughtUp(world, target, options.stepTimeoutMs);
-  else
-    behind = await waitCaughtUp(world, target, Math.max(0, startedAt + options.stepTimeoutMs - Date.now()));
+  if (step.scenario === 'unversioned') await blindPhase(world, step, options.stepTimeoutMs);
+  await catchUp(world, step, { startedAt, injecting, timeoutMs: options.stepTimeoutMs });
   const upstream = countBy(
     sandbox.stats.requests.slice(firstRequest).map((r) => `${r.operation} ${r.status}`),
   );
-  if (behind.length > 0) {
-    const why = await explainLag(world, behind, target);
-    step.problems.push(`step ${step.step}: ${behind.length} issuer(s) never saw the new data`);
-    story.add(
-      'fail',
-      `step ${step.step}: ${behind.length} issuer(s) never saw the new data within ${options.stepTimeoutMs} ms: ${why}`,
-    );
-  } else {
-    story.add(
-      'saw',
-      `step ${step.step} observed by every issuer in ${((Date.now() - startedAt) / 1000).toFixed(1)} s; upstream answered ${describeCounts(upstream)}`,
-    );
-  }
+  story.add('saw', `upstream answered ${describeCounts(upstream)} in step ${step.step}`);
+  const served = step.episode.rowMissing;
+  if (step.scenario === 'row-missing' && served) changes.push(...(await closeSeen(world, served, story)));
+  if (step.scenario === 'unversioned') await noticeCleared(world, step, 30_000);
   const unused = sandbox.faults.pending();
   if (unused > 0) {
     sandbox.faults.clear();
@@ -203,6 +225,33 @@ async function runStep(world: ChaosWorld, step: StepContext, options: ChaosOptio
   }
   story.add('saw', `received so far: ${describeCounts(sentCounts(world))}`);
   return { step: step.step, startedAt, changes };
+}
+
+/** Waits until every issuer saw the list's version, again after the step's faults ended (a late kill). */
+async function catchUp(
+  world: ChaosWorld,
+  step: StepContext,
+  wait: { startedAt: number; injecting: Promise<void>; timeoutMs: number },
+): Promise<void> {
+  const target = Date.parse(world.stack.sandbox.scenario.lastUpdated() ?? '');
+  let behind = await waitCaughtUp(world, target, wait.timeoutMs);
+  await wait.injecting;
+  // A fault late in the window (a kill, a 401 episode) may have come after the first catch-up.
+  if (behind.length === 0) behind = await waitCaughtUp(world, target, wait.timeoutMs);
+  else behind = await waitCaughtUp(world, target, Math.max(0, wait.startedAt + wait.timeoutMs - Date.now()));
+  if (behind.length > 0) {
+    const why = await explainLag(world, behind, target);
+    step.problems.push(`step ${step.step}: ${behind.length} issuer(s) never saw the new data`);
+    step.story.add(
+      'fail',
+      `step ${step.step}: ${behind.length} issuer(s) never saw the new data within ${wait.timeoutMs} ms: ${why}`,
+    );
+  } else {
+    step.story.add(
+      'saw',
+      `step ${step.step} observed by every issuer in ${((Date.now() - wait.startedAt) / 1000).toFixed(1)} s`,
+    );
+  }
 }
 
 /** Each fault starts at its own offset; slow ones (a restart, a 401 episode) do not hold up the next. */

@@ -6,6 +6,9 @@ import type { Redis } from 'ioredis';
 import { stateKeys } from '../../src/state/keys.js';
 import { type DaemonProcess, spawnShortwatch, waitFor } from '../e2e/harness.js';
 
+/** How long a member may take to start: each compiles the tree through tsx, slow on a loaded machine. */
+const START_TIMEOUT_MS = 90_000;
+
 /** One shortwatch process of the fleet: the `start` daemon or a `worker`. */
 export interface Member {
   name: string;
@@ -84,7 +87,7 @@ export class Fleet {
         }
         return (await this.#redis.hexists(stateKeys(this.#root).workers, field)) === 1;
       },
-      45_000,
+      START_TIMEOUT_MS,
       100,
     );
     return pid;

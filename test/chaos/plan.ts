@@ -89,9 +89,30 @@ export function planFaults(seed: number, profile: ChaosProfile): PlannedFault[][
 }
 
 /** The plan in words, one line per step. */
-export function describePlan(plan: readonly PlannedFault[][]): string[] {
-  return plan.map(
-    (faults, index) =>
-      `step ${index + 1}: ${faults.map((f) => `${f.name}@${f.atMs}ms`).join(', ') || 'no faults'}`,
-  );
+export function describePlan(
+  plan: readonly PlannedFault[][],
+  scenarios: readonly (StepScenario | undefined)[] = [],
+): string[] {
+  return plan.map((faults, index) => {
+    const scenario = scenarios[index] ? ` (scenario: ${scenarios[index]})` : '';
+    return `step ${index + 1}${scenario}: ${faults.map((f) => `${f.name}@${f.atMs}ms`).join(', ') || 'no faults'}`;
+  });
+}
+
+/**
+ * Issue 20's scenarios that shape a whole step rather than hit a moment of it: `row-missing` (one
+ * answer leaves a holder out; the two steps after bring it back, then drop it for real) and
+ * `unversioned` (the list says `last_updated: null` until every issuer was polled blind).
+ */
+export type StepScenario = 'row-missing' | 'unversioned';
+
+/** The scenario of each step, by index; each once per run when the run is long enough, never together. */
+export function planScenarios(seed: number, steps: number): Array<StepScenario | undefined> {
+  const rng = new Random(seed ^ 0x5ce7);
+  const plan: Array<StepScenario | undefined> = Array.from({ length: steps }, () => undefined);
+  if (steps >= 3) plan[rng.int(0, steps - 3)] = 'row-missing';
+  const free = plan.flatMap((scenario, index) => (scenario === undefined ? [index] : []));
+  const unversioned = rng.pick(free);
+  if (unversioned !== undefined) plan[unversioned] = 'unversioned';
+  return plan;
 }

@@ -90,7 +90,9 @@ function chaosConfig(
     // A killed process's polls run again within about two of these (BullMQ's stalled-job check).
     poll: { gateInterval: '1s', concurrency: 4, lockDuration: `${POLL_LOCK_MS}ms` },
     budget: {
-      perMinute: 50_000,
+      // About one poll per issuer a second while the list has no version: blind polls go at the pace the
+      // budget allows, and a larger cap makes each sweep plan more polls than the workers can run.
+      perMinute: 150,
       perDay: 5_000_000,
       reserve: 10,
       minuteWindow: `${WINDOWS.minuteMs}ms`,
@@ -128,6 +130,9 @@ function chaosConfig(
         ...retrying,
       },
     ],
+    // A run compresses business days into seconds: any flap hold would outlast it. Off, each crossing
+    // (the missing row's close and reopening, the sandbox's flapper) is its own message, counted alone.
+    alerts: { flapWindow: '0s' },
     log: { level: logLevel, format: 'json' },
   };
 }
