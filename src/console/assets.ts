@@ -44,6 +44,7 @@ svg.bars{width:100%;max-width:560px;height:auto;display:block}
 .tick,.bar-label{fill:var(--muted);font-size:11px}
 .bar{fill:var(--accent)}.bar.left{fill:var(--line)}
 .line{fill:none;stroke-width:2}
+.chart circle.off{fill:var(--bg);stroke-width:2;stroke-dasharray:none}.chart .today{font-style:italic}
 .s0{stroke:var(--s0)}.s1{stroke:var(--s1)}.s2{stroke:var(--s2)}.s3{stroke:var(--s3)}.s4{stroke:var(--s4)}
 .s5{stroke:var(--s5)}.s6{stroke:var(--s6)}.s7{stroke:var(--s7)}.s8{stroke:var(--s8)}.s9{stroke:var(--s9)}
 .d1{stroke-dasharray:6 3}.d2{stroke-dasharray:2 3}.d3{stroke-dasharray:8 3 2 3}.d4{stroke-dasharray:1 5}
