@@ -23,8 +23,6 @@ export interface Series {
   current: number | null;
 }
 
-const DAY_MS = 86_400_000;
-
 /** `2025-03-14` → epoch ms of its UTC midnight; NaN when it is not a date. */
 export function dayMs(date: string): number {
   return Date.parse(`${date.slice(0, 10)}T00:00:00Z`);
