@@ -123,12 +123,13 @@ export function stepChart(series: readonly Series[], options: ChartOptions): Saf
     const { d, ends } = stepPath(s, x, y, to);
     return html`<path class="line ${seriesClass(i)}" d="${d}"><title>${s.label}</title></path>${offMarkers(s, ends, seriesClass(i))}`;
   });
-  return html`<svg class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-label="${options.title}" preserveAspectRatio="xMidYMid meet">
+  // In its own box: on a phone the chart keeps a readable width and scrolls there, never the page.
+  return html`<div class="chart-box"><svg class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-label="${options.title}" preserveAspectRatio="xMidYMid meet">
 <title>${options.title}</title>
 ${trusted(axes(timeTicks(from, to), yTicks, x, y, long, width, height))}
 <line class="axis" x1="${MARGIN.left}" x2="${width - MARGIN.right}" y1="${height - MARGIN.bottom}" y2="${height - MARGIN.bottom}"/>
 ${lines}${farToday ? todayMarker(options.now, width) : ''}
-</svg>`;
+</svg></div>`;
 }
 
 /** The chart's legend: a swatch of each line's colour and dash, its label (a link when it has one), its value now. */
