@@ -149,7 +149,11 @@ describe('email channel: coalesce', () => {
   it.each([
     { name: 'no issuers', count: 0, expected: 0 },
     { name: 'one issuer', count: 1, expected: 1 },
-    { name: "many issuers: a second's worth at the default rate (each its own e-mail)", count: 30, expected: 25 },
+    {
+      name: "many issuers: a second's worth at the default rate (each its own e-mail)",
+      count: 30,
+      expected: 25,
+    },
   ])('$name → $expected', ({ count, expected }) => {
     const groups = Array.from({ length: count }, (_, i) => ({
       issuer: { id: `ISS-${i}`, name: `Issuer ${i}` },
