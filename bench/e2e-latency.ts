@@ -1,4 +1,5 @@
 import { BEFORE_OUTBOX, type BurstFigures, burstNotes, burstTable, runBurst } from './lib/e2e-burst.js';
+import { EMAIL_BURST_GOAL_P95_S, emailBurstTable, runEmailBurst } from './lib/e2e-email-burst.js';
 import { LONE_GOAL_P50_MS, type LoneFigures, loneTable, runLone } from './lib/e2e-lone.js';
 import { type RoundResult, runRound } from './lib/e2e-round.js';
 import { openBenchStack, withDaemons } from './lib/e2e-stack.js';
@@ -90,7 +91,7 @@ const NOTES = [
 export const e2eLatency: Benchmark = {
   name: 'e2e-latency',
   summary:
-    'sandbox answer → Slack post through real processes: all issuers at once with 1, 2 and 4 processes, a burst at the default Slack rate, a lone event',
+    'sandbox answer → Slack post through real processes: all issuers at once with 1, 2 and 4 processes, a burst at the default Slack rate, a lone event; and a 110-issuer e-mail burst, one at a time and pooled',
   async run(options: BenchOptions): Promise<BenchReport> {
     const issuers = options.quick ? 50 : 200;
     const processCounts = options.quick ? [1, 2] : [1, 2, 4];
@@ -101,11 +102,21 @@ export const e2eLatency: Benchmark = {
     const processes = await runProcesses(issuers, processCounts, rounds, options.progress);
     const burst = await runBurst(burstSize, options.progress);
     const lone = await runLone(LONE_WATCHED, options.quick ? 5 : 10, SLACK_RATE, options.progress);
+    const emailBurst = await runEmailBurst(options.progress);
     return {
       title: 'end-to-end latency through real processes',
       scale: scaleLines(issuers, rounds, burst, lone),
-      tables: [processTable(issuers, processes), burstTable(burst), loneTable(lone)],
-      notes: [...NOTES, ...burstNotes(burst)],
+      tables: [
+        processTable(issuers, processes),
+        burstTable(burst),
+        loneTable(lone),
+        emailBurstTable(emailBurst),
+      ],
+      notes: [
+        ...NOTES,
+        ...burstNotes(burst),
+        `E-mail burst: one \`shortwatch start\`, one e-mail channel to a local SMTP server, each setting on a fresh stack in this run; goal p95 under ${EMAIL_BURST_GOAL_P95_S} s, printed, not asserted.`,
+      ],
       data: {
         issuers,
         rounds,
@@ -114,6 +125,7 @@ export const e2eLatency: Benchmark = {
         burst,
         beforeOutbox: BEFORE_OUTBOX,
         lone,
+        emailBurst,
       },
     };
   },

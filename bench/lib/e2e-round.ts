@@ -38,7 +38,7 @@ function issuersNamed(payload: unknown): Set<string> {
 }
 
 /** The first 200 answer to each issuer's positions request from `mark` on (epoch ms, the sandbox clock). */
-function firstAnswers(stack: Stack, mark: number): Map<string, number> {
+export function firstAnswers(stack: Stack, mark: number): Map<string, number> {
   const answered = new Map<string, number>();
   for (const record of stack.sandbox.stats.requests.slice(mark)) {
     const { operation, status, issuerId, at } = record;

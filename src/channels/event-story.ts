@@ -214,11 +214,25 @@ export function storySentence(line: StoryLine): string {
   return `${line.holder} ${line.what}${line.phrase ? ':' : ''} ${line.values}${delta}${date}`;
 }
 
+/** The changes a channel's filters or mutes kept out of the message: one record per poll, summed. */
+function hiddenByFilters(events: readonly PositionEvent[]): { count: number; delta: number } {
+  const perPoll = new Map<string, { count: number; delta: number }>();
+  for (const event of events) perPoll.set(event.detectedAt, event.hidden ?? { count: 0, delta: 0 });
+  let count = 0;
+  let delta = 0;
+  for (const hidden of perPoll.values()) {
+    count += hidden.count;
+    delta += hidden.delta;
+  }
+  return { count, delta: round4(delta) };
+}
+
 /**
- * The issuer's total over the message's events, and what of it the message does not show:
- * `1.20% → 1.65% (+0.45 pp, of which +0.19 pp in 2 changes not shown here)`. The hidden part is the
- * difference between the total's move and the rows' (exact whatever the grouping); the count comes
- * from what each poll's routing recorded.
+ * The issuer's total over the message's events, before → after of what is listed, and what of its move
+ * the message does not show: `1.20% → 1.65% (+0.45 pp, of which +0.19 pp in 2 changes not shown here)`
+ * where a filter or mute hid changes, `… of which -0.10 pp told earlier` where changes between the
+ * message's polls went out in an earlier message. The untold part is the total's move less the events'
+ * (exact whatever the grouping); the hidden part is what each poll's routing recorded.
  */
 export function totalWithHidden(events: readonly PositionEvent[]): string | undefined {
   const byTime = [...events].sort((a, b) => a.detectedAt.localeCompare(b.detectedAt));
@@ -229,14 +243,56 @@ export function totalWithHidden(events: readonly PositionEvent[]): string | unde
   const after = newest.issuerTotal.after;
   const moved = round4(after - before);
   const shown = round4(events.reduce((sum, event) => sum + event.delta, 0));
-  const hiddenDelta = round4(moved - shown);
-  const perPoll = new Map<string, number>();
-  for (const event of events) perPoll.set(event.detectedAt, event.hidden?.count ?? 0);
-  const hiddenCount = [...perPoll.values()].reduce((sum, count) => sum + count, 0);
+  const hidden = hiddenByFilters(events);
+  const told = round4(moved - shown - hidden.delta);
+  const parts: string[] = [];
+  if (hidden.count > 0)
+    parts.push(
+      `${formatDelta(hidden.delta)} in ${hidden.count === 1 ? '1 change' : `${hidden.count} changes`} not shown here`,
+    );
+  if (told !== 0) parts.push(`${formatDelta(told)} told earlier`);
   const head = `${formatPercent(before)} → ${formatPercent(after)} (${formatDelta(moved)}`;
-  if (hiddenCount === 0 && hiddenDelta === 0) return `${head})`;
-  const changes = hiddenCount === 0 ? 'changes' : hiddenCount === 1 ? '1 change' : `${hiddenCount} changes`;
-  return `${head}, of which ${formatDelta(hiddenDelta)} in ${changes} not shown here)`;
+  return parts.length === 0 ? `${head})` : `${head}, of which ${parts.join(' and ')})`;
+}
+
+/**
+ * The last listed value of a line whose position left the list, when the line's change cannot add up
+ * to what the total lost: the line shows the move to the unlisted value (or none), the total drops the
+ * whole listed value.
+ */
+function leftWith(line: StoryLine): number | undefined {
+  const last = line.events.at(-1);
+  if (!last || last.current || !last.previous) return undefined;
+  const end = listedAfter(last);
+  const start = line.events[0]?.previous?.value ?? 0;
+  const shown = end ? round4(end.value - start) : undefined;
+  const counted = round4(line.events.reduce((sum, event) => sum + event.delta, 0));
+  return shown === counted ? undefined : last.previous.value;
+}
+
+/**
+ * Why the holder lines do not add up to the total, in words, or undefined when they do:
+ * `The total counts listed positions only: Vireo's last listed 0.52% left the list with it.`
+ */
+export function totalNote(lines: readonly StoryLine[]): string | undefined {
+  const left = lines.flatMap((line) => {
+    const value = leftWith(line);
+    return value === undefined ? [] : [`${line.holder}'s last listed ${formatPercent(value)}`];
+  });
+  if (left.length === 0) return undefined;
+  const them = left.length === 1 ? 'it' : 'them';
+  return `The total counts listed positions only: ${left.join(' and ')} left the list with ${them}.`;
+}
+
+/** The total and, when the lines cannot add up to it, why: one text for an issuer's heading or context line. */
+export function totalWithNote(
+  events: readonly PositionEvent[],
+  lines: readonly StoryLine[],
+): string | undefined {
+  const total = totalWithHidden(events);
+  const note = total ? totalNote(lines) : undefined;
+  // One clause after the figures, so that a separator (` · `) may follow on the same line.
+  return note ? `${total}; ${note.charAt(0).toLowerCase()}${note.slice(1, -1)}` : total;
 }
 
 /** The disclosure dates of the message's lines: `2026-01-09`, or `2026-01-08 to 2026-01-09`. */

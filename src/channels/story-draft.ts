@@ -5,7 +5,7 @@ import {
   type StoryLine,
   storyLines,
   storySentence,
-  totalWithHidden,
+  totalWithNote,
 } from './event-story.js';
 import { clipText } from './format.js';
 import { formatInstant } from './time.js';
@@ -106,7 +106,7 @@ function issuerCount(count: number): string {
 function issuerHeading(issuer: IssuerEvents['issuer'], events: IssuerEvents['events'], markup: ChatMarkup) {
   const lines = storyLines(events);
   const dated = datesDiffer(lines);
-  const total = totalWithHidden(events);
+  const total = totalWithNote(events, lines);
   const disclosed = dated ? undefined : disclosedOn(lines);
   const parts = [`${markup.bold(markup.name(issuer.name || issuer.id))} (${markup.name(issuer.id)})`];
   if (total) parts.push(`total ${markup.escape(total)}`);
@@ -123,7 +123,7 @@ export function eventsStoryDraft(message: EventsMessage, markup: ChatMarkup): St
   if (events.length === 0) return undefined;
   const lines = storyLines(events);
   const dated = datesDiffer(lines);
-  const total = totalWithHidden(events);
+  const total = totalWithNote(events, lines);
   const disclosed = dated ? undefined : disclosedOn(lines);
   const context = [markup.name(issuer.id)];
   if (total) context.push(`Issuer total disclosed short ${markup.escape(total)}`);

@@ -2,7 +2,13 @@
 export interface ConfigIssue {
   path: string;
   message: string;
+  /** The environment variable that was not set, when that is the problem. */
+  variable?: string;
 }
+
+/** Said once under a list naming unset variables: where shortwatch looks for them, and where it does not. */
+export const ENV_HINT =
+  'shortwatch reads variables from its own environment only: a .env file is read by docker compose, not by shortwatch (in a shell: set -a; . ./.env; set +a).';
 
 /** The config cannot be used; every problem is listed with its key path. The CLI exits 2 on it. */
 export class ConfigError extends Error {
@@ -12,8 +18,9 @@ export class ConfigError extends Error {
     readonly source: string,
     readonly issues: readonly ConfigIssue[],
   ) {
+    const hint = issues.some((i) => i.variable !== undefined) ? `\n${ENV_HINT}` : '';
     super(
-      `invalid config ${source}:\n${issues.map((i) => `  - ${i.path ? `${i.path}: ` : ''}${i.message}`).join('\n')}`,
+      `invalid config ${source}:\n${issues.map((i) => `  - ${i.path ? `${i.path}: ` : ''}${i.message}`).join('\n')}${hint}`,
     );
   }
 }

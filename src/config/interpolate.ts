@@ -54,7 +54,11 @@ function substitute(text: string, path: PropertyKey[], context: Context): string
     const value = context.env[name];
     if (value !== undefined && value !== '') return value;
     if (fallback !== undefined) return fallback;
-    context.issues.push({ path: formatKeyPath(path), message: `environment variable ${name} is not set` });
+    context.issues.push({
+      path: formatKeyPath(path),
+      message: `environment variable ${name} is not set`,
+      variable: name,
+    });
     context.unresolved.push(path);
     return '';
   });

@@ -1,4 +1,4 @@
-import { ConfigError, type ConfigIssue, formatKeyPath } from './config-error.js';
+import { ConfigError, type ConfigIssue, formatKeyPath, isConfigError } from './config-error.js';
 import type { Interpolated } from './interpolate.js';
 import { loadConfig } from './load.js';
 import { type Config, FILE_SECRET_KEYS } from './schema.js';
@@ -26,7 +26,20 @@ interface UnreadSecret {
  */
 export function loadConfigWithLazySecrets(path: string, env: NodeJS.ProcessEnv = process.env): Config {
   const unread: UnreadSecret[] = [];
-  const config = loadConfig(path, env, (interpolated) => setAsideUnreadSecrets(interpolated, unread));
+  let interpolation: readonly ConfigIssue[] = [];
+  let config: Config;
+  try {
+    config = loadConfig(path, env, (interpolated) => {
+      interpolation = interpolated.issues;
+      return setAsideUnreadSecrets(interpolated, unread);
+    });
+  } catch (error) {
+    // The config fails anyway: name every unread secret too (in file order), so that one run lists every
+    // missing variable.
+    if (!isConfigError(error) || unread.length === 0) throw error;
+    const rest = error.issues.filter((issue) => !interpolation.includes(issue));
+    throw new ConfigError(path, [...interpolation, ...rest]);
+  }
   // Only a key the schema turned into a Secret may stay unread; any other was never a secret after all.
   const notSecrets = unread.filter(
     (secret) =>

@@ -1,7 +1,11 @@
 // The console's stylesheet and script, served from /assets/ so that the Content-Security-Policy can
 // forbid every inline style and script: injected markup, were any to slip through, would not run.
 
-/** The stylesheet: light by default, dark under `prefers-color-scheme: dark`; chart colours are variables. */
+/**
+ * The stylesheet: light by default, dark under `prefers-color-scheme: dark`; chart colours are variables.
+ * On a phone (up to 720 px) each table scrolls inside its own box with its first column pinned, so the
+ * page never scrolls sideways and the header's background spans it.
+ */
 export const CONSOLE_CSS = `:root{color-scheme:light dark;--bg:#ffffff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--panel:#f6f8fa;--accent:#0969da;--bad:#cf222e;--warn:#9a6700;--ok:#1a7f37;
 --s0:#0969da;--s1:#cf222e;--s2:#1a7f37;--s3:#8250df;--s4:#bc4c00;--s5:#0a7a8f;--s6:#bf3989;--s7:#6e7781;--s8:#7d8a00;--s9:#953800}
 @media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--line:#3d444d;--panel:#151b23;--accent:#4493f8;--bad:#f85149;--warn:#d29922;--ok:#3fb950;
@@ -44,6 +48,7 @@ svg.bars{width:100%;max-width:560px;height:auto;display:block}
 .tick,.bar-label{fill:var(--muted);font-size:11px}
 .bar{fill:var(--accent)}.bar.left{fill:var(--line)}
 .line{fill:none;stroke-width:2}
+.chart circle.off{fill:var(--bg);stroke-width:2;stroke-dasharray:none}.chart .today{font-style:italic}
 .s0{stroke:var(--s0)}.s1{stroke:var(--s1)}.s2{stroke:var(--s2)}.s3{stroke:var(--s3)}.s4{stroke:var(--s4)}
 .s5{stroke:var(--s5)}.s6{stroke:var(--s6)}.s7{stroke:var(--s7)}.s8{stroke:var(--s8)}.s9{stroke:var(--s9)}
 .d1{stroke-dasharray:6 3}.d2{stroke-dasharray:2 3}.d3{stroke-dasharray:8 3 2 3}.d4{stroke-dasharray:1 5}
@@ -51,6 +56,14 @@ ul.legend{list-style:none;padding:0;display:grid;grid-template-columns:repeat(au
 ul.legend li{display:flex;align-items:center;gap:6px}
 svg.swatch{width:24px;height:8px;flex:none}
 .pill{display:inline-block;padding:0 6px;border-radius:9px;border:1px solid var(--line);font-size:12px}
+code{overflow-wrap:anywhere}
+@media (max-width:720px){main{padding:8px 10px 24px}
+table{display:block;overflow-x:auto;max-width:100%}
+th,td{white-space:nowrap}
+th:first-child,td:first-child{position:sticky;left:0;z-index:1;background:var(--bg);box-shadow:1px 0 0 var(--line);white-space:normal;min-width:7em;max-width:42vw}
+.chart-box{overflow-x:auto}.chart-box svg.chart{min-width:560px}
+fieldset{min-width:0}fieldset label,fieldset input,fieldset select{max-width:100%}
+ul.legend{grid-template-columns:1fr}}
 `;
 
 /**

@@ -4,6 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { chromiumPath, launchChromium } from '../../src/demo/headless-chromium.js';
+import { holderKey } from '../../src/positions/holder-key.js';
 import {
   type DaemonProcess,
   freePort,
@@ -200,6 +201,45 @@ describe.skipIf(SKIP_WITHOUT_CHROMIUM)(`the web console in headless Chromium${CH
     expect(await app.ctx.mutes.list()).toEqual([]);
     await page.close();
   });
+
+  it('fits every page into 375 px and 1280 px, light and dark: no sideways scroll, the header spans the page', async () => {
+    const pages = {
+      overview: '/',
+      issuers: '/issuers',
+      issuer: `/issuers/${encodeURIComponent(issuerId)}`,
+      holders: '/holders',
+      holder: `/holders/${encodeURIComponent(holderKey(SCRIPT_HOLDER))}`,
+      events: '/events',
+      deliveries: '/deliveries',
+      mutes: '/mutes',
+    };
+    const wide: string[] = [];
+    for (const width of [375, 1280]) {
+      const ctx = await browser.newContext({ viewport: { width, height: 800 } });
+      for (const [name, path] of Object.entries(pages)) {
+        const page = await ctx.newPage();
+        expect((await page.goto(`${base}${path}`))?.status(), path).toBe(200);
+        // The scheme switches in place (no reload): both are measured, and pictured where a phone shows them.
+        for (const colorScheme of ['light', 'dark'] as const) {
+          await page.emulateMedia({ colorScheme });
+          const fit = await page.evaluate<{ doc: number; view: number; header: number }>(
+            `({ doc: document.documentElement.scrollWidth, view: document.documentElement.clientWidth,
+               header: document.querySelector('header').getBoundingClientRect().width })`,
+          );
+          if (fit.doc > fit.view || fit.header !== fit.view)
+            wide.push(`${name} at ${width} ${colorScheme}: ${JSON.stringify(fit)}`);
+          if (width === 375 || colorScheme === 'light')
+            await page.screenshot({
+              path: join(OUT, `fit-${name}-${width}-${colorScheme}.png`),
+              fullPage: true,
+            });
+        }
+        await page.close();
+      }
+      await ctx.close();
+    }
+    expect(wide).toEqual([]);
+  }, 300_000);
 
   it('never ran a script from the data (no dialog opened)', () => {
     expect(dialogs).toEqual([]);

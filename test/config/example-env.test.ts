@@ -74,6 +74,7 @@ describe('.env.example and config/example.yaml', () => {
     const optional = [...active].filter(([, fallback]) => fallback !== undefined);
     expect(optional.map(([name]) => name).sort()).toEqual([
       'REDIS_URL',
+      'SHORTWATCH_DIGEST_SCHEDULE',
       'SHORTWATCH_HTTP_CONSOLE',
       'SHORTWATCH_HTTP_HOST',
       'SHORTWATCH_HTTP_PORT',

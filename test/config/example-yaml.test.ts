@@ -99,7 +99,7 @@ describe('config/example.yaml', () => {
     const [desk, alert, digest] = config.channels;
     expect(desk?.filter.minValue).toBe(0.5);
     expect(desk?.kind === 'slack' && desk.webhookUrl.reveal()).toBe(ENV.SLACK_WEBHOOK_URL);
-    expect(alert?.filter.holders).toContain('Marshall Wace');
+    expect(alert?.filter.holders).toContain('D. E. Shaw');
     expect(alert?.filter.thresholds).toEqual([0.5, 1, 2]);
     expect(alert?.quietHours).toMatchObject({ timezone: 'Europe/London', foldInto: 'daily-digest' });
     expect(alert?.kind === 'email' && alert.smtpUrl?.reveal()).toBe(ENV.SMTP_URL);

@@ -172,3 +172,25 @@ function channel(config: ReturnType<typeof loadConfig>, index: number, key: stri
   if (typeof found !== 'object' || found === null) return undefined;
   return Object.entries(found).find(([name]) => name === key)?.[1];
 }
+
+describe('every missing variable at once', () => {
+  it('names the unset secrets beside an unset plain key, in file order, and says .env is compose-only', () => {
+    const path = write(configText({ upstream: { baseUrl: '${UPSTREAM_URL}', apiKey: '${API_KEY}' } }));
+    let error: unknown;
+    try {
+      loadConfigWithLazySecrets(path, {});
+    } catch (caught) {
+      error = caught;
+    }
+    if (!isConfigError(error)) throw new Error('expected a ConfigError');
+    expect(error.issues.map((issue) => issue.variable)).toEqual([
+      'UPSTREAM_URL',
+      'API_KEY',
+      'SLACK_WEBHOOK_URL',
+      'SMTP_PASSWORD',
+      'RISK_URL',
+      'RISK_SECRET',
+    ]);
+    expect(error.message).toContain('a .env file is read by docker compose, not by shortwatch');
+  });
+});

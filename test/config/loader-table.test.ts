@@ -56,7 +56,11 @@ describe('parseConfig rejects, naming the key path', () => {
       'an unset environment variable',
       yaml(),
       {},
-      { path: 'upstream.apiKey', message: 'environment variable SHORTWATCH_API_KEY is not set' },
+      {
+        path: 'upstream.apiKey',
+        message: 'environment variable SHORTWATCH_API_KEY is not set',
+        variable: 'SHORTWATCH_API_KEY',
+      },
     ],
     [
       'a duration typo',

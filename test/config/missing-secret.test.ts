@@ -29,7 +29,11 @@ describe('a missing secret is one issue, at the key that names it', () => {
     [
       'an unset ${VAR}',
       `upstream: { ${BASE_URL}, apiKey: "\${SHORTWATCH_API_KEY}" }`,
-      { path: 'upstream.apiKey', message: 'environment variable SHORTWATCH_API_KEY is not set' },
+      {
+        path: 'upstream.apiKey',
+        message: 'environment variable SHORTWATCH_API_KEY is not set',
+        variable: 'SHORTWATCH_API_KEY',
+      },
     ],
     [
       'an unreadable ${file:...}',
@@ -66,7 +70,11 @@ describe('a missing secret is one issue, at the key that names it', () => {
         `upstream: { ${BASE_URL}, apiKey: sk-test }`,
         'channels: [{ name: mail, kind: email, smtpUrl: "${SMTP_URL}", from: a@example.com, to: [b@example.com] }]',
       ].join('\n'),
-      { path: 'channels[0].smtpUrl', message: 'environment variable SMTP_URL is not set' },
+      {
+        path: 'channels[0].smtpUrl',
+        message: 'environment variable SMTP_URL is not set',
+        variable: 'SMTP_URL',
+      },
     ],
   ])('%s', (_, text, issue) => {
     expect(issuesOf(text)).toEqual([issue]);

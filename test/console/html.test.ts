@@ -79,11 +79,10 @@ describe('pages keep outside strings as text', () => {
             { t: Date.parse('2026-01-01'), v: 1 },
             { t: Date.parse('2026-01-11'), v: 2 },
           ],
-          end: Date.parse('2026-01-21'),
           current: 2,
         },
       ],
-      { from: Date.parse('2026-01-01'), to: Date.parse('2026-01-21'), title: 'T', width: 252, height: 140 },
+      { from: Date.parse('2026-01-01'), now: Date.parse('2026-01-21'), title: 'T', width: 252, height: 140 },
     ).value;
     // x: 52..236 over 20 days; y: 0% at 112, the top tick 2% at 12. The value steps at day 10, not slopes.
     expect(svg).toContain('d="M52 62H144V12H236"');

@@ -86,9 +86,9 @@ describe('deliveries: upstream strings are escaped on the way out', () => {
       expect(headers.filter((h) => /^subject:/i.test(h))).toHaveLength(1);
     }
     const crlfMail = mailFor(crlfIssuer);
-    // The subject is the issuer's thread of the day; the first line says what changed.
-    expect(crlfMail.parsed.subject).toMatch(
-      /^Short positions · Header X-Injected: yes Split plc · \d{1,2} [A-Z][a-z]{2} \d{4}$/,
+    // The subject says what happened on one line, names folded; so does the first line of the body.
+    expect(crlfMail.parsed.subject).toBe(
+      'Line Bcc: holder@evil.test Break Capital opened 0.90% in Header X-Injected: yes Split plc',
     );
     expect(crlfMail.parsed.text?.split('\n')[0]).toBe(
       'Line Bcc: holder@evil.test Break Capital opened a 0.90% short in Header X-Injected: yes Split plc',

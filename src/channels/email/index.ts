@@ -1,4 +1,3 @@
-export { coalesceEmail } from './coalesce.js';
 export { DELIVERY_HEADER, deliveryFields, MESSAGE_TYPE_HEADER } from './headers.js';
 export { escapeHtml } from './html.js';
 export { deliveryMessageId, senderDomain } from './message-id.js';

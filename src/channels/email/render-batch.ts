@@ -1,4 +1,4 @@
-import { type StoryLine, storyLines, totalWithHidden } from '../event-story.js';
+import { type StoryLine, storyLines, totalWithNote } from '../event-story.js';
 import { formatInstant } from '../time.js';
 import type { BatchMessage, IssuerEvents } from '../types.js';
 import {
@@ -11,6 +11,7 @@ import {
 } from './event-facts.js';
 import { escapeHtml, htmlHeading, htmlLayout, htmlParagraph, htmlTable } from './html.js';
 import type { RenderedEmail, RenderOptions } from './rendered.js';
+import { linesSummary } from './subject.js';
 import { oneLine, toSubject } from './text.js';
 
 /** One issuer's part of a batch, upstream strings on one line. */
@@ -36,10 +37,11 @@ function batchHeadline(changes: number, issuers: number): string {
 
 function issuerSection(group: IssuerEvents): IssuerSection {
   const events = group.events.map(oneLineEvent);
+  const lines = storyLines(events);
   return {
     title: `${oneLine(group.issuer.name)} (${oneLine(group.issuer.id)})`,
-    total: totalWithHidden(events),
-    lines: storyLines(events),
+    total: totalWithNote(events, lines),
+    lines,
     changes: events.length,
   };
 }
@@ -89,5 +91,6 @@ export function renderBatch(message: BatchMessage, options: RenderOptions): Rend
     ...(hasClosed ? [htmlParagraph(escapeHtml(CLOSED_NOTE), true)] : []),
   ].join('\n');
 
-  return { subject: toSubject(headline), text, html: htmlLayout({ title: headline, body, footer }) };
+  const subject = toSubject(`${headline}: ${linesSummary(lines)}`);
+  return { subject, text, html: htmlLayout({ title: headline, body, footer }) };
 }

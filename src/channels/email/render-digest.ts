@@ -1,6 +1,6 @@
 import type { PositionEvent } from '../../positions/types.js';
 import { digestIssuers, shortPeriod, topMovers } from '../digest-facts.js';
-import { type StoryLine, storyLines, storySentence, totalWithHidden } from '../event-story.js';
+import { type StoryLine, storyLines, storySentence, totalWithNote } from '../event-story.js';
 import { formatPeriod } from '../time.js';
 import type { DigestMessage } from '../types.js';
 import {
@@ -13,6 +13,7 @@ import {
 } from './event-facts.js';
 import { escapeHtml, htmlHeading, htmlLayout, htmlList, htmlParagraph, htmlTable } from './html.js';
 import type { RenderedEmail } from './rendered.js';
+import { linesSummary } from './subject.js';
 import { countChanges, toSubject } from './text.js';
 
 /** The changes of one issuer in a digest, one line per holder, with its totals over the period. */
@@ -24,12 +25,11 @@ interface IssuerGroup {
 }
 
 function issuerGroups(events: readonly PositionEvent[]): IssuerGroup[] {
-  return digestIssuers(events).map(({ issuer, events: group }) => ({
-    name: issuer.name,
+  return digestIssuers(events).map(({ issuer, events: group }) => {
     // A flap reads as its sequence, every value in it; other holders one line each.
-    lines: storyLines(group),
-    total: totalWithHidden(group),
-  }));
+    const lines = storyLines(group);
+    return { name: issuer.name, lines, total: totalWithNote(group, lines) };
+  });
 }
 
 /** `Acme plc: Marshall Wace cut 1.23% → 0.98% (-0.25 pp) on 2024-11-21`. */
@@ -42,7 +42,9 @@ function moverLine(event: PositionEvent): string {
 export function renderDigest(message: DigestMessage): RenderedEmail {
   const events = message.events.map(oneLineEvent);
   const count = events.length === 0 ? 'no changes' : countChanges(events.length);
-  const subject = toSubject(`Short positions digest: ${count}, ${shortPeriod(message.period)}`);
+  // What the period held, counted by kind (`2 openings, 1 fall below 0.5%`), as an alert's subject does.
+  const kinds = events.length === 0 ? '' : ` (${linesSummary(storyLines(events))})`;
+  const subject = toSubject(`Short positions digest: ${count}${kinds}, ${shortPeriod(message.period)}`);
   const title = `Short positions digest: ${count}`;
   const periodLine = `Period: ${formatPeriod(message.period, { year: true })}`;
   const footer = `shortwatch digest · ${formatPeriod(message.period, { year: true })}`;

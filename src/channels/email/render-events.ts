@@ -1,4 +1,4 @@
-import { storyLines, totalWithHidden } from '../event-story.js';
+import { storyLines, totalNote, totalWithHidden } from '../event-story.js';
 import { formatInstant } from '../time.js';
 import type { EventsMessage } from '../types.js';
 import {
@@ -13,13 +13,13 @@ import {
 } from './event-facts.js';
 import { escapeHtml, htmlLayout, htmlParagraph, htmlTable } from './html.js';
 import type { RenderedEmail, RenderOptions } from './rendered.js';
+import { eventsSubject } from './subject.js';
 import { clipChars, countChanges, MAX_SUBJECT_NAME_CHARS, oneLine, toSubject } from './text.js';
-import { threadDay, threadSubject } from './thread.js';
 
 /**
- * The email of one issuer's events. Its subject is the issuer's subject of the day, the same for every
- * alert of that day so that they thread; the headline (title and first line, the inbox preview) says
- * what changed.
+ * The email of one issuer's events. Its subject says what happened and names the issuer; the alerts of
+ * one issuer and day thread by their References header (headers.ts). The headline (title and first line,
+ * the inbox preview) says it in a sentence.
  */
 export function renderEvents(message: EventsMessage, options: RenderOptions): RenderedEmail {
   const issuerName = oneLine(message.issuer.name);
@@ -33,6 +33,7 @@ export function renderEvents(message: EventsMessage, options: RenderOptions): Re
       : `${countChanges(events.length)} in ${clipChars(issuerName, MAX_SUBJECT_NAME_CHARS)}`;
   const total = totalWithHidden(events);
   const totalLine = total ? `Total disclosed short in ${issuerName}: ${total}` : undefined;
+  const note = total ? totalNote(lines) : undefined;
   const hasClosed = needsBelowNote(lines);
   const newest = events
     .map((e) => e.detectedAt)
@@ -46,6 +47,7 @@ export function renderEvents(message: EventsMessage, options: RenderOptions): Re
     '',
     ...lines.flatMap(storyTextLines),
     ...(totalLine ? ['', totalLine] : []),
+    ...(note ? [note] : []),
     ...(hasClosed ? ['', CLOSED_NOTE] : []),
     '',
     '--',
@@ -56,10 +58,10 @@ export function renderEvents(message: EventsMessage, options: RenderOptions): Re
   const body = [
     htmlTable(EVENT_COLUMNS, lines.map(storyRow)),
     ...(totalLine ? [htmlParagraph(`<strong>${escapeHtml(totalLine)}</strong>`)] : []),
+    ...(note ? [htmlParagraph(escapeHtml(note), true)] : []),
     ...(hasClosed ? [htmlParagraph(escapeHtml(CLOSED_NOTE), true)] : []),
   ].join('\n');
 
-  const day = threadDay(events);
-  const subject = toSubject(day ? threadSubject(issuerName, day) : headline);
+  const subject = toSubject(eventsSubject(issuerName, events));
   return { subject, text, html: htmlLayout({ title: headline, body, footer }) };
 }

@@ -2,7 +2,7 @@ import { createTransport } from 'nodemailer';
 import type { ChannelConfig } from '../../config/schema.js';
 import { collectSecrets } from '../../config/secret.js';
 import type { ChannelFactory } from '../types.js';
-import { coalesceEmail } from './coalesce.js';
+import { burstCoalesce, type MailPart, mailParts, poolRate, sendParts } from './burst.js';
 import { deliveryFields } from './headers.js';
 import { renderEmail } from './render.js';
 import { toDeliveryError } from './smtp-error.js';
@@ -20,6 +20,8 @@ function transportOptions(config: EmailConfig) {
   const common = {
     pool: true as const,
     maxConnections: config.maxConnections,
+    // The pool keeps the channel's rate over every e-mail, the parts of one burst delivery included.
+    ...poolRate(config.ratePerSecond),
     ...TIMEOUTS,
     // We only send our own strings: no attachments or images fetched from paths or URLs.
     disableFileAccess: true,
@@ -44,7 +46,10 @@ export function smtpServerLabel(config: Pick<EmailConfig, 'smtpUrl' | 'host' | '
   return `${config.host ?? 'localhost'}:${config.port ?? (config.secure ? 465 : 587)}`;
 }
 
-/** The email channel: renders each message and sends it over pooled SMTP as text + HTML. */
+/**
+ * The email channel: renders each message and sends it over pooled SMTP as text + HTML. A burst's
+ * delivery carries several issuers and goes out as one e-mail per issuer, side by side over the pool.
+ */
 export const createEmailChannel: ChannelFactory<'email'> = (config, deps) => {
   const transporter = createTransport(transportOptions(config));
   const server = smtpServerLabel(config);
@@ -52,23 +57,28 @@ export const createEmailChannel: ChannelFactory<'email'> = (config, deps) => {
 
   return {
     async send(message, progress) {
-      const { subject, text, html } = renderEmail(message, { timezone: config.timezone });
-      try {
-        await transporter.sendMail({
-          from: config.from,
-          to: config.to,
-          subject,
-          text,
-          html,
-          date: deps.now(),
-          ...deliveryFields(message, { name: config.name, from: config.from }, progress),
-        });
-      } catch (error) {
-        throw toDeliveryError(error, { server, action: 'send', secrets });
-      }
+      const channel = { name: config.name, from: config.from };
+      const sendOne = async (part: MailPart) => {
+        const { subject, text, html } = renderEmail(part.message, { timezone: config.timezone });
+        const partProgress = progress && { ...progress, deliveryId: part.deliveryId };
+        try {
+          await transporter.sendMail({
+            from: config.from,
+            to: config.to,
+            subject,
+            text,
+            html,
+            date: deps.now(),
+            ...deliveryFields(part.message, channel, partProgress),
+          });
+        } catch (error) {
+          throw toDeliveryError(error, { server, action: 'send', secrets });
+        }
+      };
+      await sendParts(mailParts(message, progress?.deliveryId ?? ''), progress, sendOne);
     },
 
-    coalesce: coalesceEmail,
+    coalesce: burstCoalesce(config.maxConnections, config.ratePerSecond),
 
     async verify() {
       try {

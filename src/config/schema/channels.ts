@@ -40,14 +40,24 @@ const smtpFields = {
     .describe('SMTP credentials.'),
   from: z.string().min(3).describe('Sender address.'),
   to: z.array(z.string().min(3)).min(1).describe('Recipients.'),
-  maxConnections: z.number().int().min(1).max(20).default(2).describe('Pooled SMTP connections.'),
+  maxConnections: z
+    .number()
+    .int()
+    .min(1)
+    .max(20)
+    .default(5)
+    .describe(
+      "Pooled SMTP connections: a burst's e-mails (one per issuer) go out side by side over them. 1 sends one issuer's e-mail at a time.",
+    ),
 };
 
 const emailFields = z
   .strictObject({
     ...channelBase,
     kind: kindTag('email'),
-    ratePerSecond: ratePerSecond(5),
+    ratePerSecond: ratePerSecond(25).describe(
+      "E-mails per second over the pool, a burst's included. Most relays take 25; lower it to what yours accepts (e.g. an Amazon SES account's sending rate, or 0.5 for Microsoft 365's 30 a minute).",
+    ),
     ...smtpFields,
   })
   .describe('Email through pooled SMTP, with HTML and plain-text parts.');

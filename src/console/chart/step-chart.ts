@@ -1,13 +1,13 @@
-import type { Series } from '../data/holder-series.js';
+import { dayOf, type Series, type SeriesPoint } from '../data/holder-series.js';
 import { html, type SafeHtml, trusted } from '../html.js';
 import { linear, timeLabel, timeTicks, valueTicks } from './scale.js';
 
 /** How a chart is drawn. */
 export interface ChartOptions {
-  /** The first instant shown (epoch ms); default: the earliest point. */
+  /** The first instant shown (epoch ms); default: the earliest disclosure. */
   from?: number;
-  /** The last instant shown; default: the latest end. */
-  to: number;
+  /** The clock now: the axis reaches it when the data is recent, else a "today" marker points to it. */
+  now: number;
   /** What the chart is of, for screen readers. */
   title: string;
   width?: number;
@@ -16,6 +16,9 @@ export interface ChartOptions {
 
 const MARGIN = { top: 12, right: 16, bottom: 28, left: 52 };
 const DAY_MS = 86_400_000;
+/** Now is "near" the data when within this share of the data's span (or two weeks) after its last point. */
+const NEAR_SHARE = 0.25;
+const NEAR_MS = 14 * DAY_MS;
 
 /** Series colour and dash classes: 10 colours (CSS variables, light and dark), then dash patterns. */
 export function seriesClass(index: number): string {
@@ -24,25 +27,51 @@ export function seriesClass(index: number): string {
 
 const n = (x: number) => (Math.round(x * 10) / 10).toString();
 
-/** A step path: each value holds until the next point; a 0 (closed) ends the line until it reopens. */
-function stepPath(series: Series, x: (t: number) => number, y: (v: number) => number, from: number): string {
+/** The time axis: from the first disclosure to now, or to just past the last one when now is far off. */
+export function timeDomain(
+  series: readonly Series[],
+  now: number,
+  from?: number,
+): { from: number; to: number; farToday: boolean } {
+  const ts = series.flatMap((s) => s.points.map((p) => p.t));
+  const last = ts.length > 0 ? Math.max(...ts) : now;
+  const first = from ?? (ts.length > 0 ? Math.min(...ts) : now - 30 * DAY_MS);
+  const span = Math.max(last - first, DAY_MS);
+  if (now - last <= Math.max(NEAR_MS, span * NEAR_SHARE)) {
+    return { from: first, to: Math.max(now, last, first + DAY_MS), farToday: false };
+  }
+  return { from: first, to: last + Math.max(2 * DAY_MS, span * 0.06), farToday: true };
+}
+
+/** Where a line ends because the position left the list. */
+interface End {
+  x: string;
+  y: string;
+  p: SeriesPoint;
+}
+
+/** A step path at disclosure dates: each value holds until the next; a position off the list ends at its last point. */
+function stepPath(series: Series, x: (t: number) => number, y: (v: number) => number, to: number) {
   let d = '';
   let open = false;
-  let lastY = 0;
+  const ends: End[] = [];
   for (const p of series.points) {
-    const px = n(x(Math.max(p.t, from)));
-    if (!open) {
-      if (p.v === 0) continue;
-      d += `M${px} ${n(y(p.v))}`;
-      open = true;
-    } else {
-      d += `H${px}V${n(y(p.v))}`;
-    }
-    lastY = p.v;
-    if (p.v === 0) open = false;
+    const px = n(x(p.t));
+    const py = n(y(p.v));
+    d += open ? `H${px}V${py}` : `M${px} ${py}`;
+    open = !p.last;
+    if (p.last) ends.push({ x: px, y: py, p });
   }
-  if (open && lastY !== 0) d += `H${n(x(series.end))}`;
-  return d;
+  if (open) d += `H${n(x(to))}`;
+  return { d, ends };
+}
+
+/** The marker where a position left the list: a ring at its last listed value, titled in words. */
+function offMarkers(series: Series, ends: readonly End[], cls: string): SafeHtml[] {
+  return ends.map(
+    (e) =>
+      html`<circle class="off ${cls}" cx="${e.x}" cy="${e.y}" r="3.5"><title>${series.label}: off the list after ${dayOf(e.p.t)} (last listed ${e.p.v}%)</title></circle>`,
+  );
 }
 
 function axes(
@@ -68,17 +97,21 @@ function axes(
   return out;
 }
 
+/** "today 26 Nov 2026 →" at the right edge, when now is far past the data (the axis stops at the data). */
+function todayMarker(now: number, width: number): SafeHtml {
+  const label = `today ${timeLabel(now, false)} ${new Date(now).getUTCFullYear()} →`;
+  return html`<text class="tick today" x="${width - MARGIN.right}" y="${MARGIN.top - 2}" text-anchor="end">${label}</text>`;
+}
+
 /**
- * A server-rendered SVG step chart of disclosed positions: one line per series, value axis in %, date
- * axis, colours from CSS variables (so it follows light and dark mode), each line titled with its label.
- * Labels go through `html` (escaped); numbers are formatted here.
+ * A server-rendered SVG step chart of disclosed positions: one line per series at its disclosure dates,
+ * value axis in %, date axis spanning the data, colours from CSS variables (so it follows light and dark
+ * mode), each line titled with its label. Labels go through `html` (escaped); numbers are formatted here.
  */
 export function stepChart(series: readonly Series[], options: ChartOptions): SafeHtml {
   const width = options.width ?? 880;
   const height = options.height ?? 320;
-  const starts = series.flatMap((s) => (s.points[0] ? [s.points[0].t] : []));
-  const from = options.from ?? (starts.length > 0 ? Math.min(...starts) : options.to - 30 * DAY_MS);
-  const to = Math.max(options.to, from + DAY_MS);
+  const { from, to, farToday } = timeDomain(series, options.now, options.from);
   let max = 0;
   for (const s of series) for (const p of s.points) if (p.v > max) max = p.v;
   const yTicks = valueTicks(Math.max(max, 0.5));
@@ -86,16 +119,17 @@ export function stepChart(series: readonly Series[], options: ChartOptions): Saf
   const x = linear(from, to, MARGIN.left, width - MARGIN.right);
   const y = linear(0, top, height - MARGIN.bottom, MARGIN.top);
   const long = to - from >= 75 * DAY_MS;
-  const lines = series.map(
-    (s, i) =>
-      html`<path class="line ${seriesClass(i)}" d="${stepPath(s, x, y, from)}"><title>${s.label}</title></path>`,
-  );
-  return html`<svg class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-label="${options.title}" preserveAspectRatio="xMidYMid meet">
+  const lines = series.map((s, i) => {
+    const { d, ends } = stepPath(s, x, y, to);
+    return html`<path class="line ${seriesClass(i)}" d="${d}"><title>${s.label}</title></path>${offMarkers(s, ends, seriesClass(i))}`;
+  });
+  // In its own box: on a phone the chart keeps a readable width and scrolls there, never the page.
+  return html`<div class="chart-box"><svg class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-label="${options.title}" preserveAspectRatio="xMidYMid meet">
 <title>${options.title}</title>
 ${trusted(axes(timeTicks(from, to), yTicks, x, y, long, width, height))}
 <line class="axis" x1="${MARGIN.left}" x2="${width - MARGIN.right}" y1="${height - MARGIN.bottom}" y2="${height - MARGIN.bottom}"/>
-${lines}
-</svg>`;
+${lines}${farToday ? todayMarker(options.now, width) : ''}
+</svg></div>`;
 }
 
 /** The chart's legend: a swatch of each line's colour and dash, its label (a link when it has one), its value now. */
@@ -105,7 +139,7 @@ export function chartLegend(series: readonly Series[], format: (v: number) => st
       s,
       i,
     ) => html`<li><svg class="swatch" viewBox="0 0 24 8" aria-hidden="true"><line class="line ${seriesClass(i)}" x1="0" x2="24" y1="4" y2="4"/></svg>
-${s.href ? html`<a href="${s.href}">${s.label}</a>` : s.label} <span class="muted">${s.current === null ? 'closed' : format(s.current)}</span></li>`,
+${s.href ? html`<a href="${s.href}">${s.label}</a>` : s.label} <span class="muted">${s.current === null ? `off the list (last listed ${format(s.points.at(-1)?.v ?? 0)})` : format(s.current)}</span></li>`,
   );
   return html`<ul class="legend">${items}</ul>`;
 }

@@ -2,10 +2,14 @@ import { holderKey } from '../../positions/holder-key.js';
 import type { PositionEvent, Snapshot } from '../../positions/types.js';
 import type { IssuerPosition } from '../../upstream/schemas.js';
 
-/** One step of a disclosed position: `v` % of issued capital from `t` (epoch ms) on. */
+/**
+ * One disclosure: `v` % of issued capital from `t` (epoch ms, the disclosure date) on. `last` marks the
+ * last disclosure before the position left the list: the line ends there instead of falling to 0.
+ */
 export interface SeriesPoint {
   t: number;
   v: number;
+  last?: boolean;
 }
 
 /** One line of a chart: a holder's disclosed position over time (or, on a holder's page, one issuer). */
@@ -13,54 +17,60 @@ export interface Series {
   key: string;
   label: string;
   href?: string;
+  /** Disclosures only, oldest first, each at its disclosure date (never the instant a change was seen). */
   points: SeriesPoint[];
-  /** Where the last step ends: now while the position is active, else the last point (a close at 0). */
-  end: number;
-  /** The current value, or null when the position is no longer active. */
+  /** The current value, or null when the position is off the list (its last point is then `last`). */
   current: number | null;
 }
-
-const DAY_MS = 86_400_000;
 
 /** `2025-03-14` → epoch ms of its UTC midnight; NaN when it is not a date. */
 export function dayMs(date: string): number {
   return Date.parse(`${date.slice(0, 10)}T00:00:00Z`);
 }
 
+/** `epoch ms` → `2025-03-14`, the register's date of a point. */
+export function dayOf(t: number): string {
+  return new Date(t).toISOString().slice(0, 10);
+}
+
+/** The series' last disclosure (its value now, or the last listed value of a closed one). */
+export function lastPoint(series: Series): SeriesPoint | undefined {
+  return series.points.at(-1);
+}
+
 /** Collects disclosures per key; a later report of the same day replaces an earlier one. */
 class SeriesBuilder {
-  readonly #byKey = new Map<string, { label: string; points: Map<number, number>; closedAt: number }>();
+  readonly #byKey = new Map<string, { label: string; points: Map<number, number>; lastOn: Set<number> }>();
 
   add(key: string, label: string, t: number, v: number): void {
     if (!Number.isFinite(t) || !Number.isFinite(v)) return;
     let entry = this.#byKey.get(key);
     if (!entry) {
-      entry = { label, points: new Map(), closedAt: Number.NEGATIVE_INFINITY };
+      entry = { label, points: new Map(), lastOn: new Set() };
       this.#byKey.set(key, entry);
     }
     entry.label = label;
     entry.points.set(t, v);
   }
 
-  close(key: string, label: string, t: number): void {
-    this.add(key, label, t, 0);
-    const entry = this.#byKey.get(key);
-    if (entry) entry.closedAt = Math.max(entry.closedAt, t);
+  /** The position left the list after its disclosure at `t` (of value `v`). */
+  leave(key: string, label: string, t: number, v: number): void {
+    this.add(key, label, t, v);
+    this.#byKey.get(key)?.lastOn.add(t);
   }
 
-  build(active: ReadonlyMap<string, number>, now: number, href?: (key: string) => string): Series[] {
+  build(active: ReadonlyMap<string, number>, href?: (key: string) => string): Series[] {
     return [...this.#byKey].map(([key, entry]) => {
-      const points = [...entry.points].map(([t, v]) => ({ t, v })).sort((a, b) => a.t - b.t);
       const current = active.get(key) ?? null;
-      const last = points.at(-1)?.t ?? now;
-      return {
-        key,
-        label: entry.label,
-        ...(href ? { href: href(key) } : {}),
-        points,
-        end: current !== null ? Math.max(now, last) : last,
-        current,
-      };
+      const points = [...entry.points]
+        .sort(([a], [b]) => a - b)
+        .map(([t, v], i, all): SeriesPoint => {
+          // The newest point ends the line unless the position is listed now; an older one where it left.
+          const final = i === all.length - 1;
+          const last = final ? current === null : entry.lastOn.has(t);
+          return last ? { t, v, last } : { t, v };
+        });
+      return { key, label: entry.label, ...(href ? { href: href(key) } : {}), points, current };
     });
   }
 }
@@ -72,17 +82,15 @@ export interface HistoryInput {
   active: ReadonlyMap<string, { label: string; value: number; date: string }>;
   /** `status=all` rows, when fetched. */
   history?: readonly IssuerPosition[];
-  now: number;
 }
 
 function addEvent(builder: SeriesBuilder, key: string, label: string, event: PositionEvent): void {
   if (event.previous) builder.add(key, label, dayMs(event.previous.date), event.previous.value);
   if (event.current) builder.add(key, label, dayMs(event.current.date), event.current.value);
-  if (event.kind === 'closed') {
-    if (event.final) builder.add(key, label, dayMs(event.final.date), event.final.value);
-    // Below the public threshold from the day it was seen gone: the line steps to 0 there.
-    builder.close(key, label, Math.floor(Date.parse(event.detectedAt) / DAY_MS) * DAY_MS);
-  }
+  if (event.kind !== 'closed') return;
+  // It left the list after its last disclosure: the line ends there (not a fall to 0 on the day it was seen gone).
+  const last = event.final ?? event.previous;
+  if (last) builder.leave(key, label, dayMs(last.date), last.value);
 }
 
 /**
@@ -98,7 +106,7 @@ export function issuerSeries(input: HistoryInput, href?: (key: string) => string
   for (const event of oldestFirst) addEvent(builder, event.holderKey, event.holder, event);
   for (const [key, p] of input.active) builder.add(key, p.label, dayMs(p.date), p.value);
   const active = new Map([...input.active].map(([key, p]) => [key, p.value]));
-  return builder.build(active, input.now, href);
+  return builder.build(active, href);
 }
 
 /** The active positions of a snapshot keyed by holder key. */
@@ -120,7 +128,6 @@ export function activeOf(
 export function holderSeries(
   events: readonly PositionEvent[],
   active: ReadonlyMap<string, { label: string; value: number; date: string }>,
-  now: number,
   href?: (key: string) => string,
 ): Series[] {
   const builder = new SeriesBuilder();
@@ -128,5 +135,5 @@ export function holderSeries(
   for (const event of oldestFirst) addEvent(builder, event.issuer.id, event.issuer.name, event);
   for (const [key, p] of active) builder.add(key, p.label, dayMs(p.date), p.value);
   const values = new Map([...active].map(([key, p]) => [key, p.value]));
-  return builder.build(values, now, href);
+  return builder.build(values, href);
 }

@@ -44,7 +44,7 @@ export function renderHolder(data: HolderData): SafeHtml {
   const active = new Map(
     data.positions.map((p) => [p.issuerId, { label: p.issuerName, value: p.value, date: p.date }]),
   );
-  const series = holderSeries(data.events, active, data.nowMs, paths.issuer).sort(
+  const series = holderSeries(data.events, active, paths.issuer).sort(
     (a, b) => (b.current ?? -1) - (a.current ?? -1),
   );
   const rows = [...data.positions]
@@ -62,7 +62,7 @@ export function renderHolder(data: HolderData): SafeHtml {
   const total = data.positions.reduce((sum, p) => sum + p.value, 0);
   return html`<p class="muted">Short in ${data.positions.length} watched issuers now, ${formatPercent(total)} in all.</p>
 <h2>Positions over time</h2>
-${series.length > 0 ? html`${stepChart(series, { to: data.nowMs, title: `Disclosed short positions of ${displayText(data.name)}, by issuer` })}${chartLegend(series, formatPercent)}` : html`<p class="muted">nothing to draw</p>`}
+${series.length > 0 ? html`${stepChart(series, { now: data.nowMs, title: `Disclosed short positions of ${displayText(data.name)}, by issuer` })}${chartLegend(series, formatPercent)}` : html`<p class="muted">nothing to draw</p>`}
 <h2>Short now</h2>
 ${rows.length > 0 ? html`<table><thead><tr><th>Issuer</th><th class="num">Position</th><th>Disclosed on</th></tr></thead><tbody>${rows}</tbody></table>` : html`<p class="muted">no disclosed short position in a watched issuer</p>`}
 <h2>How it moved</h2>

@@ -5,7 +5,7 @@ import type { PositionEvent, Snapshot } from '../../positions/types.js';
 import { isSnapshotCorruptError } from '../../state/snapshot-corrupt-error.js';
 import type { IssuerPosition } from '../../upstream/schemas.js';
 import { chartLegend, stepChart } from '../chart/step-chart.js';
-import { activeOf, issuerSeries } from '../data/holder-series.js';
+import { activeOf, dayOf, issuerSeries, lastPoint, type Series } from '../data/holder-series.js';
 import { displayText, formatCount, formatDelta, formatPercent, formatTime } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { type PageContext, type PageResult, page } from '../page.js';
@@ -75,29 +75,36 @@ function historyPart(data: IssuerData, csrf: string): SafeHtml {
 <button${data.dayLeft <= 0 ? html` disabled` : ''}>Load the full history (status=all)…</button> <span class="muted">asks first; spends 1 upstream request; ${formatCount(data.dayLeft)} left today beyond the reserve</span></form>`;
 }
 
+/** The current holders' table and the positions that left the list: both read from the chart's series. */
+function holderTables(series: readonly Series[]): SafeHtml {
+  const row = (s: Series, value: number | undefined, date: string) =>
+    html`<tr><td><a href="${paths.holder(s.key)}">${displayText(s.label)}</a></td><td class="num">${value === undefined ? '-' : formatPercent(value)}</td><td>${date}</td></tr>`;
+  const rows = (list: readonly Series[]) =>
+    list.map((s) => {
+      const last = lastPoint(s);
+      return row(s, last?.v, last ? dayOf(last.t) : '-');
+    });
+  const held = series.filter((s) => s.current !== null);
+  const left = series.filter((s) => s.current === null);
+  return html`<h2>Current holders</h2>
+${held.length > 0 ? html`<table><thead><tr><th>Holder</th><th class="num">Position</th><th>Disclosed on</th></tr></thead><tbody>${rows(held)}</tbody></table>` : html`<p class="muted">no disclosed short position</p>`}
+${left.length > 0 ? html`<h2>Off the list</h2><p class="muted">Below 0.5% (or no longer disclosed) since these last listed values; the chart ends each line there.</p><table><thead><tr><th>Holder</th><th class="num">Last listed</th><th>Disclosed on</th></tr></thead><tbody>${rows(left)}</tbody></table>` : ''}`;
+}
+
 /** The issuer page, from its data (pure): chart, legend, holders, recent events. */
 export function renderIssuer(data: IssuerData, csrf: string): SafeHtml {
   const active = activeOf(data.snapshot);
   const history = Array.isArray(data.history) ? data.history : undefined;
-  const series = issuerSeries({ events: data.events, active, history, now: data.nowMs }, paths.holder)
+  const series = issuerSeries({ events: data.events, active, history }, paths.holder)
     // Largest current positions first, then closed ones by their last value.
-    .sort(
-      (a, b) =>
-        (b.current ?? -1) - (a.current ?? -1) || (b.points.at(-2)?.v ?? 0) - (a.points.at(-2)?.v ?? 0),
-    );
-  const held = [...active].sort(([, a], [, b]) => b.value - a.value);
-  const total = held.reduce((sum, [, p]) => sum + p.value, 0);
-  const rows = held.map(
-    ([key, p]) =>
-      html`<tr><td><a href="${paths.holder(key)}">${displayText(p.label)}</a></td><td class="num">${formatPercent(p.value)}</td><td>${p.date}</td></tr>`,
-  );
-  return html`<p class="muted">${displayText(data.id)} · ${held.length} holders · total disclosed short ${formatPercent(total)} · last poll ${formatTime(data.snapshot?.polledAt)}</p>
+    .sort((a, b) => (b.current ?? -1) - (a.current ?? -1) || (lastPoint(b)?.v ?? 0) - (lastPoint(a)?.v ?? 0));
+  const total = [...active.values()].reduce((sum, p) => sum + p.value, 0);
+  return html`<p class="muted">${displayText(data.id)} · ${active.size} holders · total disclosed short ${formatPercent(total)} · last poll ${formatTime(data.snapshot?.polledAt)}</p>
 ${data.snapshotProblem ? html`<p class="notice bad">${data.snapshotProblem}</p>` : ''}
 <h2>Disclosed positions over time</h2>
-${series.length > 0 ? html`${stepChart(series, { to: data.nowMs, title: `Disclosed short positions in ${displayText(data.name)}, by holder` })}${chartLegend(series, formatPercent)}` : html`<p class="muted">Nothing to draw yet: no position has been seen.</p>`}
+${series.length > 0 ? html`${stepChart(series, { now: data.nowMs, title: `Disclosed short positions in ${displayText(data.name)}, by holder` })}${chartLegend(series, formatPercent)}` : html`<p class="muted">Nothing to draw yet: no position has been seen.</p>`}
 ${historyPart(data, csrf)}
-<h2>Current holders</h2>
-${rows.length > 0 ? html`<table><thead><tr><th>Holder</th><th class="num">Position</th><th>Disclosed on</th></tr></thead><tbody>${rows}</tbody></table>` : html`<p class="muted">no disclosed short position</p>`}
+${holderTables(series)}
 <h2>Recent changes</h2>
 ${data.events.length > 0 ? html`<table><thead><tr><th>Detected</th><th>Holder</th><th>Change</th><th class="num">From</th><th class="num">To</th><th class="num">Δ</th></tr></thead><tbody>${data.events.slice(0, RECENT_EVENTS).map(eventRow)}</tbody></table>` : html`<p class="muted">no change logged</p>`}
 <p><a href="${paths.events({ issuer: data.id })}">Every logged event of this issuer, with where it was delivered</a></p>`;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deliveryFields } from '../../../src/channels/email/headers.js';
 import { listId } from '../../../src/channels/email/list-id.js';
-import { dayLabel, threadDay, threadRootId } from '../../../src/channels/email/thread.js';
+import { threadDay, threadRootId } from '../../../src/channels/email/thread.js';
 import type { Message } from '../../../src/channels/types.js';
 import { ACME, makeEvent } from './fixtures.js';
 
@@ -52,10 +52,6 @@ describe('thread', () => {
     { name: 'no events', at: [], day: undefined },
   ])('threadDay: $name', ({ at, day }) => {
     expect(threadDay(at.map((detectedAt, i) => makeEvent({ id: `e${i}`, detectedAt })))).toBe(day);
-  });
-
-  it('dayLabel uses our month names', () => {
-    expect(dayLabel('2026-09-03')).toBe('3 Sep 2026');
   });
 
   it('the root is stable per (channel, issuer, day) and differs when any of them does', () => {

@@ -43,11 +43,11 @@ describe('renderEmail: batch', () => {
         { issuer: BETA, events: [betaClosed] },
         { issuer: ACME, events: [acmeOpened, acmeRaised] },
       ),
-      subject: '3 short position changes in 2 issuers',
+      subject: '3 short position changes in 2 issuers: 1 opening, 1 rise, 1 fall below 0.5%',
       text: [
         '3 short position changes in 2 issuers',
         '',
-        'Beta Group (ISS-2): total disclosed short 1.20% → 0.58% (-0.62 pp)',
+        "Beta Group (ISS-2): total disclosed short 1.20% → 0.58% (-0.62 pp); the total counts listed positions only: Marshall Wace's last listed 0.62% left the list with it",
         '* Marshall Wace fell below the 0.5% disclosure threshold (0.41%), no longer public: 0.62% → off the list at 0.41% (-0.21 pp) on 2024-11-19',
         '  Thresholds crossed: 0.5%',
         '',
@@ -69,7 +69,7 @@ describe('renderEmail: batch', () => {
     {
       name: 'one issuer with one event, no closed note',
       message: batch({ issuer: ACME, events: [acmeRaised] }, { issuer: BETA, events: [] }),
-      subject: '1 short position change in 1 issuer',
+      subject: '1 short position change in 1 issuer: 1 rise',
       text: [
         '1 short position change in 1 issuer',
         '',
@@ -92,7 +92,7 @@ describe('renderEmail: batch', () => {
       expect(email.text).toBe(text.join('\n'));
       expect([...email.html.matchAll(/<h2[^>]*>([^<]*)<\/h2>/g)].map((m) => m[1])).toEqual(headings);
       expect(email.html.match(/<tr><td class="sw-td/g)).toHaveLength(rows);
-      expect(email.html).toContain(`<title>${subject}</title>`);
+      expect(email.html).toContain(`<title>${text[0]}</title>`);
     },
   );
 
@@ -102,7 +102,9 @@ describe('renderEmail: batch', () => {
       LONDON,
     );
     expect(html).toContain('Total disclosed short 3.40% → 3.52% (+0.12 pp)');
-    expect(html).toContain('Total disclosed short 1.20% → 0.58% (-0.62 pp)');
+    expect(html).toContain(
+      'Total disclosed short 1.20% → 0.58% (-0.62 pp); the total counts listed positions only: Marshall Wace&#39;s last listed 0.62% left the list with it',
+    );
     const cells = [...html.matchAll(/<td class="sw-td[^"]*"[^>]*>([^<]*)<\/td>/g)].map((m) => m[1]);
     expect(cells.slice(0, 6)).toEqual([
       'Marshall Wace',

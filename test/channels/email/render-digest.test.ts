@@ -55,7 +55,7 @@ describe('renderEmail: digest', () => {
 
   it('states the count and the period in the subject', () => {
     expect(email.subject).toBe(
-      'Short positions digest: 4 changes, 20 Nov 07:30 – 21 Nov 07:30 (Europe/London)',
+      'Short positions digest: 4 changes (1 opening, 1 fall below 0.5%, 1 holder with 2 changes), 20 Nov 07:30 – 21 Nov 07:30 (Europe/London)',
     );
   });
 
@@ -73,7 +73,7 @@ describe('renderEmail: digest', () => {
         '* Citadel opened 0.80% (+0.80 pp) on 2024-11-20',
         '  Thresholds crossed: 0.5%',
         '',
-        'Gamma Ltd: total disclosed short 1.55% → 1.00% (-0.55 pp)',
+        "Gamma Ltd: total disclosed short 1.55% → 1.00% (-0.55 pp); the total counts listed positions only: Marshall Wace's last listed 0.55% left the list with it",
         '* Marshall Wace fell below the 0.5% disclosure threshold (0.45%), no longer public: 0.55% → off the list at 0.45% (-0.10 pp) on 2024-11-20',
         '  Thresholds crossed: 0.5%',
         '',
@@ -200,7 +200,7 @@ describe('renderEmail: digest', () => {
     {
       name: 'one change, summer time in London',
       period: { from: '2024-06-20T06:30:00.000Z', to: '2024-06-21T06:30:00.000Z', timezone: 'Europe/London' },
-      subject: 'Short positions digest: 1 change, 20 Jun 07:30 – 21 Jun 07:30 (Europe/London)',
+      subject: 'Short positions digest: 1 change (1 rise), 20 Jun 07:30 – 21 Jun 07:30 (Europe/London)',
     },
     {
       name: 'New York, across the day',
@@ -209,17 +209,17 @@ describe('renderEmail: digest', () => {
         to: '2024-11-21T14:30:00.000Z',
         timezone: 'America/New_York',
       },
-      subject: 'Short positions digest: 1 change, 20 Nov 09:30 – 21 Nov 09:30 (America/New_York)',
+      subject: 'Short positions digest: 1 change (1 rise), 20 Nov 09:30 – 21 Nov 09:30 (America/New_York)',
     },
     {
       name: 'one instant (a period sealed as it opened)',
       period: { from: '2024-11-23T08:45:00.000Z', to: '2024-11-23T08:45:00.000Z', timezone: 'Europe/London' },
-      subject: 'Short positions digest: 1 change, 23 Nov 08:45 (Europe/London)',
+      subject: 'Short positions digest: 1 change (1 rise), 23 Nov 08:45 (Europe/London)',
     },
     {
       name: 'within one day',
       period: { from: '2024-11-23T07:30:00.000Z', to: '2024-11-23T08:45:00.000Z', timezone: 'Europe/London' },
-      subject: 'Short positions digest: 1 change, 23 Nov 07:30 – 08:45 (Europe/London)',
+      subject: 'Short positions digest: 1 change (1 rise), 23 Nov 07:30 – 08:45 (Europe/London)',
     },
   ])('period in the digest zone: $name', ({ period, subject }) => {
     expect(renderEmail(digest([acmeRaised], period), { timezone: 'UTC' }).subject).toBe(subject);

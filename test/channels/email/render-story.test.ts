@@ -16,7 +16,6 @@ import {
 // Slack's and Teams' (../story-fixtures.ts), so that every channel is held to the same facts.
 
 const LONDON = { timezone: 'Europe/London' };
-const SUBJECT = 'Short positions · Acme plc · 2 May 2024';
 const BELOW_NOTE =
   'Below 0.5%: a position under the 0.5% public disclosure threshold is no longer published; it is not known to be covered.';
 
@@ -33,13 +32,15 @@ function paragraphsOf(html: string): string[] {
 }
 
 /** The text part of an events e-mail: headline, one line per holder, total, the note when one applies. */
-function textOf(headline: string, lines: string[], total: string, note: boolean, detected: string): string {
+function textOf(c: StoryCase, detected: string): string {
+  const { headline, lines, total, note, footnote } = c;
   return [
     headline,
     '',
     ...lines,
     '',
     `Total disclosed short in Acme plc: ${total}`,
+    ...(footnote ? [footnote] : []),
     ...(note ? ['', BELOW_NOTE] : []),
     '',
     '--',
@@ -51,7 +52,9 @@ function textOf(headline: string, lines: string[], total: string, note: boolean,
 interface StoryCase {
   name: string;
   events: PositionEvent[];
-  subject?: string;
+  subject: string;
+  /** Why the lines cannot add up to the total, when they cannot. */
+  footnote?: string;
   headline: string;
   lines: string[];
   total: string;
@@ -63,6 +66,7 @@ interface StoryCase {
 const cases: StoryCase[] = [
   {
     name: 'fell below, by a cut the register lists',
+    subject: 'Delta AM fell below 0.5% in Acme plc (0.56% → 0.47%)',
     events: [fellBelowListed],
     headline:
       "Delta AM's short in Acme plc fell below the 0.5% disclosure threshold (0.47%), no longer public",
@@ -83,6 +87,8 @@ const cases: StoryCase[] = [
   },
   {
     name: 'fell below, gone from the list, its last disclosure known',
+    subject: 'Delta AM fell below 0.5% in Acme plc (0.55% → off the list at 0.45%)',
+    footnote: "The total counts listed positions only: Delta AM's last listed 0.55% left the list with it.",
     events: [closedFinal],
     headline:
       "Delta AM's short in Acme plc fell below the 0.5% disclosure threshold (0.45%), no longer public",
@@ -103,6 +109,8 @@ const cases: StoryCase[] = [
   },
   {
     name: 'fell below, gone from the list, its last disclosure unknown',
+    subject: 'Delta AM fell below 0.5% in Acme plc (0.55% → off the list)',
+    footnote: "The total counts listed positions only: Delta AM's last listed 0.55% left the list with it.",
     events: [closedNoFinal],
     headline: "Delta AM's short in Acme plc fell below the 0.5% disclosure threshold, no longer public",
     lines: [
@@ -122,6 +130,8 @@ const cases: StoryCase[] = [
   },
   {
     name: 'a fall below confirmed',
+    subject: 'Delta AM confirmed off the list in Acme plc (below 0.5% since 2024-05-02)',
+    footnote: "The total counts listed positions only: Delta AM's last listed 0.47% left the list with it.",
     events: [confirmed],
     headline:
       "Delta AM's short in Acme plc is no longer listed, as it fell below the 0.5% disclosure threshold on 2024-05-02",
@@ -143,7 +153,7 @@ const cases: StoryCase[] = [
     name: 'reopened: back above 0.5% after N days',
     // E-mail dates its subject and footer by detection: the return above is seen on the day it is disclosed.
     events: [{ ...backAbove, detectedAt: '2024-05-14T07:31:00.000Z' }],
-    subject: 'Short positions · Acme plc · 14 May 2024',
+    subject: 'Delta AM back above 0.5% in Acme plc at 0.52%',
     headline: 'Delta AM is back above 0.5% after 12 days in Acme plc (0.52%)',
     lines: [
       '* Delta AM back above 0.5% after 12 days: 0.52% (+0.52 pp) on 2024-05-14',
@@ -156,6 +166,8 @@ const cases: StoryCase[] = [
   },
   {
     name: 'a flap: three changes of one holder in one row, every value in it',
+    subject: 'Flap Cap: crossed 0.5% 3 times in Acme plc (0.52% → 0.47% → 0.51% → off the list at 0.48%)',
+    footnote: "The total counts listed positions only: Flap Cap's last listed 0.51% left the list with it.",
     events: flap,
     headline: '3 changes in Acme plc',
     lines: [
@@ -176,6 +188,7 @@ const cases: StoryCase[] = [
   },
   {
     name: 'a total that includes changes this channel does not show says so',
+    subject: 'Gamma Fund cut Acme plc to 1.25% (-0.05 pp)',
     events: [{ ...cut, issuerTotal: { before: 3.4, after: 3.52 }, hidden: { count: 2, delta: 0.17 } }],
     headline: 'Gamma Fund cut its short in Acme plc to 1.25% (-0.05 pp)',
     lines: ['* Gamma Fund cut 1.30% → 1.25% (-0.05 pp) on 2024-05-02'],
@@ -186,13 +199,15 @@ const cases: StoryCase[] = [
 ];
 
 describe('renderEmail: threshold stories and sequences, exact subject, text and html rows', () => {
-  it.each(cases)('$name', ({ events, subject, headline, lines, total, note, detected, cells }) => {
+  it.each(cases)('$name', (c) => {
+    const { events, subject, total, note, footnote, detected, cells } = c;
     const email = renderEmail({ type: 'events', issuer: ACME, events }, LONDON);
-    expect(email.subject).toBe(subject ?? SUBJECT);
-    expect(email.text).toBe(textOf(headline, lines, total, note, detected ?? '2 May 2024 08:31'));
+    expect(email.subject).toBe(subject);
+    expect(email.text).toBe(textOf(c, detected ?? '2 May 2024 08:31'));
     expect(cellsOf(email.html)).toEqual(cells);
     expect(paragraphsOf(email.html)).toEqual([
       `Total disclosed short in Acme plc: ${total}`,
+      ...(footnote ? [footnote.replaceAll("'", '&#39;')] : []),
       ...(note ? [BELOW_NOTE] : []),
     ]);
   });

@@ -69,7 +69,7 @@ const ACME_OPENED_LINE = ':new: *Alpha Capital LLP* opened *0.62%* (+0.62 pp) ·
 const BOLT_CLOSED_LINE =
   ':white_circle: *&lt;!channel&gt;* fell below the 0.5% disclosure threshold (0.45%), no longer public · 0.55% → off the list at 0.45% (-0.10 pp) · crossed 0.5%';
 const BOLT_HEADING =
-  '*Bolt &amp; Nut AG* (ISS-&lt;2&gt;) · total 1.05% → 0.50% (-0.55 pp) · disclosed 2024-05-02';
+  "*Bolt &amp; Nut AG* (ISS-&lt;2&gt;) · total 1.05% → 0.50% (-0.55 pp); the total counts listed positions only: &lt;!channel&gt;'s last listed 0.55% left the list with it · disclosed 2024-05-02";
 
 interface Case {
   name: string;

@@ -97,7 +97,8 @@ const kindCases: KindCase[] = [
     line: ':white_circle: *Delta AM* fell below the 0.5% disclosure threshold (0.45%), no longer public · 0.55% → off the list at 0.45% (-0.10 pp) · crossed 0.5%',
     sentence:
       'Delta AM fell below the 0.5% disclosure threshold (0.45%), no longer public: 0.55% → off the list at 0.45% (-0.10 pp) on 2024-05-02; crossed 0.5%',
-    context: 'ISS-1 · Issuer total disclosed short 3.40% → 2.85% (-0.55 pp) · disclosed 2024-05-02',
+    context:
+      "ISS-1 · Issuer total disclosed short 3.40% → 2.85% (-0.55 pp); the total counts listed positions only: Delta AM's last listed 0.55% left the list with it · disclosed 2024-05-02",
   },
   {
     name: 'fell below, gone from the list, its last disclosure unknown',
@@ -105,7 +106,8 @@ const kindCases: KindCase[] = [
     line: ':white_circle: *Delta AM* fell below the 0.5% disclosure threshold, no longer public · 0.55% → off the list · crossed 0.5%',
     sentence:
       'Delta AM fell below the 0.5% disclosure threshold, no longer public: 0.55% → off the list; crossed 0.5%',
-    context: 'ISS-1 · Issuer total disclosed short 3.40% → 2.85% (-0.55 pp)',
+    context:
+      "ISS-1 · Issuer total disclosed short 3.40% → 2.85% (-0.55 pp); the total counts listed positions only: Delta AM's last listed 0.55% left the list with it",
   },
   {
     name: 'a fall below confirmed (channels with everyChange)',
@@ -113,7 +115,8 @@ const kindCases: KindCase[] = [
     line: ':white_circle: *Delta AM* confirmed: no longer listed, as it fell below the 0.5% disclosure threshold on 2024-05-02 · 0.47% → off the list',
     sentence:
       'Delta AM confirmed: no longer listed, as it fell below the 0.5% disclosure threshold on 2024-05-02: 0.47% → off the list',
-    context: 'ISS-1 · Issuer total disclosed short 3.40% → 2.93% (-0.47 pp)',
+    context:
+      "ISS-1 · Issuer total disclosed short 3.40% → 2.93% (-0.47 pp); the total counts listed positions only: Delta AM's last listed 0.47% left the list with it",
   },
   {
     name: 'reopened: back above 0.5% after N days',
@@ -128,7 +131,8 @@ const kindCases: KindCase[] = [
     line: ':left_right_arrow: *Flap Cap* crossed 0.5% 3 times · 0.52% → 0.47% → 0.51% → off the list at 0.48% (-0.04 pp) · crossed 0.5%',
     sentence:
       'Flap Cap crossed 0.5% 3 times: 0.52% → 0.47% → 0.51% → off the list at 0.48% (-0.04 pp) on 2024-05-03; crossed 0.5%',
-    context: 'ISS-1 · Issuer total disclosed short 3.40% → 2.88% (-0.52 pp) · disclosed 2024-05-03',
+    context:
+      "ISS-1 · Issuer total disclosed short 3.40% → 2.88% (-0.52 pp); the total counts listed positions only: Flap Cap's last listed 0.51% left the list with it · disclosed 2024-05-03",
   },
   {
     name: 'a total that includes changes this channel does not show says so',
@@ -305,7 +309,7 @@ const cases: Case[] = [
           ),
           { type: 'divider' },
           section(
-            '*Bolt &amp; Nut AG* (ISS-2) · total 1.05% → 0.49% (-0.56 pp)',
+            "*Bolt &amp; Nut AG* (ISS-2) · total 1.05% → 0.49% (-0.56 pp); the total counts listed positions only: Omega LP's last listed 0.47% left the list with it",
             ':arrow_down: *Delta AM* fell below the 0.5% disclosure threshold (0.47%), no longer public · 0.56% → *0.47%* (-0.09 pp) · 2024-05-02 · crossed 0.5%',
             ':white_circle: *Omega LP* confirmed: no longer listed, as it fell below the 0.5% disclosure threshold on 2024-05-02 · 0.47% → off the list',
           ),

@@ -93,19 +93,22 @@ const kindCases: KindCase[] = [
     name: 'fell below, gone from the list, its last disclosure known',
     events: [closedFinal],
     line: '⚪ **Delta AM** fell below the 0.5% disclosure threshold (0.45%), no longer public · 0.55% → off the list at 0.45% (-0.10 pp) · crossed 0.5%',
-    context: 'ISS-1 · Issuer total disclosed short 3.40% → 2.85% (-0.55 pp) · disclosed 2024-05-02',
+    context:
+      "ISS-1 · Issuer total disclosed short 3.40% → 2.85% (-0.55 pp); the total counts listed positions only: Delta AM's last listed 0.55% left the list with it · disclosed 2024-05-02",
   },
   {
     name: 'fell below, gone from the list, its last disclosure unknown',
     events: [closedNoFinal],
     line: '⚪ **Delta AM** fell below the 0.5% disclosure threshold, no longer public · 0.55% → off the list · crossed 0.5%',
-    context: 'ISS-1 · Issuer total disclosed short 3.40% → 2.85% (-0.55 pp)',
+    context:
+      "ISS-1 · Issuer total disclosed short 3.40% → 2.85% (-0.55 pp); the total counts listed positions only: Delta AM's last listed 0.55% left the list with it",
   },
   {
     name: 'a fall below confirmed (channels with everyChange)',
     events: [confirmed],
     line: '⚪ **Delta AM** confirmed: no longer listed, as it fell below the 0.5% disclosure threshold on 2024-05-02 · 0.47% → off the list',
-    context: 'ISS-1 · Issuer total disclosed short 3.40% → 2.93% (-0.47 pp)',
+    context:
+      "ISS-1 · Issuer total disclosed short 3.40% → 2.93% (-0.47 pp); the total counts listed positions only: Delta AM's last listed 0.47% left the list with it",
   },
   {
     name: 'reopened: back above 0.5% after N days',
@@ -117,7 +120,8 @@ const kindCases: KindCase[] = [
     name: 'a flap: three events of one holder are one line with the sequence, every value in it',
     events: flap,
     line: '↔️ **Flap Cap** crossed 0.5% 3 times · 0.52% → 0.47% → 0.51% → off the list at 0.48% (-0.04 pp) · crossed 0.5%',
-    context: 'ISS-1 · Issuer total disclosed short 3.40% → 2.88% (-0.52 pp) · disclosed 2024-05-03',
+    context:
+      "ISS-1 · Issuer total disclosed short 3.40% → 2.88% (-0.52 pp); the total counts listed positions only: Flap Cap's last listed 0.51% left the list with it · disclosed 2024-05-03",
   },
   {
     name: 'a total that includes changes this channel does not show says so',
@@ -202,7 +206,9 @@ describe('renderTeams', () => {
         line(
           '⚪ **Delta AM** fell below the 0.5% disclosure threshold (0.45%), no longer public · 0.55% → off the list at 0.45% (-0.10 pp) · 2024-05-02 · crossed 0.5%',
         ),
-        smallPrint('ISS-1 · Issuer total disclosed short 3.40% → 4.57% (+1.17 pp)'),
+        smallPrint(
+          "ISS-1 · Issuer total disclosed short 3.40% → 4.57% (+1.17 pp); the total counts listed positions only: Delta AM's last listed 0.55% left the list with it",
+        ),
         smallPrint('Delivery d-0a1b2c3d-00112233445566778899aabb', false),
       ],
     },
@@ -267,7 +273,9 @@ describe('renderTeams', () => {
         line(OPENED),
         line(RAISED),
         // Lines of different dates each carry theirs, and the heading none.
-        heading('**Bolt AG** (ISS-2) · total 1.30% → 0.70% (-0.60 pp)'),
+        heading(
+          "**Bolt AG** (ISS-2) · total 1.30% → 0.70% (-0.60 pp); the total counts listed positions only: Delta AM's last listed 0.55% left the list with it",
+        ),
         line('⬇️ **Gamma Fund** cut 1.30% → **1.25%** (-0.05 pp) · 2024-05-01'),
         line(
           '⚪ **Delta AM** fell below the 0.5% disclosure threshold (0.45%), no longer public · 0.55% → off the list at 0.45% (-0.10 pp) · 2024-05-02 · crossed 0.5%',
