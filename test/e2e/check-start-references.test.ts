@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import type { Snapshot } from '../../src/positions/types.js';
 import { keyRoot } from '../../src/state/keys.js';
-import { runShortwatch, type Stack, startStack, waitFor } from './harness.js';
+import { runShortwatch, type Stack, startStack, waitFor, withChannelPatch } from './harness.js';
 
 // Issue 22: a misspelt issuer or holder in a filter, a mute of a holder that does not exist and a Slack URL
 // that is not a URL each silently drop alerts. `check` refuses each (exit 2, the key path, the closest
@@ -13,17 +13,6 @@ import { runShortwatch, type Stack, startStack, waitFor } from './harness.js';
 // holder. The deployment has polled once, so its snapshots hold the holders the names are checked against.
 
 type Config = Record<string, unknown>;
-
-const channelsOf = (config: Config): Config[] =>
-  Array.isArray(config.channels) ? config.channels.filter((c): c is Config => typeof c === 'object') : [];
-
-/** Replaces keys of the channel called `name`. */
-const patchChannel =
-  (name: string, patch: Config) =>
-  (config: Config): Config => ({
-    ...config,
-    channels: channelsOf(config).map((c) => (c.name === name ? { ...c, ...patch } : c)),
-  });
 
 /** A name with its second and third letters swapped: a typo, still near the name. */
 const typo = (name: string) => name.replace(/^(\w)(\w)(\w)/u, '$1$3$2');
@@ -63,25 +52,25 @@ describe('check and start refuse misspelt references and URLs; a refused start l
     cases = [
       {
         name: 'an issuer misspelt in a channel filter',
-        change: patchChannel('desk', { filter: { issuers: [typo(first.name)] } }),
+        change: withChannelPatch('desk', { filter: { issuers: [typo(first.name)] } }),
         path: 'channels[0].filter.issuers[0]',
         closest: `${first.name} (${first.svc_issuer_id})`,
       },
       {
         name: 'an issuer misspelt in a digest filter',
-        change: patchChannel('morning', { filter: { issuers: [third.svc_issuer_id, typo(third.name)] } }),
+        change: withChannelPatch('morning', { filter: { issuers: [third.svc_issuer_id, typo(third.name)] } }),
         path: 'channels[2].filter.issuers[1]',
         closest: `${third.name} (${third.svc_issuer_id})`,
       },
       {
         name: 'a holder misspelt in a holders filter',
-        change: patchChannel('alerts', { filter: { holders: [typo(holder)] } }),
+        change: withChannelPatch('alerts', { filter: { holders: [typo(holder)] } }),
         path: 'channels[1].filter.holders[0]',
         closest: holder,
       },
       {
         name: 'a Slack webhook URL that is not a URL',
-        change: patchChannel('desk', { webhookUrl: 'hooks.example.test/services/T000/B000/XXXX' }),
+        change: withChannelPatch('desk', { webhookUrl: 'hooks.example.test/services/T000/B000/XXXX' }),
         path: 'channels[0].webhookUrl',
       },
     ];
