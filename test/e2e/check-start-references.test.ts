@@ -25,6 +25,14 @@ interface Misspelling {
   closest?: string;
 }
 
+/** The cases, in the order beforeAll builds them. */
+const CASE_NAMES = [
+  'an issuer misspelt in a channel filter',
+  'an issuer misspelt in a digest filter',
+  'a holder misspelt in a holders filter',
+  'a Slack webhook URL that is not a URL',
+];
+
 describe('check and start refuse misspelt references and URLs; a refused start leaves Redis as it was', () => {
   let stack: Stack;
   let cases: Misspelling[];
@@ -51,25 +59,25 @@ describe('check and start refuse misspelt references and URLs; a refused start l
     holder = chosen;
     cases = [
       {
-        name: 'an issuer misspelt in a channel filter',
+        name: CASE_NAMES[0] ?? '',
         change: withChannelPatch('desk', { filter: { issuers: [typo(first.name)] } }),
         path: 'channels[0].filter.issuers[0]',
         closest: `${first.name} (${first.svc_issuer_id})`,
       },
       {
-        name: 'an issuer misspelt in a digest filter',
+        name: CASE_NAMES[1] ?? '',
         change: withChannelPatch('morning', { filter: { issuers: [third.svc_issuer_id, typo(third.name)] } }),
         path: 'channels[2].filter.issuers[1]',
         closest: `${third.name} (${third.svc_issuer_id})`,
       },
       {
-        name: 'a holder misspelt in a holders filter',
+        name: CASE_NAMES[2] ?? '',
         change: withChannelPatch('alerts', { filter: { holders: [typo(holder)] } }),
         path: 'channels[1].filter.holders[0]',
         closest: holder,
       },
       {
-        name: 'a Slack webhook URL that is not a URL',
+        name: CASE_NAMES[3] ?? '',
         change: withChannelPatch('desk', { webhookUrl: 'hooks.example.test/services/T000/B000/XXXX' }),
         path: 'channels[0].webhookUrl',
       },
@@ -124,8 +132,12 @@ describe('check and start refuse misspelt references and URLs; a refused start l
     expect(check.code, check.stdout).toBe(0);
   }, 60_000);
 
-  it('check exits 2 naming the key path and the closest match; start refuses the same and writes nothing', async () => {
-    for (const [index, bad] of cases.entries()) {
+  // The cases need the stored holders, known after beforeAll: each test takes its case by index.
+  it.each(CASE_NAMES.map((name, index) => ({ name, index })))(
+    '$name: check exits 2 naming the key path and the closest match; start refuses the same and writes nothing',
+    async ({ index }) => {
+      const bad = cases[index];
+      if (!bad) throw new Error(`no case ${index}`);
       const file = configFile(`bad${index}`, bad.change);
       const check = await runShortwatch(['-c', file, 'check']);
       const problem = check.stdout.split('\n').find((line) => line.startsWith(`FAIL  ${bad.path}: `));
@@ -138,8 +150,9 @@ describe('check and start refuse misspelt references and URLs; a refused start l
       expect(start.code, `${bad.name}\n${start.stderr}`).toBe(2);
       expect(start.stderr).toContain(`  - ${problem?.slice('FAIL  '.length)}`);
       await expectUntouched(before, bad.name);
-    }
-  }, 240_000);
+    },
+    180_000,
+  );
 
   it('a mute of a holder that does not exist: exit 2 with the closest holder, no mute stored', async () => {
     const before = await redisState();
