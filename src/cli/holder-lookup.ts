@@ -7,26 +7,25 @@ import { CliError, EXIT } from './exit.js';
 import { issuerSources } from './issuer-lookup.js';
 
 /**
- * Refuses a holder the user named (`shortwatch mute holder`, the console's mute form) that matches no
- * holder this deployment stored (preflight/known-holders.ts: the watched issuers' snapshots and the event
- * log), naming the closest: a mute of a misspelt holder silences nothing and says nothing. A usage error.
+ * Checks a holder the user named (`shortwatch mute holder`, the console's mute form) against the holders
+ * this deployment stored (preflight/known-holders.ts), as filters are checked: one close to a stored holder
+ * but matching none is a misspelling, refused with the closest (a mute of it would silence nothing and say
+ * nothing); one close to none may be a holder that has not disclosed yet, which a desk may mute ahead, so it
+ * is accepted with the returned note. Undefined: the holder is known.
  */
-export async function requireKnownHolder(app: App, argument: string): Promise<void> {
+export async function checkHolderName(app: App, argument: string): Promise<string | undefined> {
   // The watchlist bound by the saved issuer list: a command's settings bind none (only a daemon's do).
   const { directory, watchlist } = await issuerSources(app);
   const watched = resolveWatchlist(watchlist, directory).watched.map((issuer) => issuer.id);
   const known = await readKnownHolders(app.ctx, watched);
-  if (isKnownHolder(argument, known)) return;
-  const what = `no holder "${displayText(argument)}"`;
-  if (known.length === 0) {
-    throw new CliError(
-      `${what}: no snapshot or event is stored yet to look it up in (the daemon's first sweep stores them)`,
-      EXIT.usage,
-    );
-  }
+  if (isKnownHolder(argument, known)) return undefined;
+  const what = `holder "${displayText(argument)}"`;
+  if (known.length === 0) return `no snapshot or event is stored yet to check ${what} against`;
   const closest = closestHolders(argument, known).map(displayText);
+  if (closest.length === 0)
+    return `${what} matches no holder stored yet, nor any close to it (not disclosed yet?)`;
   throw new CliError(
-    `${what} in the snapshots or the event log; closest: ${closest.join(', ') || 'none'}`,
+    `no ${what} in the snapshots or the event log; closest: ${closest.join(', ')}`,
     EXIT.usage,
   );
 }

@@ -281,6 +281,18 @@ export class ChannelDeliverer {
       touchedAt: now,
     });
     this.#ctx.metrics.deliveries.inc({ channel: this.#channel, outcome: 'retried' });
+    // A routine failure (a 5xx, a timeout) is one line: cause, channel, next try.
+    this.#ctx.logger.warn(
+      {
+        channel: this.#channel,
+        deliveryId: inflight.deliveryId,
+        attempt: inflight.attempts,
+        of: channel.attempts,
+        nextTry: new Date(now + delay).toISOString(),
+        cause: message,
+      },
+      'delivery failed; tried again',
+    );
     return delay;
   }
 

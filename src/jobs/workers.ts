@@ -79,9 +79,14 @@ export class WorkerSet {
     // `error` events are the App's RedisHealth's to log: once per Redis outage, not once per retry.
     worker.on('failed', (job, error) => {
       if (error.name === 'RateLimitError' || error.name === 'DelayedError') return;
-      this.#ctx.logger.warn(
-        { queue: name, jobId: job?.id, attempts: job?.attemptsMade, err: error },
-        'job failed',
+      // One line per failure, its stack at debug level only. A poll's failure is logged by the poll itself
+      // (jobs/poll.ts: issuer, cause, streak): here it would be a second line for the same failure.
+      const attempts = job?.opts.attempts ?? 1;
+      const retrying = job !== undefined && job.attemptsMade < attempts;
+      const level = name === QUEUE.poll ? 'debug' : 'warn';
+      this.#ctx.logger[level](
+        { queue: name, jobId: job?.id, attempt: job?.attemptsMade, of: attempts, err: error },
+        retrying ? 'job failed; tried again after backoff' : 'job failed; no attempt left',
       );
     });
     return worker;

@@ -37,10 +37,23 @@ export function createLogger(options: LoggerOptions): Logger {
       base: { pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
       hooks: { streamWrite: (line: string) => redactText(line, secrets()) },
-      serializers: { err: pino.stdSerializers.err },
+      serializers: { err: DETAILED_LEVELS.has(options.level) ? pino.stdSerializers.err : briefError },
     },
     destination,
   );
+}
+
+/** Levels at which an error is logged with its stack; above them, a routine failure is one short line. */
+const DETAILED_LEVELS = new Set(['debug', 'trace']);
+
+/**
+ * An error as a warn or error line carries it: its type, message (causes included) and context (status,
+ * code…), without the stack, which tells an operator nothing about an upstream 500 or a Slack 503 and
+ * turns one failure into 25 lines. `log.level: debug` shows stacks.
+ */
+function briefError(error: Error): Record<string, unknown> {
+  const { stack: _stack, ...rest } = pino.stdSerializers.err(error);
+  return rest;
 }
 
 /** A secret as it may appear inside a JSON line: escaped (when that differs) and as is. */

@@ -46,12 +46,14 @@ export function isKnownHolder(entry: string, known: readonly KnownHolder[]): boo
 /**
  * Up to three known holders a misspelt `entry` may have meant: compared by holder key with the start of
  * each known key (a filter entry matches a key's prefix, so `Marshal Wace` is meant for `Marshall Wace
- * LLP`), at most a third of the entry wrong, and none that is not close.
+ * LLP`), at most a fifth of the entry wrong, and none that is not close.
  */
 export function closestHolders(entry: string, known: readonly KnownHolder[], count = 3): string[] {
   const target = holderKey(entry);
   if (target === '') return [];
-  const allowed = Math.max(2, Math.floor(target.length / 3));
+  // Stricter than issuer names: holder names share long suffixes (`capital llp`, `associates lp`), so a
+  // fifth of the key, at least two edits, keeps a new holder from looking like a misspelt old one.
+  const allowed = Math.max(2, Math.floor(target.length / 5));
   return known
     .map((holder) => ({
       holder,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import type { Snapshot } from '../../src/positions/types.js';
 import { keyRoot } from '../../src/state/keys.js';
-import { runShortwatch, type Stack, startStack, waitFor } from './harness.js';
+import { runShortwatch, type Stack, startStack, waitFor, withChannelPatch } from './harness.js';
 
 // Issue 22: a misspelt issuer or holder in a filter, a mute of a holder that does not exist and a Slack URL
 // that is not a URL each silently drop alerts. `check` refuses each (exit 2, the key path, the closest
@@ -13,17 +13,6 @@ import { runShortwatch, type Stack, startStack, waitFor } from './harness.js';
 // holder. The deployment has polled once, so its snapshots hold the holders the names are checked against.
 
 type Config = Record<string, unknown>;
-
-const channelsOf = (config: Config): Config[] =>
-  Array.isArray(config.channels) ? config.channels.filter((c): c is Config => typeof c === 'object') : [];
-
-/** Replaces keys of the channel called `name`. */
-const patchChannel =
-  (name: string, patch: Config) =>
-  (config: Config): Config => ({
-    ...config,
-    channels: channelsOf(config).map((c) => (c.name === name ? { ...c, ...patch } : c)),
-  });
 
 /** A name with its second and third letters swapped: a typo, still near the name. */
 const typo = (name: string) => name.replace(/^(\w)(\w)(\w)/u, '$1$3$2');
@@ -35,6 +24,14 @@ interface Misspelling {
   path: string;
   closest?: string;
 }
+
+/** The cases, in the order beforeAll builds them. */
+const CASE_NAMES = [
+  'an issuer misspelt in a channel filter',
+  'an issuer misspelt in a digest filter',
+  'a holder misspelt in a holders filter',
+  'a Slack webhook URL that is not a URL',
+];
 
 describe('check and start refuse misspelt references and URLs; a refused start leaves Redis as it was', () => {
   let stack: Stack;
@@ -62,26 +59,26 @@ describe('check and start refuse misspelt references and URLs; a refused start l
     holder = chosen;
     cases = [
       {
-        name: 'an issuer misspelt in a channel filter',
-        change: patchChannel('desk', { filter: { issuers: [typo(first.name)] } }),
+        name: CASE_NAMES[0] ?? '',
+        change: withChannelPatch('desk', { filter: { issuers: [typo(first.name)] } }),
         path: 'channels[0].filter.issuers[0]',
         closest: `${first.name} (${first.svc_issuer_id})`,
       },
       {
-        name: 'an issuer misspelt in a digest filter',
-        change: patchChannel('morning', { filter: { issuers: [third.svc_issuer_id, typo(third.name)] } }),
+        name: CASE_NAMES[1] ?? '',
+        change: withChannelPatch('morning', { filter: { issuers: [third.svc_issuer_id, typo(third.name)] } }),
         path: 'channels[2].filter.issuers[1]',
         closest: `${third.name} (${third.svc_issuer_id})`,
       },
       {
-        name: 'a holder misspelt in a holders filter',
-        change: patchChannel('alerts', { filter: { holders: [typo(holder)] } }),
+        name: CASE_NAMES[2] ?? '',
+        change: withChannelPatch('alerts', { filter: { holders: [typo(holder)] } }),
         path: 'channels[1].filter.holders[0]',
         closest: holder,
       },
       {
-        name: 'a Slack webhook URL that is not a URL',
-        change: patchChannel('desk', { webhookUrl: 'hooks.example.test/services/T000/B000/XXXX' }),
+        name: CASE_NAMES[3] ?? '',
+        change: withChannelPatch('desk', { webhookUrl: 'hooks.example.test/services/T000/B000/XXXX' }),
         path: 'channels[0].webhookUrl',
       },
     ];
@@ -135,8 +132,12 @@ describe('check and start refuse misspelt references and URLs; a refused start l
     expect(check.code, check.stdout).toBe(0);
   }, 60_000);
 
-  it('check exits 2 naming the key path and the closest match; start refuses the same and writes nothing', async () => {
-    for (const [index, bad] of cases.entries()) {
+  // The cases need the stored holders, known after beforeAll: each test takes its case by index.
+  it.each(CASE_NAMES.map((name, index) => ({ name, index })))(
+    '$name: check exits 2 naming the key path and the closest match; start refuses the same and writes nothing',
+    async ({ index }) => {
+      const bad = cases[index];
+      if (!bad) throw new Error(`no case ${index}`);
       const file = configFile(`bad${index}`, bad.change);
       const check = await runShortwatch(['-c', file, 'check']);
       const problem = check.stdout.split('\n').find((line) => line.startsWith(`FAIL  ${bad.path}: `));
@@ -149,8 +150,9 @@ describe('check and start refuse misspelt references and URLs; a refused start l
       expect(start.code, `${bad.name}\n${start.stderr}`).toBe(2);
       expect(start.stderr).toContain(`  - ${problem?.slice('FAIL  '.length)}`);
       await expectUntouched(before, bad.name);
-    }
-  }, 240_000);
+    },
+    180_000,
+  );
 
   it('a mute of a holder that does not exist: exit 2 with the closest holder, no mute stored', async () => {
     const before = await redisState();

@@ -7,7 +7,7 @@ import { stringify } from 'yaml';
 import { accessFingerprint } from '../../src/budget/access-state.js';
 import { keyRoot, ledgerKeys, ledgerRoot } from '../../src/state/keys.js';
 import { deleteByPrefix } from '../helpers/redis.js';
-import { runShortwatch, type Stack, startStack } from './harness.js';
+import { runShortwatch, type Stack, startStack, withChannelPatch } from './harness.js';
 
 type Config = Record<string, unknown>;
 
@@ -19,18 +19,7 @@ interface BadConfig {
   env?: NodeJS.ProcessEnv;
 }
 
-const channelsOf = (config: Config): Config[] =>
-  Array.isArray(config.channels) ? config.channels.filter((c): c is Config => typeof c === 'object') : [];
-
-/** Replaces keys of the channel called `name`. */
-const patchChannel =
-  (name: string, patch: Config) =>
-  (config: Config): Config => ({
-    ...config,
-    channels: channelsOf(config).map((c) => (c.name === name ? { ...c, ...patch } : c)),
-  });
-
-const digestAt = (schedule: string) => patchChannel('morning', { schedule });
+const digestAt = (schedule: string) => withChannelPatch('morning', { schedule });
 
 // The stack's channels, in order: desk (Slack), alerts (email), morning (email digest).
 const BAD_CONFIGS: BadConfig[] = [
@@ -53,13 +42,15 @@ const BAD_CONFIGS: BadConfig[] = [
   {
     name: 'the Slack webhook URL of a sending channel unset',
     path: 'channels[0].webhookUrl',
-    change: patchChannel('desk', { webhookUrl: '${SLACK_WEBHOOK_URL}' }),
+    change: withChannelPatch('desk', { webhookUrl: '${SLACK_WEBHOOK_URL}' }),
     env: { SLACK_WEBHOOK_URL: '' },
   },
   {
     name: 'an SMTP password file that cannot be read',
     path: 'channels[1].auth.passFile',
-    change: patchChannel('alerts', { auth: { user: 'shortwatch', passFile: '/nonexistent/smtp_password' } }),
+    change: withChannelPatch('alerts', {
+      auth: { user: 'shortwatch', passFile: '/nonexistent/smtp_password' },
+    }),
   },
 ];
 

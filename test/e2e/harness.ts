@@ -292,6 +292,16 @@ export function updateConfig(
   stack.writeConfig(stack.configObject);
 }
 
+/** A config change: `patch` merged into the channel called `name` (for {@link updateConfig} or a file). */
+export function withChannelPatch(name: string, patch: Record<string, unknown>) {
+  return (config: Record<string, unknown>): Record<string, unknown> => ({
+    ...config,
+    channels: (Array.isArray(config.channels) ? config.channels : []).map((c: unknown) =>
+      isRecord(c) && c.name === name ? { ...c, ...patch } : c,
+    ),
+  });
+}
+
 /** Merges `patch` into the configured channel called `name` (see {@link updateConfig}). */
 export function patchChannel(stack: Stack, name: string, patch: Record<string, unknown>): void {
   updateConfig(stack, (config) => {

@@ -251,6 +251,10 @@ describe('shortwatch status against a running start + worker pair', () => {
     ]);
     expect(text).toContain(`Upstream access: UNAUTHORIZED (401) since ${since}; polling stopped`);
     expect(text).toContain('[critical] Upstream access revoked: polling stopped');
+    // The access state comes first, and nothing claims polling is fine while it is stopped.
+    expect(text.split('\n')[0]).toBe(`POLLING STOPPED: UNAUTHORIZED (401) since ${since}; polling stopped`);
+    expect(text).not.toContain('no watched issuer unpolled longer than');
+    expect(report.issuers.map((i) => i.health)).toEqual(ids.map(() => 'stopped'));
 
     stack.sandbox.faults.clear();
     const resumed = await runShortwatch(['-c', stack.configPath, 'resume']);

@@ -5,14 +5,14 @@ import { issuerMatches, type Mute, type MuteScope, muteKey } from '../../routing
 import type { CommandContext } from '../context.js';
 import { withApp } from '../context.js';
 import { CliError, EXIT, isCliError } from '../exit.js';
-import { requireKnownHolder } from '../holder-lookup.js';
+import { checkHolderName } from '../holder-lookup.js';
 import { issuerSources, lookupIssuer, type NamedIssuer } from '../issuer-lookup.js';
 import { renderTable } from '../table.js';
 
 /**
  * `shortwatch mute holder|issuer NAME --for 7d`. An issuer must be known (the issuer list or the
  * watchlist); a watchlist label is stored as the issuer's id, since mutes match what routing sees. A
- * holder must be one the snapshots or the event log have (cli/holder-lookup.ts).
+ * holder close to a stored one but matching none is refused as a misspelling (cli/holder-lookup.ts).
  */
 export async function muteCommand(
   ctx: CommandContext,
@@ -31,7 +31,10 @@ export async function muteCommand(
     if (scope === 'issuer') {
       const issuer = lookupIssuer(target, await issuerSources(app));
       if (issuer.via === 'label') stored = issuer.id;
-    } else await requireKnownHolder(app, target);
+    } else {
+      const note = await checkHolderName(app, target);
+      if (note !== undefined) ctx.out(`Note: ${note}.`);
+    }
     const mute = await app.ctx.mutes.add({
       scope: scope satisfies MuteScope,
       target: stored,

@@ -7,11 +7,15 @@ export const filterSchema = z
     issuers: z
       .array(z.string().min(1))
       .optional()
-      .describe('Issuer ids or names; default: every watched issuer.'),
+      .describe(
+        "Issuer ids or names; default: every watched issuer. `check`, `start` and a reload refuse one the upstream's issuer list does not have, naming the closest.",
+      ),
     holders: z
       .array(z.string().min(1))
       .optional()
-      .describe('Holder names matched by holder key (spelling-insensitive).'),
+      .describe(
+        'Holder names matched by holder key (spelling-insensitive). `check`, `start` and a reload refuse one near a holder of the stored snapshots or event log but matching none, and warn of one near none (not disclosed yet?).',
+      ),
     excludeHolders: z
       .array(z.string().min(1))
       .optional()

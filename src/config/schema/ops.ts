@@ -3,7 +3,12 @@ import { z } from 'zod';
 /** Schema of the `ops` section. */
 export const opsSchema = z
   .strictObject({
-    channel: z.string().optional().describe('Name of the channel that receives operator notices.'),
+    channel: z
+      .string()
+      .optional()
+      .describe(
+        'Name of the channel that receives operator notices. Without one, critical notices go to every immediate channel but webhooks, and the others to the log, `status` and `/readyz` only (`shortwatch check` warns).',
+      ),
     heartbeat: z
       .string()
       .optional()

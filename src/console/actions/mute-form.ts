@@ -1,6 +1,6 @@
 import type { App } from '../../app.js';
 import { isCliError } from '../../cli/exit.js';
-import { requireKnownHolder } from '../../cli/holder-lookup.js';
+import { checkHolderName } from '../../cli/holder-lookup.js';
 import { issuerSources, lookupIssuer } from '../../cli/issuer-lookup.js';
 import { parseDuration } from '../../config/duration.js';
 import { isInvalidMuteError, type MuteRequest } from '../../routing/index.js';
@@ -31,8 +31,8 @@ export function muteFields(form: URLSearchParams): MuteFields {
 /**
  * Checks the form as `shortwatch mute` checks its arguments and turns it into a request: a duration, a
  * configured channel, and an issuer known to the issuer list or the watchlist (a label stored as the id,
- * since mutes match what routing sees) or a holder the snapshots or the event log have. A string says
- * what is wrong.
+ * since mutes match what routing sees), and a holder that is no misspelling of a stored one. A string
+ * says what is wrong.
  */
 export async function muteRequest(app: App, f: MuteFields): Promise<MuteRequest | string> {
   if (f.scope !== 'holder' && f.scope !== 'issuer') return 'mute what? holder or issuer';
@@ -46,7 +46,7 @@ export async function muteRequest(app: App, f: MuteFields): Promise<MuteRequest 
     if (f.scope === 'issuer') {
       const issuer = lookupIssuer(f.target, await issuerSources(app));
       if (issuer.via === 'label') target = issuer.id;
-    } else await requireKnownHolder(app, f.target);
+    } else await checkHolderName(app, f.target);
   } catch (error) {
     if (isCliError(error)) return error.message;
     throw error;
