@@ -1,4 +1,11 @@
-import { DELIVERIES_KEPT, DELIVERY_IDS_LOGGED, PARKED_KEPT, SEEN_KEPT } from '../../src/state/retention.js';
+import { EVENTS_KEPT_DEFAULT } from '../../src/config/schema/poll.js';
+import {
+  DELIVERIES_KEPT,
+  DELIVERY_IDS_LOGGED,
+  GLOBAL_EVENTS_FACTOR,
+  PARKED_KEPT,
+  SEEN_KEPT,
+} from '../../src/state/retention.js';
 import type { RedisFootprint } from './redis-footprint.js';
 import type { BenchTable } from './report.js';
 import { fixed, slope } from './stats.js';
@@ -19,7 +26,11 @@ export const REQUESTS_PER_HOUR = 6_000;
 const MB = 1024 * 1024;
 
 /** Retention of what grows, from the code: poll.eventsKept default, the global stream factor, BullMQ keep options. */
-const KEPT = { eventsPerIssuer: 200, globalEvents: 2_000, pollJobs: 10_000 };
+const KEPT = {
+  eventsPerIssuer: EVENTS_KEPT_DEFAULT,
+  globalEvents: EVENTS_KEPT_DEFAULT * GLOBAL_EVENTS_FACTOR,
+  pollJobs: 10_000,
+};
 /** The watchlist the ceilings are stated for (issue 20: none over 100 MB at 1,000 issuers). */
 const CEILING_ISSUERS = 1_000;
 /** Bytes of one event id in a JSON list (33 characters, quotes, comma). */
