@@ -90,9 +90,10 @@ function chaosConfig(
     // A killed process's polls run again within about two of these (BullMQ's stalled-job check).
     poll: { gateInterval: '1s', concurrency: 4, lockDuration: `${POLL_LOCK_MS}ms` },
     budget: {
-      // About one poll per issuer a second while the list has no version: blind polls go at the pace the
-      // budget allows, and a larger cap makes each sweep plan more polls than the workers can run.
-      perMinute: 150,
+      // Far more than 50 issuers need: while the list has no version, blind polls are floored at one per
+      // issuer a second and none are planned while a round still waits (a cap like this once planned
+      // 16,666 polls a tick).
+      perMinute: 50_000,
       perDay: 5_000_000,
       reserve: 10,
       minuteWindow: `${WINDOWS.minuteMs}ms`,
@@ -129,7 +130,11 @@ function chaosConfig(
         to: [DIGEST_TO],
         ...retrying,
       },
+      { name: 'ops', kind: 'console' },
     ],
+    // Operator notices go to a console channel of their own: without one, critical notices fall back to
+    // the people channels (issue 22), which the oracle judges event by event.
+    ops: { channel: 'ops' },
     // A run compresses business days into seconds: any flap hold would outlast it. Off, each crossing
     // (the missing row's close and reopening, the sandbox's flapper) is its own message, counted alone.
     alerts: { flapWindow: '0s' },
