@@ -24,7 +24,11 @@ export async function checkStateKept(
     without.length === 0
       ? []
       : await ctx.redis.smismember(stateKeys(ctx.prefix).baselined, ...without.map((w) => w.id));
-  const vanished = without.filter((_, i) => flags[i] === 1);
+  const marked = without.filter((_, i) => flags[i] === 1);
+  // A poll may commit between the sweep's read of the snapshots and this read of the marks (its first
+  // snapshot and its mark are one write): a snapshot present now did not vanish.
+  const present = marked.length === 0 ? new Map() : await ctx.snapshots.getMany(marked.map((w) => w.id));
+  const vanished = marked.filter((w) => !present.has(w.id));
   if (vanished.length > 0) {
     await ctx.notices.raise(
       'snapshots-vanished',
