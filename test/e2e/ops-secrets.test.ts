@@ -45,7 +45,7 @@ describe('secrets never appear in logs or CLI output', () => {
         if (typeof channel !== 'object' || channel === null || !('name' in channel)) return channel;
         if (channel.name === 'desk') return { ...channel, webhookUrl: `${origin}${SLACK_PATH}` };
         if (channel.name === 'ops') {
-          return { ...channel, webhookUrl: `${origin}${OPS_PATH}`, filter: { issuers: ['NO-SUCH-ISSUER'] } };
+          return { ...channel, webhookUrl: `${origin}${OPS_PATH}`, filter: { minValue: 100 } };
         }
         return { ...channel, attempts: 3, auth: { user: 'mailer', pass: SMTP_PASS } };
       });
