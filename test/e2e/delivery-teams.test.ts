@@ -67,6 +67,7 @@ const deliveryRecord = z.object({
   channel: z.string(),
   deliveryId: z.string(),
   eventIds: z.array(z.string()),
+  events: z.number().optional(),
 });
 
 /** The deliveries the outbox finished for `channel`, from the deliveries stream. */
@@ -89,7 +90,13 @@ describe('deliveries to Microsoft Teams through the outbox', () => {
   async function teamsStack(limit?: number): Promise<{ stack: Stack; teams: SlackCapture }> {
     const stand = await startTeams(limit);
     teams = stand;
-    const stack = await startStack({ issuers: 6, seed: 9, channels: [] });
+    // 180 openings in one poll: the event log keeps them all, so each card line can be traced to its event.
+    const stack = await startStack({
+      issuers: 6,
+      seed: 9,
+      channels: [],
+      config: { poll: { gateInterval: '1s', concurrency: 4, eventsKept: 500 } },
+    });
     current.stack = stack;
     addChannel(stack, {
       name: 'teams',
@@ -225,6 +232,8 @@ async function expectOneMessageInOrder(
   const logged = await app.ctx.eventLog.recent({ issuerId: issuer, limit: 1_000 });
   const shown = new Map(logged.map((e) => [e.id, `${e.issuer.id}|${e.holderKey}|${e.kind}`]));
   const events = cards.flatMap((card) => card.events);
-  expect(events).toEqual(record?.eventIds.map((id) => shown.get(id)));
+  // The sent log keeps a message's first event ids and their count (a bounded record, issue 20).
+  expect(events.slice(0, record?.eventIds.length)).toEqual(record?.eventIds.map((id) => shown.get(id)));
+  expect(record?.events ?? record?.eventIds.length).toBe(events.length);
   expect([...events].sort()).toEqual(holders.map((holder) => `${issuer}|${holderKey(holder)}|opened`).sort());
 }

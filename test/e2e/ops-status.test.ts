@@ -82,7 +82,10 @@ describe('shortwatch status against a running start + worker pair', () => {
           from: 'shortwatch@example.test',
           to: ['digest@example.test'],
         },
+        // Notices go here: without an ops channel, critical ones would reach the channels counted below.
+        { name: 'ops', kind: 'console' },
       ],
+      ops: { channel: 'ops' },
     }));
     app = await stack.openApp();
     daemons.push(await spawnDaemon(stack, 'start'), await spawnDaemon(stack, 'worker'));
@@ -181,6 +184,7 @@ describe('shortwatch status against a running start + worker pair', () => {
       { name: 'alerts', kind: 'email', mode: 'immediate', ...queue },
       { name: 'late', kind: 'slack', mode: 'immediate', ...queue, delayed: 5 },
       { name: 'morning', kind: 'email', mode: 'digest', ...queue, staged: 5 },
+      { name: 'ops', kind: 'console', mode: 'immediate', ...queue },
     ]);
 
     expect(report.schedulers.map((s) => s.id).sort()).toEqual(['digest-morning', 'sweep']);
