@@ -144,6 +144,9 @@ async function pollLeased(ctx: JobContext, job: Job<PollJobData>): Promise<PollR
     eventsKept: config.poll.eventsKept,
   });
   if (committed) for (const event of enriched) ctx.metrics.events.inc({ kind: event.kind });
+  // While the list has no version it is read only at its turn: an answer with one asks for it now.
+  if (job.data.reason === 'blind' && response.last_updated !== null)
+    await ctx.redis.hset(stateKeys(ctx.prefix).sweep, 'blindVersionSeenAt', ctx.now().toISOString());
   const listVersion = job.data.datasetVersion ?? null;
   if (listVersion !== null && isOlder(response.last_updated, listVersion) && response.last_updated !== null)
     await lagged(ctx, issuer, response.last_updated, listVersion);

@@ -415,7 +415,14 @@ async function blindPace(ctx: JobContext, nowMs: number, checksLeft: number): Pr
 /** While the saved list carries no version it is read at its turn in the blind rotation, not every tick. */
 async function blindGateTick(ctx: JobContext, issuers: readonly Issuer[], nowMs: number): Promise<GateTick> {
   const { plan, config } = ctx.settings();
-  const lastCheckAt = await ctx.redis.hget(stateKeys(ctx.prefix).sweep, 'lastCheckAt');
+  const [lastCheckAt, versionSeenAt] = await ctx.redis.hmget(
+    stateKeys(ctx.prefix).sweep,
+    'lastCheckAt',
+    'blindVersionSeenAt',
+  );
+  // A blind poll whose answer carried a version says versions may be back: the list is read at once.
+  if (versionSeenAt && !(lastCheckAt && Date.parse(lastCheckAt) >= Date.parse(versionSeenAt)))
+    return { check: true, checksLeft: 0, profile: uniformProfile(), seenToday: 0 };
   const watched = resolveWatchlist(config.watchlist, issuers).watched.length;
   const check = blindListDue({
     nowMs,

@@ -28,7 +28,9 @@ const mailText = (mail: CapturedMail) => mail.parsed.text ?? '';
 
 /** The rows of `shortwatch route`: channel → verdict. */
 function verdicts(stdout: string): Record<string, string> {
-  const rows = stdout.split('\n').slice(2);
+  // The rows after the table's rule (a note on how the holder was read may come before the table).
+  const lines = stdout.split('\n');
+  const rows = lines.slice(lines.findIndex((line) => /^-{3,}/.test(line.trim())) + 1);
   return Object.fromEntries(rows.map((row) => row.split(/\s+/).slice(0, 2)).filter((r) => r.length === 2));
 }
 

@@ -7,7 +7,7 @@ import { holderKey, holderQueryMatches } from '../../src/positions/index.js';
 import { EXPORT_COLUMNS } from '../../src/record/export.js';
 import { DeliveryRecord } from '../../src/state/delivery-record.js';
 import { runMain } from '../cli/run-main.js';
-import { patchChannel, type Stack, slackIssuers, startStack, waitFor } from './harness.js';
+import { patchChannel, type Stack, slackIssuers, startStack, updateConfig, waitFor } from './harness.js';
 
 /** One JSON Lines row of the export, as far as this test reads it. */
 interface Row {
@@ -55,6 +55,16 @@ describe('the record of every message: export and console search after a parked 
     stack = await startStack({ issuers: 6, seed: 11, channels: ['slack', 'email'] });
     // Two answers of 500 use up the desk's attempts: its first message parks.
     patchChannel(stack, 'desk', { attempts: 2 });
+    // The parked-delivery notice goes to an ops console channel, not (as the fallback would) to the
+    // desk and the e-mail channel this test counts.
+    updateConfig(stack, (config) => ({
+      ...config,
+      channels: [
+        ...(Array.isArray(config.channels) ? config.channels : []),
+        { name: 'ops', kind: 'console' },
+      ],
+      ops: { channel: 'ops' },
+    }));
     app = await stack.openApp();
     const started = await startHttpServer(app, 0, '127.0.0.1');
     server = started.server;
