@@ -61,8 +61,16 @@ describe('one polling state per issuer (issue 20)', () => {
     // Polls come at the budget's pace, several per issuer within one 30-s tick.
     expect(stack.sandbox.stats.count({ operation: 'positions' })).toBeGreaterThan(2 * ids.length);
     scenario.setLastUpdated(new Date(Date.parse(version ?? '2026-01-01T00:00:00Z') + 60_000).toISOString());
-    await app.queues.sweep.add('sweep-now', {});
-    await waitFor('the notice cleared', async () => !(await noticeKeys(app)).includes('dataset-unversioned'));
+    // A blind poll that sees the version asks for the list at the next sweep (here one a second).
+    await waitFor(
+      'the notice cleared',
+      async () => {
+        await app.queues.sweep.add('sweep-now', {});
+        return !(await noticeKeys(app)).includes('dataset-unversioned');
+      },
+      30_000,
+      1_000,
+    );
   }, 90_000);
 
   it('an issuer failing with 400 and one with 500 back off; a new version gives the 500 one early try; status shows the next try', async () => {
