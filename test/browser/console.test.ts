@@ -58,7 +58,14 @@ beforeAll(async () => {
   mkdirSync(OUT, { recursive: true });
   stack = await startStack({ issuers: 6, seed: 7, channels: ['slack', 'email'] });
   const port = await freePort();
-  updateConfig(stack, (config) => ({ ...config, http: { port, host: '127.0.0.1' } }));
+  // Notices go to an ops console channel: without one, the parked desk's notice would fall back onto
+  // the desk itself (and park there too).
+  updateConfig(stack, (config) => ({
+    ...config,
+    http: { port, host: '127.0.0.1' },
+    channels: [...(Array.isArray(config.channels) ? config.channels : []), { name: 'ops', kind: 'console' }],
+    ops: { channel: 'ops' },
+  }));
   base = `http://127.0.0.1:${port}`;
   app = await stack.openApp();
   daemon = await spawnDaemon(stack, 'start');
