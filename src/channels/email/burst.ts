@@ -8,11 +8,12 @@ export function poolRate(ratePerSecond: number): { rateLimit: number; rateDelta:
 
 /**
  * How many issuers one delivery of a backlog carries: one second's worth of e-mails at the channel's
- * rate (at least one per connection), each still its own e-mail. With one connection there is nothing to
- * send side by side: one issuer per delivery.
+ * rate (at least one), each still its own e-mail. With one connection there is nothing to send side by
+ * side: one issuer per delivery. A rate under one a second keeps one e-mail per delivery, so the
+ * deliverer's spacing of deliveries stays the channel's rate.
  */
 export function burstCoalesce(maxConnections: number, ratePerSecond: number) {
-  const perDelivery = maxConnections === 1 ? 1 : Math.max(maxConnections, Math.ceil(ratePerSecond));
+  const perDelivery = maxConnections === 1 ? 1 : Math.max(1, Math.ceil(ratePerSecond));
   return (groups: readonly IssuerEvents[]): number => Math.min(groups.length, perDelivery);
 }
 

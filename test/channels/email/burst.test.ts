@@ -120,7 +120,8 @@ describe('burst sizing and the pool rate', () => {
   it.each<[string, number, number, number]>([
     ['one connection: one issuer per delivery', 1, 25, 1],
     ["a second's worth at the rate", 5, 25, 25],
-    ['at least one per connection', 8, 2, 8],
+    ['never more than the rate allows in a second', 8, 2, 2],
+    ['a rate under one a second: one e-mail per delivery', 5, 0.1, 1],
   ])('%s', (_, connections, rate, expected) => {
     const many = Array.from({ length: 110 }, () => groups[0]).filter((g) => g !== undefined);
     expect(burstCoalesce(connections, rate)(many)).toBe(expected);
