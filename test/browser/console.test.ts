@@ -174,13 +174,13 @@ describe.skipIf(SKIP_WITHOUT_CHROMIUM)(`the web console in headless Chromium${CH
     const [parked] = await app.ctx.outbox.parked('desk');
     if (!parked) throw new Error('nothing parked');
     const page = await open('/deliveries');
-    const row = page.locator(`tr[data-delivery="${parked.deliveryId}"]`);
+    const row = page.locator(`#parked tr[data-delivery="${parked.deliveryId}"]`);
     expect(await row.textContent()).toContain('no_service');
     await shoot(page, 'deliveries');
     await row.getByRole('button', { name: 'Retry' }).click();
     await page.waitForURL(/retried=1/);
     expect(await page.locator('.notice').textContent()).toContain('1 deliveries queued again');
-    await expect.poll(() => page.locator(`tr[data-delivery="${parked.deliveryId}"]`).count()).toBe(0);
+    await expect.poll(() => page.locator(`#parked tr[data-delivery="${parked.deliveryId}"]`).count()).toBe(0);
     await waitFor('the retried message at Slack', () =>
       stack.slack.delivered().some((post) => JSON.stringify(post.payload).includes('Capital')),
     );
