@@ -26,7 +26,8 @@ describe('deliveries: test-notify and check, from the CLI', () => {
     patchChannel(stack, 'alerts', { port: await freePort() });
     patchChannel(stack, 'desk', { webhookUrl: 'http://hooks.example.test/services/T000/B000/x' });
     const failed = await runShortwatch(['check', '-c', stack.configPath, '--offline']);
-    expect(failed.code).toBe(1);
+    // A webhook URL that is not https is a config problem (issue 22: one validation for check and start).
+    expect(failed.code).toBe(2);
     expect(failed.stdout).toMatch(/^FAIL {2}channel desk: .*must use https/m);
     expect(failed.stdout).toMatch(
       /^FAIL {2}channel alerts: SMTP 127\.0\.0\.1:\d+: verify failed: .*ECONNREFUSED/m,
