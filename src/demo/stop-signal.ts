@@ -16,9 +16,10 @@ export interface StopWatch {
 
 /**
  * One Ctrl-C often arrives more than once: the terminal signals the whole process group, and `npm run`
- * and `tsx` each relay it again. Repeats this close to the first are the same keypress.
+ * and `tsx` each relay it again, late on a loaded machine. Repeats this close to the first are the same
+ * keypress; a second Ctrl-C meant to force the exit comes after it.
  */
-export const REPEAT_GRACE_MS = 1_500;
+export const REPEAT_GRACE_MS = 5_000;
 
 /**
  * Waits for Ctrl-C, SIGTERM or the end of `durationMs`. Another signal while stopping, later than

@@ -134,6 +134,8 @@ describe('check and start refuse the same configs, naming the same key, and a re
       expect(start.stderr).toContain(`  - ${problem?.slice('FAIL  '.length)}`);
       expect(keysLeft).toEqual([]);
     },
+    // Two spawned CLI processes each compile through tsx: on 2 busy cores that alone can take 30 s.
+    90_000,
   );
 
   it("a misspelt watchlist name: both exit 2 naming watchlist[1].name; start leaves no key, and its one request stays counted in the key's ledger", async () => {
