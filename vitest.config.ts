@@ -32,6 +32,9 @@ const SLOW = [
   'test/e2e/keys-hash-tag.test.ts',
   'test/e2e/polling-budget.test.ts',
   'test/e2e/check-start-validation.test.ts',
+  // The misspelling table (spawned check/start pairs): about 57 s; the polling states: about 35 s.
+  'test/e2e/check-start-references.test.ts',
+  'test/e2e/polling-state.test.ts',
   // Every e-mail template in headless Chromium at two widths, and the web console against a running
   // daemon: about 10 s each.
   'test/browser/*.test.ts',
