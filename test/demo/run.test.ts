@@ -86,7 +86,7 @@ describe('shortwatch demo, run as a user runs it', () => {
       await waitFor('the first alert line', () => ALERT.test(running.stdout()), 45_000, 250);
       expect(await probeRedis(url ?? '')).toBeUndefined();
       running.kill('SIGINT');
-      expect(await running.exited).toBe(0);
+      expect(await running.exited, `${running.stdout()}\n${running.stderr()}`).toBe(0);
       expect(running.stdout()).toMatch(/Stopping \(SIGINT\)[\s\S]*Stopped the demo redis-server\./);
       expect(await probeRedis(url ?? '', 500)).toBeDefined();
       expect(files(out, 'slack', '.json').length).toBeGreaterThan(0);
