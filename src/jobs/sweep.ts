@@ -372,8 +372,8 @@ async function blindPolls(
   const nowMs = ctx.now().getTime();
   // Polls of earlier ticks still waiting for a worker: at least a round behind, nothing more is planned
   // (a budget far larger than the workers' pace must not pile up a queue).
-  const counts = await ctx.queues.poll.getJobCounts('wait', 'prioritized');
-  if (Object.values(counts).reduce((sum, n) => sum + n, 0) >= eligible.length) return [];
+  const queue = await queuedPolls(ctx);
+  if (queue.ready >= eligible.length) return [];
   const byId = new Map(eligible.map((issuer) => [issuer.id, issuer]));
   const polls = selectBlindPolls({
     issuers: eligible.map((issuer) => {
@@ -381,7 +381,7 @@ async function blindPolls(
       return { id: issuer.id, polledAtMs: snapshot ? Date.parse(snapshot.polledAt) : null };
     }),
     nowMs,
-    ...(await blindPace(ctx, nowMs, gate.checksLeft)),
+    ...(await blindPace(ctx, nowMs, gate.checksLeft, queue.ready + queue.delayed)),
     tickMs: sweepEvery(plan),
     listInRotation: true,
   });
@@ -393,12 +393,23 @@ async function blindPolls(
   });
 }
 
+/** Polls queued and not run yet, in one read: ready for a worker, and delayed to a later turn. */
+async function queuedPolls(ctx: JobContext): Promise<{ ready: number; delayed: number; total: number }> {
+  const counts = await ctx.queues.poll.getJobCounts('wait', 'prioritized', 'delayed');
+  const ready = (counts.wait ?? 0) + (counts.prioritized ?? 0);
+  const delayed = counts.delayed ?? 0;
+  return { ready, delayed, total: ready + delayed };
+}
+
 /** The day's and the minute's room for blind polls, after the reserve, `checksLeft` and the queue. */
-async function blindPace(ctx: JobContext, nowMs: number, checksLeft: number): Promise<BlindPace> {
+async function blindPace(
+  ctx: JobContext,
+  nowMs: number,
+  checksLeft: number,
+  queued: number,
+): Promise<BlindPace> {
   const { plan, config } = ctx.settings();
   const usage = await ctx.budget.usage();
-  const counts = await ctx.queues.poll.getJobCounts('wait', 'prioritized', 'delayed');
-  const queued = Object.values(counts).reduce((sum, n) => sum + n, 0);
   return {
     spendable: freeTokens({
       tokensLeft: usage.day.left - usage.reserve,
@@ -428,7 +439,7 @@ async function blindGateTick(ctx: JobContext, issuers: readonly Issuer[], nowMs:
     nowMs,
     lastCheckMs: lastCheckAt ? Date.parse(lastCheckAt) : null,
     tickMs: sweepEvery(plan),
-    intervalMs: blindListIntervalMs(await blindPace(ctx, nowMs, 0), watched),
+    intervalMs: blindListIntervalMs(await blindPace(ctx, nowMs, 0, (await queuedPolls(ctx)).total), watched),
   });
   return { check, checksLeft: 0, profile: uniformProfile(), seenToday: 0 };
 }
@@ -469,7 +480,7 @@ async function scheduledPolls(
   const nowMs = ctx.now().getTime();
   const versionMs = lastUpdated === null ? Number.NaN : Date.parse(lastUpdated);
   const usage = await ctx.budget.usage();
-  const counts = await ctx.queues.poll.getJobCounts('wait', 'prioritized', 'delayed');
+  const queue = await queuedPolls(ctx);
   const later = refreshesLater(gate.profile, nowMs, config.budget.dayWindow, gate.seenToday);
   const chosen = selectPolls({
     issuers: watched.map((issuer) => scheduleState(issuer.id, snapshots.get(issuer.id), nowMs)),
@@ -479,7 +490,7 @@ async function scheduledPolls(
     budget: {
       tokensLeft: usage.day.left - usage.reserve,
       checksLeft: gate.checksLeft,
-      queued: Object.values(counts).reduce((sum, n) => sum + n, 0),
+      queued: queue.total,
       refreshesLater: later,
     },
     untilRefreshMs: untilRefreshMs(gate.profile, nowMs, config.budget.dayWindow, later),
