@@ -133,7 +133,8 @@ describe.skipIf(!REDIS_BINARIES.server || !REDIS_BINARIES.sentinel)('Redis Senti
     expect(lines).toContain(`ok    redis node ${redis.master.address}: master`);
     expect(lines).toContain(`ok    redis node ${redis.replica.address}: replica`);
     for (const node of redis.sentinelNodes) expect(lines).toContain(`ok    redis node ${node}: sentinel`);
-    expect(lines.filter((l) => l.startsWith('WARN'))).toEqual([]);
+    // (The config names no ops channel, which `check` warns about on its own line: not Redis's concern.)
+    expect(lines.filter((l) => l.startsWith('WARN') && !l.startsWith('WARN  ops.channel'))).toEqual([]);
 
     // The refresh, slowed down, and the master killed once a few of its polls were answered.
     const oldMaster = redis.master.address;
