@@ -8,6 +8,9 @@ import { type DaemonProcess, spawnShortwatch, waitFor } from '../e2e/harness.js'
 
 /** How long a member may take to start: each compiles the tree through tsx, slow on a loaded machine. */
 const START_TIMEOUT_MS = 90_000;
+/** How often a member that exits while starting is started again, and how long after its exit. */
+const START_ATTEMPTS = 10;
+const RESTART_DELAY_MS = 1_000;
 
 /** One shortwatch process of the fleet: the `start` daemon or a `worker`. */
 export interface Member {
@@ -65,8 +68,23 @@ export class Fleet {
     await Promise.all(this.members.map((m) => this.start(m)));
   }
 
-  /** Starts one member (again) and waits until it is ready. */
+  /**
+   * Starts one member (again) and waits until it is ready. Like a supervisor (systemd's
+   * `Restart=on-failure`, a Kubernetes pod), a member that exits while starting is started again after a
+   * second: a restart that lands in a Redis outage exits 1 ("Redis does not answer"), by design.
+   */
   async start(member: Member): Promise<number> {
+    for (let attempt = 1; ; attempt++) {
+      const started = await this.#startOnce(member);
+      if (started.ready) return started.pid;
+      if (attempt >= START_ATTEMPTS) {
+        throw new Error(`${member.name} exited at start ${attempt} times; last:\n${started.stderr}`);
+      }
+      await sleep(RESTART_DELAY_MS);
+    }
+  }
+
+  async #startOnce(member: Member): Promise<{ ready: true; pid: number } | { ready: false; stderr: string }> {
     const child = spawnShortwatch([member.role, '-c', this.#configPath]);
     member.process = child;
     member.starts++;
@@ -79,18 +97,17 @@ export class Fleet {
     }
     if (pid === undefined) throw new Error(`${member.name} did not start`);
     const field = `${hostname()}-${pid}`;
+    let exited = false;
     await waitFor(
       `${member.name} (pid ${pid}) to be ready`,
       async () => {
-        if (child.child.exitCode !== null) {
-          throw new Error(`${member.name} exited at start:\n${child.stderr().slice(-2000)}`);
-        }
-        return (await this.#redis.hexists(stateKeys(this.#root).workers, field)) === 1;
+        exited = child.child.exitCode !== null;
+        return exited || (await this.#redis.hexists(stateKeys(this.#root).workers, field)) === 1;
       },
       START_TIMEOUT_MS,
       100,
     );
-    return pid;
+    return exited ? { ready: false, stderr: child.stderr().slice(-2000) } : { ready: true, pid };
   }
 
   /** SIGKILLs one member and waits for it to be gone; its pid, or undefined when it was not running. */
