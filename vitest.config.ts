@@ -73,6 +73,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // The CLI the tests spawn, compiled once (test/helpers/compiled-cli.ts).
+    globalSetup: ['test/helpers/compiled-cli.ts'],
     // Vitest's default on a 2-core machine is cpus - 1 = 1 worker. The e2e and slow files mostly wait
     // on child processes and time windows: with 2 forks the whole suite kept the cores half idle (51% of
     // 2 cores) and took 550-600 s; 3 forks, slowest first, take about 405 s at 68% (measured on 2 cores).

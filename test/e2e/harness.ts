@@ -22,6 +22,7 @@ import {
   type StateKeys,
   stateKeys,
 } from '../../src/state/keys.js';
+import { COMPILED_ENV } from '../helpers/compiled-cli.js';
 import { createTestRedis, deleteByPrefix, type TestRedis } from '../helpers/redis.js';
 import { readChanges } from './story-lines.js';
 
@@ -53,9 +54,18 @@ export interface DaemonProcess {
   kill(signal?: NodeJS.Signals): void;
 }
 
-/** Runs `shortwatch <args>` in a child process (through tsx), the way a user would. */
+/**
+ * How a child runs the CLI: the tree compiled by the suite's global setup when there is one
+ * (`compiled-cli.ts`), else the sources through tsx (a file run outside the suite's config).
+ */
+function cliArgv(): string[] {
+  const compiled = process.env[COMPILED_ENV];
+  return compiled ? [compiled] : ['--import', 'tsx', join(ROOT, 'src/main.ts')];
+}
+
+/** Runs `shortwatch <args>` in a child process, the way a user would. */
 export function spawnShortwatch(args: string[], env: NodeJS.ProcessEnv = {}): DaemonProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/main.ts'), ...args], {
+  const child = spawn(process.execPath, [...cliArgv(), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
