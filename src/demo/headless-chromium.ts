@@ -24,12 +24,20 @@ export function chromiumPath(): string | undefined {
 
 /**
  * Launches the system Chromium through playwright-core (a development dependency, loaded on demand):
- * never a browser playwright would download. `extraArgs` follow the quiet flags (e.g. a host-resolver rule).
+ * never a browser playwright would download, and no signal handler of playwright's. `extraArgs` follow the quiet flags (e.g. a host-resolver rule).
  */
 export async function launchChromium(
   executablePath: string,
   extraArgs: readonly string[] = [],
 ): Promise<Browser> {
   const { chromium } = await import('playwright-core');
-  return chromium.launch({ executablePath, args: [...CHROMIUM_ARGS, ...extraArgs] });
+  // Playwright's own signal handlers are off: on Ctrl-C they close the browser and exit 130 while the
+  // caller's teardown (which closes this browser itself) is still running.
+  return chromium.launch({
+    executablePath,
+    args: [...CHROMIUM_ARGS, ...extraArgs],
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
 }
