@@ -13,7 +13,7 @@ const GATE_MS = 3_000;
 describe('polling: recovery after a process died mid-poll', () => {
   const current = usePerTest();
 
-  it('polls the cut-short issuers again within one gate interval of the restart', async () => {
+  it('polls the cut-short issuers again at the first gate check after the restart', async () => {
     const stack = await startStack({
       issuers: 3,
       seed: 7,
@@ -50,8 +50,11 @@ describe('polling: recovery after a process died mid-poll', () => {
       return ids.every((id) => now.get(id)?.polledAt !== before.get(id)?.polledAt);
     };
     await waitFor('every cut-short issuer polled again', repolled, 20_000, 50);
-    const recoveredMs = Date.now() - restartedAt;
-    // One gate interval, plus the poll itself on a loaded 2-core machine.
-    expect(recoveredMs).toBeLessThan(GATE_MS + 1_500);
+    // Counted in gate checks, not in wall time: the first check after the restart plans the issuers again
+    // (a second may start while their polls run). Left to BullMQ's stalled-job check (30 s), the jobs
+    // would wait through ten checks.
+    const gateChecks = sandbox.stats.requests.filter((r) => r.operation === 'issuers' && r.at >= restartedAt);
+    expect(gateChecks.length).toBeGreaterThanOrEqual(1);
+    expect(gateChecks.length).toBeLessThanOrEqual(2);
   }, 60_000);
 });
