@@ -118,6 +118,18 @@ describe("the Dockerfile's docker run, read", () => {
   });
 });
 
+describe("the README's compose deployment", () => {
+  it('builds the image it starts (`up -d --build`): an upgrade runs the new code, not the old image', () => {
+    const section = read('README.md').slice(read('README.md').indexOf('### Production: docker compose'));
+    const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    const ups = block
+      .split('\n')
+      .map(shellWords)
+      .filter((w) => w[0] === 'docker' && w[1] === 'compose' && w[2] === 'up');
+    expect(ups[0]).toEqual(['docker', 'compose', 'up', '-d', '--build']);
+  });
+});
+
 /** What a shell exports after `set -a && . ./.env && set +a` in `dir`, with nothing else set. */
 async function shellLoaded(dir: string): Promise<Record<string, string>> {
   const script = `set -a && . ./.env && set +a && exec "${process.execPath}" -e 'process.stdout.write(JSON.stringify(process.env))'`;
