@@ -1,16 +1,20 @@
 # shortwatch container image.
 #
 #   docker build -t shortwatch .
-#   docker network create shortwatch && docker run -d --name redis --network shortwatch redis:7
-#   set -a && . ./.env && set +a        # the shell reads .env's quoting; `docker run --env-file` keeps quotes
+#   docker network create shortwatch
+#   docker run -d --name redis --network shortwatch -v shortwatch-redis:/data redis:7.4.2-alpine \
+#     redis-server --appendonly yes --maxmemory-policy noeviction
+#   set -a && . ./.env && set +a
 #   docker run --rm --network shortwatch -e REDIS_URL=redis://redis:6379 \
 #     -e SHORTWATCH_UPSTREAM_URL -e SHORTWATCH_API_KEY -e SLACK_WEBHOOK_URL -e SMTP_URL \
 #     -v "$PWD/config/shortwatch.yaml:/app/config/shortwatch.yaml:ro" -p 127.0.0.1:9464:9464 shortwatch
-#                                       # runs `start`; Redis is the `redis` container: the container's
-#                                       # own 127.0.0.1 has none, and the host's is not reachable from it
-#   docker run --rm ... shortwatch status                          # any other CLI command
-#   docker run ... -e SHORTWATCH_HTTP_CONSOLE=true -e SHORTWATCH_HTTP_TOKEN ... shortwatch
-#                                                                  # the web console too (needs the token)
+#
+# The last line runs `start`; `docker run --rm ... shortwatch status` runs any other CLI command, and
+# `-e SHORTWATCH_HTTP_CONSOLE=true -e SHORTWATCH_HTTP_TOKEN` adds the web console (it needs the token).
+# Redis is the `redis` container on the network both share: the container's own 127.0.0.1 has none, and
+# the host's is not reachable from it. .env is loaded by the shell (`set -a`), which reads its quotes as
+# compose does; `docker run --env-file .env` would pass them on literally, quotes and all.
+# test/config/example-docker-run.test.ts reads these lines and runs them without Docker.
 #
 # Two stages: `build` compiles TypeScript to dist/ with the dev dependencies; the final stage holds the
 # production dependencies, dist/, bin/ and config/ only, and runs as the unprivileged `node` user.

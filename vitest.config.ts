@@ -30,6 +30,8 @@ const SLOW = [
   // A flap held for its 20 s window, end to end: about 25 s.
   'test/e2e/alerts-threshold-story.test.ts',
   'test/e2e/keys-hash-tag.test.ts',
+  // The README's dry run as spawned processes, waiting for the example's digest every 30 s: 25-55 s.
+  'test/e2e/readme-dry-run.test.ts',
   'test/e2e/polling-budget.test.ts',
   'test/e2e/check-start-validation.test.ts',
   // The misspelling table (spawned check/start pairs): about 57 s; the polling states: about 35 s.

@@ -312,6 +312,8 @@ export class App {
     const { watched, fetched, directory } = await this.#preflight();
     // Checked: from here on the daemon registers itself.
     await this.ctx.budget.adoptDeploymentBudget(this.ctx.prefix);
+    // The record of sent messages replaced the old deliveries stream: its up to 25 MB go at the upgrade.
+    await this.redis.unlink(stateKeys(this.ctx.prefix).retiredDeliveries);
     if (fetched) await this.ctx.directory.save(fetched.data, fetched.last_updated, this.ctx.now());
     this.#settings = { ...this.#settings, watched, plan: planFor(this.#settings.config, directory) };
     // Evictions would silently drop snapshots and outbox items: say so at every start.

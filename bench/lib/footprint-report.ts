@@ -1,6 +1,6 @@
 import { EVENTS_KEPT_DEFAULT } from '../../src/config/schema/poll.js';
+import { retentionSchema } from '../../src/config/schema/retention.js';
 import {
-  DELIVERIES_KEPT,
   DELIVERY_IDS_LOGGED,
   GLOBAL_EVENTS_FACTOR,
   PARKED_KEPT,
@@ -35,8 +35,10 @@ const KEPT = {
 const CEILING_ISSUERS = 1_000;
 /** Bytes of one event id in a JSON list (33 characters, quotes, comma). */
 const ID_BYTES = 36;
-/** Fields of a sent-message record besides its ids (channel, delivery id, counts, type, time). */
-const RECORD_BYTES = 250;
+/** Fields of a row of the record besides its event ids (a typical e-mail row: docs/operations.md). */
+const RECORD_BYTES = 420;
+/** Rows the record of sent messages keeps at most, by default (`retention.deliveryRows`). */
+const RECORD_ROWS = retentionSchema.parse({}).deliveryRows;
 
 /** Per sweep: requests, memory, CPU and Redis. */
 export function sweepTable(checkpoints: readonly Checkpoint[]): BenchTable {
@@ -153,8 +155,13 @@ export function ceilingTable(r: RedisFootprint): BenchTable {
   const perEvent = r.counts.eventSeen > 0 ? r.bytes.eventStreams / r.counts.eventSeen / 2 : Number.NaN;
   const perPoll = r.counts.pollQueue > 0 ? r.bytes.pollQueue / r.counts.pollQueue : Number.NaN;
   const perSeenId = kept.seenIds > 0 ? kept.seenBytes / kept.seenIds : Number.NaN;
-  const entryOverhead = kept.sentRecords > 0 ? kept.sentLogBytes / kept.sentRecords : 0;
-  const largestRecord = Math.max(kept.largestRecordBytes, DELIVERY_IDS_LOGGED * ID_BYTES + RECORD_BYTES);
+  const perRow = kept.recordRows > 0 ? kept.recordBytes / kept.recordRows : RECORD_BYTES;
+  // The largest row the code lets exist: the most ids a row lists, beside a typical row's fields.
+  const largestRecord = Math.max(
+    kept.largestRecordBytes,
+    perRow,
+    DELIVERY_IDS_LOGGED * ID_BYTES + RECORD_BYTES,
+  );
   // A parked message is one coalesced message: its events' JSON, plus the message around them.
   const largestMessage = kept.largestMessageEvents * perEvent + 2_048;
   const rows: Array<[string, number, string, number]> = [
@@ -167,10 +174,10 @@ export function ceilingTable(r: RedisFootprint): BenchTable {
     ['finished poll jobs', perPoll, `${KEPT.pollJobs} jobs, 24 h`, KEPT.pollJobs * perPoll],
     ['dedupe memory, a channel', perSeenId, `${SEEN_KEPT} ids, 30 days`, SEEN_KEPT * perSeenId],
     [
-      'sent log',
-      largestRecord + entryOverhead,
-      `${DELIVERIES_KEPT} records of at most ${DELIVERY_IDS_LOGGED} ids`,
-      DELIVERIES_KEPT * (largestRecord + entryOverhead),
+      'record of sent messages (all channels)',
+      largestRecord,
+      `${RECORD_ROWS} rows (retention.deliveryRows) of at most ${DELIVERY_IDS_LOGGED} event ids`,
+      RECORD_ROWS * largestRecord,
     ],
     [
       'dead letter, a channel',

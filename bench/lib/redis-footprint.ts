@@ -21,13 +21,13 @@ export interface RedisFootprint {
   kept: KeptFootprint;
 }
 
-/** One channel's retained delivery state: the dedupe memory and the log of sent messages. */
+/** One channel's retained delivery state: the dedupe memory, and the record of sent messages (all channels). */
 export interface KeptFootprint {
   seenBytes: number;
   seenIds: number;
-  sentLogBytes: number;
-  sentRecords: number;
-  /** The largest sent-message record, in bytes of its fields. */
+  recordBytes: number;
+  recordRows: number;
+  /** The largest row of the record, in bytes of its fields. */
   largestRecordBytes: number;
   /** The most events one sent message carried. */
   largestMessageEvents: number;
@@ -42,20 +42,20 @@ async function usage(redis: Redis, key: string): Promise<number> {
 /** The retained delivery state of `channel` under `prefix`. */
 async function keptFootprint(redis: Redis, prefix: string, channel: string): Promise<KeptFootprint> {
   const keys = stateKeys(keyRoot(prefix));
-  const records = await redis.xrange(keys.deliveries, '-', '+');
+  const records = await redis.xrange(keys.record, '-', '+');
   let largestRecordBytes = 0;
   let largestMessageEvents = 0;
   for (const [, fields] of records) {
     largestRecordBytes = Math.max(largestRecordBytes, Buffer.byteLength(fields.join('')));
-    const record: unknown = JSON.parse(fields[fields.indexOf('delivery') + 1] ?? '{}');
+    const record: unknown = JSON.parse(fields[fields.indexOf('a') + 1] ?? '{}');
     const events = typeof record === 'object' && record !== null && 'events' in record ? record.events : 0;
     largestMessageEvents = Math.max(largestMessageEvents, typeof events === 'number' ? events : 0);
   }
   return {
     seenBytes: await usage(redis, keys.outbox(channel).seen),
     seenIds: await redis.zcard(keys.outbox(channel).seen),
-    sentLogBytes: await usage(redis, keys.deliveries),
-    sentRecords: records.length,
+    recordBytes: await usage(redis, keys.record),
+    recordRows: records.length,
     largestRecordBytes,
     largestMessageEvents,
   };

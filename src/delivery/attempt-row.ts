@@ -4,6 +4,7 @@ import { messageEvents, messageIssuers } from '../channels/message-events.js';
 import type { Message } from '../channels/types.js';
 import type { ChannelConfig } from '../config/schema.js';
 import type { AttemptRow } from '../state/delivery-record.js';
+import { DELIVERY_IDS_LOGGED } from '../state/retention.js';
 
 /** What the receiver said, from a send's error (none: it took the message). */
 function answerOf(error: unknown): Pick<AttemptRow, 'answer' | 'action' | 'cause' | 'status' | 'error'> {
@@ -47,6 +48,7 @@ export function attemptRow(
     holders: [...new Set(events.map((e) => e.holder))],
     kinds: [...new Set(events.map((e) => e.kind))],
     events: events.length,
+    eventIds: events.slice(0, DELIVERY_IDS_LOGGED).map((e) => e.id),
     ...answerOf(error),
   };
 }

@@ -17,6 +17,11 @@ export const attemptRowSchema = z.object({
   holders: z.array(z.string()),
   kinds: z.array(z.string()),
   events: z.number().int().min(0),
+  /**
+   * The first `DELIVERY_IDS_LOGGED` ids of the events the message carried (`events` counts them all): the
+   * console's events page joins each event to its message by them. Rows written before had none.
+   */
+  eventIds: z.array(z.string()).optional(),
   answer: z.enum(['ok', 'error']),
   /** What the error asked for: try again later, pause the channel, or give up (park). */
   action: z.enum(['retry', 'rate-limit', 'park']).optional(),

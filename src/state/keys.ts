@@ -56,8 +56,11 @@ export function stateKeys(root: string) {
     muteSuppressed: `${root}:mute-suppressed`,
     /** Pub/sub channel: a channel name is published when its outbox has new work. */
     outboxWake: `${root}:outbox-wake`,
-    /** Capped stream of sent messages (channel, delivery id, event ids, attempts). */
-    deliveries: `${root}:deliveries`,
+    /**
+     * Retired: the capped stream of sent messages that versions before the record wrote (channel, delivery
+     * id, event ids, attempts). Nothing writes or reads it; a starting daemon deletes it.
+     */
+    retiredDeliveries: `${root}:deliveries`,
     /** Stream, one entry per send attempt's answer: the record of every message (state/delivery-record.ts). */
     record: `${root}:record`,
     outbox: (channel: string) => outboxKeys(root, channel),

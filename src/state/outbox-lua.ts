@@ -72,34 +72,33 @@ return 1
 `;
 
 /**
- * Ends the in-flight message: sent (logged to the deliveries stream) or parked (kept in the dead letter,
- * which keeps its newest ${PARKED_KEPT}).
- * KEYS: lease, inflight, parked, deliveries stream, the digest batch hash the message carries (any key
- * of the tag when none), the dead letter's order. ARGV: owner, delivery id marker, outcome ('sent' | 'parked'), delivery id,
- * record JSON, stream cap, '1' when KEYS[5] is a digest batch to delete once sent, claimant marker ('' =
- * none: a substring of the stored JSON naming the caller as the process that sent it, which may record
- * its send after losing the lease, as no other holder sends a live claimant's message).
+ * Ends the in-flight message: sent (each attempt is already in the record of sent messages, written by the
+ * channel's recording sender) or parked (kept in the dead letter, which keeps its newest ${PARKED_KEPT}).
+ * KEYS: lease, inflight, parked, the digest batch hash the message carries (any key of the tag when none),
+ * the dead letter's order. ARGV: owner, delivery id marker, outcome ('sent' | 'parked'), delivery id,
+ * parked record JSON ('' when sent), '1' when KEYS[4] is a digest batch to delete once sent, claimant
+ * marker ('' = none: a substring of the stored JSON naming the caller as the process that sent it, which
+ * may record its send after losing the lease, as no other holder sends a live claimant's message).
  * Returns 1 done, 0 lease lost (and not the claimant) or another message in flight.
  */
 export const FINISH_SCRIPT = `${NOW_MS}
 local stored = redis.call('GET', KEYS[2])
 if not stored or not string.find(stored, ARGV[2], 1, true) then return 0 end
-local claimant = ARGV[8] ~= '' and string.find(stored, ARGV[8], 1, true)
+local claimant = ARGV[7] ~= '' and string.find(stored, ARGV[7], 1, true)
 if redis.call('GET', KEYS[1]) ~= ARGV[1] and not claimant then return 0 end
 redis.call('DEL', KEYS[2])
 if ARGV[3] == 'parked' then
   redis.call('HSET', KEYS[3], ARGV[4], ARGV[5])
-  redis.call('ZADD', KEYS[6], now_ms(), ARGV[4])
-  local over = redis.call('ZCARD', KEYS[6]) - ${PARKED_KEPT}
+  redis.call('ZADD', KEYS[5], now_ms(), ARGV[4])
+  local over = redis.call('ZCARD', KEYS[5]) - ${PARKED_KEPT}
   if over > 0 then
-    for _, id in ipairs(redis.call('ZRANGE', KEYS[6], 0, over - 1)) do
+    for _, id in ipairs(redis.call('ZRANGE', KEYS[5], 0, over - 1)) do
       redis.call('HDEL', KEYS[3], id)
-      redis.call('ZREM', KEYS[6], id)
+      redis.call('ZREM', KEYS[5], id)
     end
   end
-else
-  if ARGV[7] == '1' then redis.call('DEL', KEYS[5]) end
-  redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[6], '*', 'at', now_ms(), 'delivery', ARGV[5])
+elseif ARGV[6] == '1' then
+  redis.call('DEL', KEYS[4])
 end
 return 1
 `;

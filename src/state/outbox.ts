@@ -23,7 +23,7 @@ import {
   recordJson,
 } from './outbox-records.js';
 import type { RedisClient } from './redis-connection.js';
-import { DEDUPE_MEMORY_MS, DELIVERIES_KEPT, DELIVERY_IDS_LOGGED } from './retention.js';
+import { DEDUPE_MEMORY_MS } from './retention.js';
 
 export type { Inflight, Parked } from './outbox-records.js';
 export { inflightSchema, outboxItemSchema, parkedSchema } from './outbox-records.js';
@@ -232,7 +232,7 @@ export class Outbox {
     return reply === 1;
   }
 
-  /** Ends the in-flight message as sent (logged) or parked (dead letter); false when the lease was lost. */
+  /** Ends the in-flight message as sent or parked (dead letter); false when the lease was lost. */
   async finish(
     channel: string,
     owner: string,
@@ -240,34 +240,22 @@ export class Outbox {
     outcome: 'sent' | 'parked',
     nowMs: number,
   ): Promise<boolean> {
-    const keys = stateKeys(this.#root);
     const box = this.#box(channel);
-    const record =
-      outcome === 'parked'
-        ? recordJson(parkedSchema, { ...inflight, channel, parkedAt: nowMs })
-        : JSON.stringify({
-            channel,
-            deliveryId: inflight.deliveryId,
-            eventIds: inflight.eventIds.slice(0, DELIVERY_IDS_LOGGED),
-            events: inflight.eventIds.length,
-            attempts: inflight.attempts,
-            type: inflight.message.type,
-          });
+    const parked =
+      outcome === 'parked' ? recordJson(parkedSchema, { ...inflight, channel, parkedAt: nowMs }) : '';
     const reply = await this.#redis.eval(
       FINISH_SCRIPT,
-      6,
+      5,
       box.lease,
       box.inflight,
       box.parked,
-      keys.deliveries,
       inflight.digestBatch ? box.digestBatch(inflight.digestBatch) : box.state,
       box.parkedOrder,
       owner,
       marker(inflight.deliveryId),
       outcome,
       inflight.deliveryId,
-      record,
-      DELIVERIES_KEPT,
+      parked,
       inflight.digestBatch ? '1' : '',
       claimantMarker(owner),
     );

@@ -18,13 +18,10 @@ export const EVENT_SEEN_TTL_SECONDS = DEDUPE_MEMORY_MS / 1000;
 /** The global event stream keeps this many times the per-issuer cap. */
 export const GLOBAL_EVENTS_FACTOR = 10;
 
-/** Entries kept in the stream of sent messages (`shortwatch deliveries`, the console). */
-export const DELIVERIES_KEPT = 10_000;
-
 /**
- * Event ids a sent-message record lists (it also counts them all): a coalesced message may carry
- * thousands, and 10,000 records of 2,000 ids each would hold 700 MB. With this cap the largest record
- * is about 2 KB, so the stream stays under 25 MB.
+ * Event ids a row of the record of sent messages lists (it also counts them all): a coalesced message or
+ * a digest may carry thousands, and 250,000 rows of 2,000 ids each would hold 17 GB. With this cap the
+ * largest row's ids take under 2 KB; a typical message lists one to three (docs/operations.md).
  */
 export const DELIVERY_IDS_LOGGED = 50;
 

@@ -1,45 +1,36 @@
-import { z } from 'zod';
-import { stateKeys } from '../../src/state/keys.js';
+import { DeliveryRecord } from '../../src/state/delivery-record.js';
 import type { Hazard } from './faults.js';
 import { type Duplicate, expectedUnits, judge, type StepRecord, type Verdict } from './oracle.js';
 import { digestReceived, emailReceived, slackReceived, webhookReceived } from './received.js';
 import { ALERTS_TO, type ChaosWorld, DIGEST_TO } from './world.js';
 
-/** The record the deliverer logs for each message it finished as sent. */
-const sentRecord = z.object({
-  channel: z.string(),
-  deliveryId: z.string(),
-  eventIds: z.array(z.string()),
-  attempts: z.number(),
-  type: z.string(),
-});
-
-/** A logged send of the deliveries stream, with the Redis time it was logged at. */
+/** A message the record of sent messages says its channel took, with the Redis time it was taken at. */
 interface SentEntry {
   at: number;
-  record: z.infer<typeof sentRecord>;
+  record: { deliveryId: string; type: string; events: number; attempts: number };
 }
 
-/** The deliveries stream entries of one channel logged between `from` and `to` (epoch ms). */
+/** The messages `channel` took between `from` and `to` (epoch ms), from the record's rows. */
 async function sentBetween(
   world: ChaosWorld,
   channel: string,
   from: number,
   to: number,
 ): Promise<SentEntry[]> {
-  const entries = await world.redis.xrange(stateKeys(world.root).deliveries, String(from), String(to));
-  return entries.flatMap(([, fields]) => {
-    const at = Number(fields[fields.indexOf('at') + 1]);
-    const raw = fields[fields.indexOf('delivery') + 1] ?? '';
-    let json: unknown;
-    try {
-      json = JSON.parse(raw);
-    } catch {
-      return [];
-    }
-    const parsed = sentRecord.safeParse(json);
-    return parsed.success && parsed.data.channel === channel ? [{ at, record: parsed.data }] : [];
-  });
+  const rows = await new DeliveryRecord(world.redis, world.root).newest(from, to, 10_000);
+  const mine = rows.filter((row) => row.channel === channel);
+  return mine
+    .filter((row) => row.answer === 'ok')
+    .map((row) => ({
+      at: row.at,
+      record: {
+        deliveryId: row.deliveryId,
+        type: row.type,
+        events: row.events,
+        attempts: mine.filter((other) => other.deliveryId === row.deliveryId).length,
+      },
+    }))
+    .reverse();
 }
 
 /**
@@ -61,7 +52,7 @@ export async function diagnoseDuplicates(
         return sent
           .map(
             (s) =>
-              `${s.record.deliveryId} (${s.record.type}, ${s.record.eventIds.length} event(s), ${s.record.attempts} attempt(s)) logged ${t(s.at)}`,
+              `${s.record.deliveryId} (${s.record.type}, ${s.record.events} event(s), ${s.record.attempts} attempt(s)) logged ${t(s.at)}`,
           )
           .join(', ');
       };

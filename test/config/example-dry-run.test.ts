@@ -17,7 +17,9 @@ const DRY_RUN = {
   SHORTWATCH_API_KEY: 'sandbox-key',
   SLACK_WEBHOOK_URL: 'http://127.0.0.1:9/slack',
   SMTP_URL: 'smtp://127.0.0.1:1025',
-  SHORTWATCH_DIGEST_SCHEDULE: '*/5 * * * *',
+  SHORTWATCH_DIGEST_SCHEDULE: '*/30 * * * * *',
+  SHORTWATCH_BUDGET_PER_DAY: '20000',
+  SHORTWATCH_GATE_INTERVAL: '10s',
 };
 const STEPS = 10;
 
@@ -66,8 +68,8 @@ describe('the README dry run against the sandbox', () => {
     expect(events.filter((event) => matchFilter(event, channel.filter).pass).length).toBeGreaterThan(0);
   });
 
-  it('the digest runs every 5 minutes in the dry run, weekdays 07:30 otherwise', () => {
-    expect(config.channels.find((c) => c.name === 'daily-digest')?.schedule).toBe('*/5 * * * *');
+  it('the digest runs every 30 s in the dry run, weekdays 07:30 otherwise', () => {
+    expect(config.channels.find((c) => c.name === 'daily-digest')?.schedule).toBe('*/30 * * * * *');
     const shipped = parseConfig(example, 'config/example.yaml', {
       ...DRY_RUN,
       SHORTWATCH_DIGEST_SCHEDULE: '',

@@ -74,7 +74,9 @@ describe('.env.example and config/example.yaml', () => {
     const optional = [...active].filter(([, fallback]) => fallback !== undefined);
     expect(optional.map(([name]) => name).sort()).toEqual([
       'REDIS_URL',
+      'SHORTWATCH_BUDGET_PER_DAY',
       'SHORTWATCH_DIGEST_SCHEDULE',
+      'SHORTWATCH_GATE_INTERVAL',
       'SHORTWATCH_HTTP_CONSOLE',
       'SHORTWATCH_HTTP_HOST',
       'SHORTWATCH_HTTP_PORT',
@@ -128,6 +130,21 @@ describe('.env.example and config/example.yaml', () => {
     expect(config.http.auth.token?.reveal()).toBe('tk-1');
     // The probes alone need no token anywhere.
     expect(issuesOf({ ...ENV, SHORTWATCH_HTTP_HOST: '0.0.0.0' })).toEqual([]);
+  });
+
+  it("the dry run's pace: SHORTWATCH_BUDGET_PER_DAY and SHORTWATCH_GATE_INTERVAL, each checked at its key", () => {
+    const config = parseConfig(
+      example,
+      'config/example.yaml',
+      { ...ENV, SHORTWATCH_BUDGET_PER_DAY: '20000', SHORTWATCH_GATE_INTERVAL: '10s' },
+      noFiles,
+    );
+    expect([config.budget.perDay, config.poll.gateInterval]).toEqual([20_000, 10_000]);
+    const shipped = parseConfig(example, 'config/example.yaml', ENV, noFiles);
+    expect([shipped.budget.perDay, shipped.poll.gateInterval]).toEqual([1_000, 120_000]);
+    expect(issuesOf({ ...ENV, SHORTWATCH_BUDGET_PER_DAY: 'lots' }).map((issue) => issue.path)).toEqual([
+      'budget.perDay',
+    ]);
   });
 
   it('SHORTWATCH_HTTP_CONSOLE takes true or false only, naming http.console otherwise', () => {

@@ -6,6 +6,7 @@ import { startHttpServer } from '../../src/ops/http-server.js';
 import { holderKey, holderQueryMatches } from '../../src/positions/index.js';
 import { EXPORT_COLUMNS } from '../../src/record/export.js';
 import { DeliveryRecord } from '../../src/state/delivery-record.js';
+import { stateKeys } from '../../src/state/keys.js';
 import { runMain } from '../cli/run-main.js';
 import { patchChannel, type Stack, slackIssuers, startStack, updateConfig, waitFor } from './harness.js';
 
@@ -66,10 +67,14 @@ describe('the record of every message: export and console search after a parked 
       ops: { channel: 'ops' },
     }));
     app = await stack.openApp();
+    // The stream of sent messages versions before the record wrote: a start deletes it (nothing reads it).
+    const retired = stateKeys(app.ctx.prefix).retiredDeliveries;
+    await app.redis.xadd(retired, '*', 'delivery', '{}');
     const started = await startHttpServer(app, 0, '127.0.0.1');
     server = started.server;
     const base = `http://127.0.0.1:${started.port}`;
     await app.startDaemon({ workerOnly: false });
+    expect(await app.redis.exists(retired)).toBe(0);
     const issuers = stack.sandbox.scenario.issuers().map((i) => i.svc_issuer_id);
     await waitFor(
       'baselines',
@@ -197,5 +202,17 @@ describe('the record of every message: export and console search after a parked 
     const deskRow =
       new RegExp(`<tr data-delivery="${desk.deliveryId}">[\\s\\S]*?</tr>`).exec(page)?.[0] ?? '';
     expect(deskRow).toMatch(/<td class="num">3<\/td><td><ul class="lines">/);
+
+    // The events page reads the same record: each event of the retried message was delivered under its
+    // delivery id after the three attempts the export lists, at the time its `ok` row was recorded.
+    const events = await (await fetch(`${base}/events?issuer=${encodeURIComponent(deskIssuer)}`)).text();
+    const deskLines = [...events.matchAll(/<li><strong>desk<\/strong>[\s\S]*?<\/li>/g)].map((m) => m[0]);
+    expect(deskLines.length).toBeGreaterThanOrEqual(desk.eventIds.length);
+    const retriedLines = deskLines.filter((line) => line.includes(`(${desk.deliveryId})`));
+    expect(retriedLines).toHaveLength(desk.eventIds.length);
+    for (const line of retriedLines) expect(line).toContain('delivered');
+    for (const line of retriedLines) expect(line).toContain('after 3 attempts');
+    const [okRow] = await okRows();
+    expect(okRow?.eventIds).toEqual(desk.eventIds);
   }, 60_000);
 });

@@ -9,6 +9,7 @@ import {
   startSlackCapture,
 } from '../../src/demo/slack-capture.js';
 import { holderKey } from '../../src/positions/index.js';
+import { DeliveryRecord } from '../../src/state/delivery-record.js';
 import { addChannel, runShortwatch, type Stack, startStack, usePerTest, waitFor } from './harness.js';
 
 // The Workflows URL's `sig=` signs requests: the stand-in's URL carries one as a real URL would.
@@ -63,19 +64,13 @@ function readCard(post: CapturedSlackPost): Card {
   return { title: texts[0] ?? '', deliveryId, context, events, bytes: JSON.stringify(post.payload).length };
 }
 
-const deliveryRecord = z.object({
-  channel: z.string(),
-  deliveryId: z.string(),
-  eventIds: z.array(z.string()),
-  events: z.number().optional(),
-});
-
-/** The deliveries the outbox finished for `channel`, from the deliveries stream. */
-async function finished(app: App, stack: Stack, channel: string) {
-  const entries = await app.redis.xrange(stack.keys.deliveries, '-', '+');
-  return entries
-    .map(([, fields]) => deliveryRecord.parse(JSON.parse(fields[fields.indexOf('delivery') + 1] ?? '{}')))
-    .filter((record) => record.channel === channel);
+/** The messages `channel` took, oldest first, from the record of sent messages (its `ok` rows). */
+async function finished(app: App, channel: string) {
+  const rows = await new DeliveryRecord(app.redis, app.ctx.prefix).newest(0, Number.MAX_SAFE_INTEGER, 10_000);
+  return rows
+    .filter((row) => row.channel === channel && row.answer === 'ok')
+    .reverse()
+    .map((row) => ({ deliveryId: row.deliveryId, eventIds: row.eventIds ?? [], events: row.events }));
 }
 
 describe('deliveries to Microsoft Teams through the outbox', () => {
@@ -143,7 +138,7 @@ describe('deliveries to Microsoft Teams through the outbox', () => {
     const refused = readCard(first);
 
     // Each message arrived once, under its delivery id, carrying exactly the events the outbox logged.
-    const sent = await finished(app, stack, 'teams');
+    const sent = await finished(app, 'teams');
     const delivered = cards();
     expect(delivered.map((card) => card.deliveryId).sort()).toEqual(sent.map((r) => r.deliveryId).sort());
     expect(delivered.filter((card) => card.deliveryId === refused.deliveryId)).toHaveLength(1);
@@ -170,7 +165,7 @@ describe('deliveries to Microsoft Teams through the outbox', () => {
     // One poll's 180 openings at 0.51%: the issuer total moves by exactly the lines shown, on every part.
     expect(new Set(cards.map((card) => card.context)).size).toBe(1);
     expect(cards[0]?.context).toMatch(/ \(\+91\.80 pp\) · disclosed \d{4}-\d\d-\d\d$/);
-    await expectOneMessageInOrder(app, stack, cards, issuer, holders);
+    await expectOneMessageInOrder(app, cards, issuer, holders);
   }, 60_000);
 
   it('answers 413 to an oversize card: the part is sent again in halves until everything arrives', async () => {
@@ -178,7 +173,7 @@ describe('deliveries to Microsoft Teams through the outbox', () => {
     const { stack, app, teams } = await start(limit);
     const issuer = stack.sandbox.scenario.issuers()[0]?.svc_issuer_id ?? '';
     const holders = discloseMany(stack, issuer, 180);
-    await waitFor('the message delivered', async () => (await finished(app, stack, 'teams')).length === 1);
+    await waitFor('the message delivered', async () => (await finished(app, 'teams')).length === 1);
 
     expect(teams.posts.filter((post) => post.status === 413).length).toBeGreaterThan(1);
     const cards = teams.delivered().map(readCard);
@@ -187,7 +182,7 @@ describe('deliveries to Microsoft Teams through the outbox', () => {
     const labels = cards.map((card) => /\((\w+)\/2\)$/.exec(card.title)?.[1] ?? '?');
     expect(labels).toEqual([...labels].sort());
     expect(labels[0]).toMatch(/^1a+$/);
-    await expectOneMessageInOrder(app, stack, cards, issuer, holders);
+    await expectOneMessageInOrder(app, cards, issuer, holders);
     expect(await app.ctx.outbox.parked('teams')).toEqual([]);
   }, 60_000);
 
@@ -222,18 +217,17 @@ function discloseMany(stack: Stack, issuer: string, count: number): string[] {
  */
 async function expectOneMessageInOrder(
   app: App,
-  stack: Stack,
   cards: readonly Card[],
   issuer: string,
   holders: readonly string[],
 ): Promise<void> {
-  const [record, ...others] = await finished(app, stack, 'teams');
+  const [record, ...others] = await finished(app, 'teams');
   expect(others).toEqual([]);
   const logged = await app.ctx.eventLog.recent({ issuerId: issuer, limit: 1_000 });
   const shown = new Map(logged.map((e) => [e.id, `${e.issuer.id}|${e.holderKey}|${e.kind}`]));
   const events = cards.flatMap((card) => card.events);
-  // The sent log keeps a message's first event ids and their count (a bounded record, issue 20).
+  // The record keeps a message's first event ids and their count (a bounded row, issue 20).
   expect(events.slice(0, record?.eventIds.length)).toEqual(record?.eventIds.map((id) => shown.get(id)));
-  expect(record?.events ?? record?.eventIds.length).toBe(events.length);
+  expect(record?.events).toBe(events.length);
   expect([...events].sort()).toEqual(holders.map((holder) => `${issuer}|${holderKey(holder)}|opened`).sort());
 }

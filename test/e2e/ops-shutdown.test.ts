@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
+import { DeliveryRecord } from '../../src/state/delivery-record.js';
 import {
   type DaemonProcess,
   logLines,
@@ -79,13 +80,10 @@ describe('stopping the daemon', () => {
     expect(postsAtStop).toBeLessThan(ids.length);
     // The request in flight was answered before the process left (its reply is not lost to a retry):
     // every post is recorded as sent, and nothing is left in flight.
-    const sentLog = (await app?.redis.xrange(stack.keys.deliveries, '-', '+')) ?? [];
-    const sentToDesk = sentLog.filter(([, fields]) => {
-      const record: unknown = JSON.parse(fields[fields.indexOf('delivery') + 1] ?? '{}');
-      return (
-        typeof record === 'object' && record !== null && 'channel' in record && record.channel === 'desk'
-      );
-    });
+    const recorded = app
+      ? await new DeliveryRecord(app.redis, app.ctx.prefix).newest(0, Number.MAX_SAFE_INTEGER, 1_000)
+      : [];
+    const sentToDesk = recorded.filter((row) => row.channel === 'desk' && row.answer === 'ok');
     expect(sentToDesk).toHaveLength(postsAtStop);
     expect(await app?.ctx.outbox.inflight('desk')).toBeNull();
 

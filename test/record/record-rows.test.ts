@@ -9,6 +9,7 @@ import { exportRow } from '../../src/record/export.js';
 import { type RecordQuery, recordMatches } from '../../src/record/search.js';
 import { parseInstant } from '../../src/record/time-range.js';
 import type { RecordedAttempt } from '../../src/state/delivery-record.js';
+import { DELIVERY_IDS_LOGGED } from '../../src/state/retention.js';
 import { makeEvent } from '../routing/events.js';
 
 const email = channelSchema.parse({
@@ -80,6 +81,16 @@ describe('attemptRow: what a send attempt carried and what the receiver said', (
     });
     if (channel.kind !== 'email') expect(row.messageId).toBeUndefined();
   });
+
+  it(`lists the first ${DELIVERY_IDS_LOGGED} event ids a message carried and counts them all`, () => {
+    const events = Array.from({ length: 2_000 }, (_, n) =>
+      makeEvent({ id: `e${String(n).padStart(32, '0')}`, issuer, holder: 'Marshall Wace LLP' }),
+    );
+    const row = attemptRow(slack, { type: 'events', issuer, events }, 'd-big');
+    expect(row.events).toBe(2_000);
+    expect(row.eventIds).toEqual(events.slice(0, DELIVERY_IDS_LOGGED).map((e) => e.id));
+    expect(Buffer.byteLength(JSON.stringify(row))).toBeLessThan(2_500);
+  });
 });
 
 describe('recordMatches: the console search and the export filters', () => {
@@ -133,6 +144,7 @@ describe('the export row', () => {
       holders: 'D. E. Shaw & Co., L.P.; Marshall Wace LLP',
       kinds: 'opened; increased',
       events: 2,
+      event_ids: 'e1; e2',
       status: '',
       cause: '',
     });

@@ -1,21 +1,11 @@
 import { z } from 'zod';
-import { duration } from './value-types.js';
+import { duration, positiveCount } from './value-types.js';
 
 /** Schema of the `budget` section. */
 export const budgetSchema = z
   .strictObject({
-    perMinute: z
-      .number()
-      .int()
-      .positive()
-      .default(100)
-      .describe('Requests allowed per minute window (UTC-aligned).'),
-    perDay: z
-      .number()
-      .int()
-      .positive()
-      .default(1000)
-      .describe('Requests allowed per day window (UTC-aligned).'),
+    perMinute: positiveCount.default(100).describe('Requests allowed per minute window (UTC-aligned).'),
+    perDay: positiveCount.default(1000).describe('Requests allowed per day window (UTC-aligned).'),
     reserve: z
       .number()
       .int()

@@ -33,3 +33,8 @@ export const ianaTimezone = z.string().refine(
 
 /** A percentage from 0 to 100. */
 export const percent = z.number().finite().min(0).max(100);
+
+/** A positive whole number, also as digits, so that `${SHORTWATCH_BUDGET_PER_DAY:-1000}` (text) works. */
+export const positiveCount = z
+  .union([z.number(), z.string().regex(/^\d+$/, 'must be a whole number').transform(Number)])
+  .pipe(z.number().int().positive());

@@ -1,6 +1,6 @@
 import type { Inflight, Parked } from '../../state/outbox.js';
 import type { LoggedEvent } from '../../state/poll-commit.js';
-import type { SentRecord } from './delivery-log.js';
+import type { RecordedMessage } from './record-messages.js';
 
 /** What became of one event on one channel. */
 export type ChannelOutcome =
@@ -18,9 +18,13 @@ export interface EventChannelLine {
   outcome: ChannelOutcome | null;
 }
 
-/** Where each event went, as the outboxes and the deliveries stream tell it. */
+/**
+ * Where each event went: the record of sent messages (what receivers took, and every attempt; the same
+ * rows `deliveries export` writes), and the outboxes for what is parked or being sent now.
+ */
 export interface DeliveryIndex {
-  sent: readonly SentRecord[];
+  /** The record's messages, most recently tried first. */
+  recorded: readonly RecordedMessage[];
   parked: readonly Parked[];
   inflight: ReadonlyArray<{ channel: string; inflight: Inflight }>;
 }
@@ -37,27 +41,46 @@ function note(index: Map<string, Known>, eventId: string, channel: string, outco
   if (!known.has(channel)) known.set(channel, outcome);
 }
 
+const messageKey = (channel: string, deliveryId: string) => `${channel}\u0000${deliveryId}`;
+
 /** Indexes the deliveries by event id and channel, once per page. */
 export function indexOutcomes(deliveries: DeliveryIndex): Map<string, Known> {
   const index = new Map<string, Known>();
-  for (const s of deliveries.sent) {
-    const outcome = { state: 'sent', at: s.at, attempts: s.attempts, deliveryId: s.deliveryId } as const;
-    for (const id of s.eventIds) note(index, id, s.channel, outcome);
+  // Attempts as the record counts them: a parked message sent again keeps its id, and its attempts add up.
+  const attempts = new Map(
+    deliveries.recorded.map((m) => [messageKey(m.channel, m.deliveryId), m.attempts.length]),
+  );
+  const attemptsOf = (channel: string, deliveryId: string, outbox: number) =>
+    attempts.get(messageKey(channel, deliveryId)) ?? outbox;
+  for (const m of deliveries.recorded) {
+    if (m.acceptedAt === null) continue;
+    const outcome = {
+      state: 'sent',
+      at: m.acceptedAt,
+      attempts: m.attempts.length,
+      deliveryId: m.deliveryId,
+    } as const;
+    for (const id of m.eventIds) note(index, id, m.channel, outcome);
   }
   for (const p of deliveries.parked) {
-    const { deliveryId, attempts, parkedAt } = p;
+    const { deliveryId, parkedAt } = p;
     const outcome = {
       state: 'parked',
       at: parkedAt,
-      attempts,
+      attempts: attemptsOf(p.channel, deliveryId, p.attempts),
       deliveryId,
       error: p.lastError ?? null,
     } as const;
     for (const id of p.eventIds) note(index, id, p.channel, outcome);
   }
   for (const { channel, inflight } of deliveries.inflight) {
-    const { deliveryId, attempts } = inflight;
-    const outcome = { state: 'sending', attempts, deliveryId, error: inflight.lastError ?? null } as const;
+    const { deliveryId } = inflight;
+    const outcome = {
+      state: 'sending',
+      attempts: attemptsOf(channel, deliveryId, inflight.attempts),
+      deliveryId,
+      error: inflight.lastError ?? null,
+    } as const;
     for (const id of inflight.eventIds) note(index, id, channel, outcome);
   }
   return index;

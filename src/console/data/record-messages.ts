@@ -10,6 +10,8 @@ export interface RecordedMessage {
   holders: string[];
   kinds: string[];
   events: number;
+  /** The first ids of the events it carried (empty for rows recorded before they were kept). */
+  eventIds: string[];
   /** Its attempts found in the range, oldest first. */
   attempts: RecordedAttempt[];
   /** When the receiver took it (its last `ok`), if it did. */
@@ -45,6 +47,7 @@ function messageOf(attempts: RecordedAttempt[]): RecordedMessage {
     holders: last.holders,
     kinds: last.kinds,
     events: last.events,
+    eventIds: last.eventIds ?? [],
     attempts,
     acceptedAt: accepted?.at ?? null,
     lastAt: last.at,

@@ -1,11 +1,12 @@
 import type { App } from '../../app.js';
 import { KIND_VERB } from '../../channels/format.js';
 import { EVENT_KINDS, holderQueryMatches } from '../../positions/index.js';
+import { DeliveryRecord } from '../../state/delivery-record.js';
 import type { LoggedEvent } from '../../state/poll-commit.js';
 import { GLOBAL_EVENTS_FACTOR } from '../../state/retention.js';
 import { outboxState } from '../data/deliveries.js';
-import { sentSince } from '../data/delivery-log.js';
 import { type EventChannelLine, eventLines, indexOutcomes } from '../data/event-outcomes.js';
+import { recordedMessages } from '../data/record-messages.js';
 import { displayText, formatDelta, formatPercent, formatTime } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { type PageContext, type PageResult, page } from '../page.js';
@@ -26,8 +27,10 @@ export interface TimelineEntry {
 }
 
 const SHOWN = 200;
-// Deliveries are logged on Redis' clock and events on the detecting host's: look an hour further back.
+// The record is written on Redis' clock and events on the detecting host's: look an hour further back.
 const CLOCK_SLACK_MS = 3_600_000;
+/** Record rows a page view reads at most (newest first), so it costs the same whatever the record holds. */
+const RECORD_ROWS_READ = 10_000;
 
 /** The filters of a query string. */
 export function filterOf(query: URLSearchParams): EventFilter {
@@ -45,7 +48,10 @@ export function matches(logged: LoggedEvent, f: EventFilter): boolean {
   return true;
 }
 
-/** Reads the global event log, filters it, and joins each shown event with its deliveries. */
+/**
+ * Reads the global event log, filters it, and joins each shown event with its deliveries: the record of
+ * sent messages (the rows `deliveries export` writes) and the outboxes' parked and in-flight messages.
+ */
 export async function loadTimeline(app: App, filter: EventFilter): Promise<TimelineEntry[]> {
   const limit = app.settings.config.poll.eventsKept * GLOBAL_EVENTS_FACTOR;
   const logged = filter.issuer
@@ -55,8 +61,12 @@ export async function loadTimeline(app: App, filter: EventFilter): Promise<Timel
   const oldest = shown.at(-1);
   if (!oldest) return [];
   const since = Date.parse(oldest.event.detectedAt) - CLOCK_SLACK_MS;
-  const [sent, state] = await Promise.all([sentSince(app.redis, app.ctx.prefix, since), outboxState(app)]);
-  const index = indexOutcomes({ sent, ...state });
+  const record = new DeliveryRecord(app.redis, app.ctx.prefix);
+  const [rows, state] = await Promise.all([
+    record.newest(since, Number.MAX_SAFE_INTEGER, RECORD_ROWS_READ),
+    outboxState(app),
+  ]);
+  const index = indexOutcomes({ recorded: recordedMessages(rows), ...state });
   return shown.map((l) => ({ logged: l, lines: eventLines(l, index) }));
 }
 

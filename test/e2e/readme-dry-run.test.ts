@@ -1,0 +1,173 @@
+// The README's dry run, run as written: its step 3's commands, spawned as processes from the repository's
+// root with the environment its `export` lines set, against config/example.yaml as shipped. Only what a test
+// must own differs: the ports (free ones for the sandbox and the HTTP endpoint), the Redis prefix (one per
+// run), the `…` the reader fills in (a local Slack stand-in and a real SMTP server read back with
+// mailparser), and the sandbox's pace (a step every 2 s instead of 10 s). It waits for a message on every
+// channel of the example.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accessFingerprint } from '../../src/budget/access-state.js';
+import { parseConfig } from '../../src/config/load.js';
+import { type SlackCapture, startSlackCapture } from '../../src/demo/slack-capture.js';
+import { type SmtpCapture, startSmtpCapture } from '../../src/demo/smtp-capture.js';
+import { quietUntil } from '../../src/routing/quiet-hours.js';
+import { ledgerRoot } from '../../src/state/keys.js';
+import { createTestRedis, deleteByPrefix, type TestRedis } from '../helpers/redis.js';
+import { shellWords } from '../helpers/shell-words.js';
+import {
+  type DaemonProcess,
+  freePort,
+  runShortwatch,
+  spawnShortwatch,
+  stopDaemons,
+  waitFor,
+} from './harness.js';
+
+const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const FAST_STEP = '2s';
+
+/** Step 3's shell block: its exports, in order, and its `npx shortwatch` commands, each as arguments. */
+function dryRun(): { env: Record<string, string>; commands: string[][] } {
+  const step = readme.slice(readme.indexOf('**3. Dry run against the sandbox**'));
+  const block = /```sh\n([\s\S]*?)```/.exec(step)?.[1] ?? '';
+  const env: Record<string, string> = {};
+  const commands: string[][] = [];
+  for (const words of block.split('\n').map(shellWords)) {
+    if (words[0] === 'export')
+      for (const pair of words.slice(1)) {
+        const at = pair.indexOf('=');
+        env[pair.slice(0, at)] = pair.slice(at + 1);
+      }
+    else if (words[0] === 'npx' && words[1] === 'shortwatch') commands.push(words.slice(2));
+  }
+  return { env, commands };
+}
+
+/** The example's holders' alert channel, as the dry run's environment loads it. */
+function holdersAlert(env: Record<string, string>) {
+  const config = parseConfig(
+    readFileSync(new URL('../../config/example.yaml', import.meta.url), 'utf8'),
+    'x',
+    env,
+  );
+  return config.channels.find((c) => c.name === 'holders-alert');
+}
+
+const HOLDERS = /D\. ?E\. Shaw|Oxford Asset Management|Northcliff & Reyes Capital/i;
+
+describe("the README's dry run, run as written against the sandbox", () => {
+  const { env: exported, commands } = dryRun();
+  let redis: TestRedis;
+  let slack: SlackCapture;
+  let smtp: SmtpCapture;
+  let sandboxPort: number;
+  const running: DaemonProcess[] = [];
+
+  beforeAll(async () => {
+    redis = await createTestRedis('dry-run');
+    [slack, smtp, sandboxPort] = await Promise.all([startSlackCapture(), startSmtpCapture(), freePort()]);
+  });
+
+  afterAll(async () => {
+    await stopDaemons(running);
+    await Promise.all([slack?.close(), smtp?.close()]);
+    // The budget's ledger of this run's sandbox (its URL names the run's own port): no prefix holds it.
+    if (redis) {
+      const url = `http://127.0.0.1:${sandboxPort}`;
+      await deleteByPrefix(redis.redis, ledgerRoot(accessFingerprint(url, 'sandbox-key')));
+      await redis.cleanup();
+    }
+  });
+
+  /** A README command or value with the sandbox's port in place of 8080. */
+  const ported = (text: string) => text.replaceAll('8080', String(sandboxPort));
+
+  it('names the commands and variables a reader needs', () => {
+    expect(commands.map((args) => args.find((a) => !a.startsWith('-') && !a.includes('/')))).toEqual([
+      'sandbox',
+      'check',
+      'test-notify',
+      'start',
+    ]);
+    expect(Object.keys(exported)).toEqual(
+      expect.arrayContaining([
+        'SHORTWATCH_UPSTREAM_URL',
+        'SLACK_WEBHOOK_URL',
+        'SMTP_URL',
+        'SHORTWATCH_REDIS_PREFIX',
+      ]),
+    );
+  });
+
+  it('the sandbox, check, test-notify ops and start: a message on every channel of the example', async () => {
+    const [sandboxArgs = [], checkArgs = [], notifyArgs = [], startArgs = []] = commands;
+    const env = {
+      ...Object.fromEntries(Object.entries(exported).map(([name, value]) => [name, ported(value)])),
+      SLACK_WEBHOOK_URL: slack.url,
+      SMTP_URL: `smtp://${smtp.host}:${smtp.port}`,
+      SHORTWATCH_REDIS_PREFIX: redis.prefix,
+      SHORTWATCH_HTTP_PORT: String(await freePort()),
+    };
+    const stepEvery = sandboxArgs.indexOf('--step-every');
+    const sandboxRun = sandboxArgs.map((a, i) => (i === stepEvery + 1 ? FAST_STEP : ported(a)));
+    const sandbox = spawnShortwatch(sandboxRun);
+    running.push(sandbox);
+    await waitFor(
+      'the sandbox listening',
+      () => sandbox.stdout().includes(`127.0.0.1:${sandboxPort}`),
+      20_000,
+    );
+
+    const check = await runShortwatch(checkArgs, env);
+    expect(check.code, `${check.stdout}${check.stderr}`).toBe(0);
+    const notify = await runShortwatch(notifyArgs, env);
+    expect(notify.code, `${notify.stdout}${notify.stderr}`).toBe(0);
+
+    // In its quiet hours (20:00–07:00 London) the holders' alert folds into the digest, as the README says.
+    const quietHours = holdersAlert(env)?.quietHours;
+    const quietAt = (at: Date) => quietHours !== undefined && quietUntil(quietHours, at) !== null;
+    const quietAtStart = quietAt(new Date());
+    const daemon = spawnShortwatch(startArgs, env);
+    running.push(daemon);
+    const to = (address: string) =>
+      smtp.mails.filter((m) =>
+        (Array.isArray(m.parsed.to) ? m.parsed.to : [m.parsed.to]).some((t) => t?.text.includes(address)),
+      );
+    const failed = () => {
+      if (daemon.child.exitCode !== null)
+        throw new Error(`start exited ${daemon.child.exitCode}:\n${daemon.stderr()}`);
+    };
+    await waitFor(
+      'an alert on the Slack desk feed',
+      () => {
+        failed();
+        return slack.delivered().length > 0;
+      },
+      60_000,
+    );
+    await waitFor(
+      'a digest',
+      () => {
+        failed();
+        return to('desk-heads@example.com').length > 0;
+      },
+      60_000,
+    );
+    const quiet = quietAtStart || quietAt(new Date());
+    await waitFor(
+      quiet ? "the holders' alert, in a digest (quiet hours)" : "the holders' e-mail alert",
+      () => {
+        failed();
+        return quiet
+          ? to('desk-heads@example.com').some((m) => HOLDERS.test(m.parsed.text ?? ''))
+          : to('pm-desk@example.com').length > 0;
+      },
+      60_000,
+    );
+    const holderMails = to('pm-desk@example.com');
+    if (!quiet) expect(holderMails.every((m) => HOLDERS.test(m.parsed.text ?? ''))).toBe(true);
+    // The operator channel: notices only, none in a healthy run; test-notify's marked sample reached it.
+    expect(to('shortwatch-ops@example.com').length).toBeGreaterThan(0);
+    expect(daemon.stderr()).not.toMatch(/"level":(?:50|60)/);
+  }, 150_000);
+});
