@@ -19,10 +19,20 @@ export async function refreshGauges(app: App): Promise<void> {
     metrics.lastSweepAge.set((ctx.now().getTime() - Date.parse(lastSweepAt)) / 1000);
   }
   for (const channel of app.settings.config.channels) {
-    const depth = await ctx.outbox.depth(channel.name, ctx.now().getTime());
+    const now = ctx.now().getTime();
+    const depth = await ctx.outbox.depth(channel.name, now);
     for (const [state, count] of Object.entries(depth))
       metrics.queueDepth.set({ queue: `outbox-${channel.name}`, state }, count);
+    const oldest = await ctx.outbox.oldestUndelivered(channel.name, now);
+    metrics.channelOldestUndelivered.set(
+      { channel: channel.name },
+      oldest === null ? 0 : (now - oldest) / 1000,
+    );
   }
+  // Read from Redis at each scrape: every process reports every notice, whichever raised it.
+  metrics.noticeActive.reset();
+  for (const notice of await ctx.notices.list())
+    metrics.noticeActive.set({ notice: notice.key, severity: notice.severity }, 1);
   for (const queue of app.queues.all()) {
     const counts = await queue.getJobCounts('waiting', 'delayed', 'active', 'failed', 'completed');
     for (const [state, count] of Object.entries(counts))

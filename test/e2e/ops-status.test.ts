@@ -230,7 +230,7 @@ describe('shortwatch status against a running start + worker pair', () => {
         new RegExp(`^${id}\\s+${escapeRegExp(name)}\\s+\\S+\\s+${holders}\\s+${totalShort}%\\s+ok$`, 'm'),
       );
     }
-    expect(text).toMatch(/^CHANNEL\s+KIND\s+MODE\s+WAITING\s+DELAYED\s+FAILED\s+STAGED$/m);
+    expect(text).toMatch(/^CHANNEL\s+KIND\s+MODE\s+WAITING\s+DELAYED\s+FAILED\s+STAGED\s+OLDEST UNSENT$/m);
     expect(text).toMatch(/^desk\s+slack\s+immediate\s+0\s+0\s+1\s+0$/m);
     expect(text).toMatch(/^late\s+slack\s+immediate\s+0\s+5\s+0\s+0$/m);
     expect(text).toMatch(/^morning\s+email\s+digest\s+0\s+0\s+0\s+5$/m);
