@@ -94,6 +94,7 @@ describe('a channel its receiver holds back', () => {
     const notice = await waitFor('the capped notice', async () =>
       (await running.ctx.notices.list()).find((n) => n.key === 'channel-retry-after-capped-desk'),
     );
+    if (!notice) throw new Error('no capped notice');
     expect(notice.text).toContain('Retry-After 31536000 s capped to 2s');
     expect(log.withMessage('desk: Retry-After 31536000 s capped to 2s')).toHaveLength(1);
     // Paused for the cap, not the year: the same message goes through, and the notice clears.
@@ -123,7 +124,7 @@ describe('a channel its receiver holds back', () => {
       const ready = await httpGet(`${base}/readyz`);
       return ready.status === 503 && ready.body.includes('channel desk stalled') ? ready.body : undefined;
     });
-    expect(JSON.parse(stalled).reasons).toContainEqual(
+    expect(JSON.parse(stalled ?? '{}').reasons).toContainEqual(
       expect.stringMatching(
         /^channel desk stalled: oldest undelivered message waiting \S+ \(delivery\.stalledAfter 1s\)$/,
       ),
