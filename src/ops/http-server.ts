@@ -67,8 +67,9 @@ export async function startHttpServer(
       if (await webConsole.handle(request, response)) return;
       if (request.method !== 'GET') return reply(405, 'text/plain', 'method not allowed\n');
       if (path === '/readyz') {
-        // The workers' liveness is this process's own (src/ops/worker-liveness.ts), not read from Redis.
-        const report = withLiveness(await readiness(app), app.liveness);
+        // The workers' and the delivery path's liveness are this process's own (src/ops/worker-liveness.ts), not read from Redis.
+        const workers = withLiveness(await readiness(app), app.liveness);
+        const report = withLiveness(workers, app.deliveryLiveness, 'delivery');
         return reply(report.ready ? 200 : 503, 'application/json', `${JSON.stringify(report)}\n`);
       }
       if (path === '/metrics') {
