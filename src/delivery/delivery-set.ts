@@ -6,6 +6,11 @@ import { ChannelDeliverer } from './deliverer.js';
 /** Wake-up messages starting with this are liveness probes (channel names cannot hold a `:`). */
 export const WAKE_PROBE_PREFIX = 'probe:';
 
+/** What the wake-up probes of one process start with: `probe:<process id>:`, then their number. */
+export function wakeProbePrefix(processId: string): string {
+  return `${WAKE_PROBE_PREFIX}${processId}:`;
+}
+
 /**
  * The deliverers of one process, one per configured channel, woken through Redis pub/sub whenever a
  * commit, a notice or a digest seal adds work (the deliverers also look once a second on their own).
@@ -27,8 +32,9 @@ export class DeliverySet {
   /** Subscribes to wake-ups and starts a deliverer per channel. */
   async start(): Promise<void> {
     this.#subscriber.on('message', (_topic: string, channel: string) => {
-      if (channel.startsWith(WAKE_PROBE_PREFIX)) this.#probeHeard = channel;
-      else this.#deliverers.get(channel)?.poke();
+      // Every process's probes reach every subscriber: only this process's own prove its path.
+      if (!channel.startsWith(WAKE_PROBE_PREFIX)) this.#deliverers.get(channel)?.poke();
+      else if (channel.startsWith(wakeProbePrefix(this.#ctx.processId))) this.#probeHeard = channel;
     });
     await this.#subscriber.subscribe(this.#ctx.outbox.wakeChannel);
     this.sync(this.#ctx.settings().config.channels);
@@ -55,7 +61,7 @@ export class DeliverySet {
     return this.#ctx.redis;
   }
 
-  /** The last liveness probe this set's subscriber received, if any. */
+  /** The last of this process's liveness probes its subscriber received, if any. */
   probeHeard(): string | undefined {
     return this.#probeHeard;
   }

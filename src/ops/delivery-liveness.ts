@@ -1,4 +1,4 @@
-import { type DeliverySet, WAKE_PROBE_PREFIX } from '../delivery/delivery-set.js';
+import { type DeliverySet, wakeProbePrefix } from '../delivery/delivery-set.js';
 import type { RedisClient } from '../state/redis-connection.js';
 import type { Logger } from './logger.js';
 import type { LivenessReport } from './worker-liveness.js';
@@ -126,14 +126,14 @@ export class DeliveryLiveness {
       },
       () => undefined,
     );
-    const token = `${WAKE_PROBE_PREFIX}${this.#o.processId}:${seq}`;
+    const token = `${wakeProbePrefix(this.#o.processId)}${seq}`;
     this.#o.commands.publish(this.#o.wakeTopic, token).catch(() => undefined);
   }
 
   /** The latest of this process's probes the subscriber heard (0: none). */
   #heard(deliveries: DeliverySet): number {
     const heard = deliveries.probeHeard();
-    const own = `${WAKE_PROBE_PREFIX}${this.#o.processId}:`;
+    const own = wakeProbePrefix(this.#o.processId);
     if (heard === undefined || !heard.startsWith(own)) return 0;
     return Number(heard.slice(own.length)) || 0;
   }
