@@ -98,4 +98,29 @@ describe('a stuck delivery path', () => {
     expect(notice?.severity).toBe('critical');
     expect(notice?.text).toContain('no delivery probe came through');
   }, 60_000);
+
+  it('leaves a poll worker whose blocking connection stops answering to BullMQ, and the change is polled', async () => {
+    // BullMQ 6.7 races each worker's blocking fetch against a watchdog (its block timeout + 1 s) and
+    // rebuilds a blocking connection that never answered; the worker liveness (the probe job) covers the
+    // connection the workers share. This pins what the daemon relies on for the poll worker's own one.
+    const { app, proxy, dead } = await run();
+    const stack = current.stack;
+    if (!stack) throw new Error('no stack');
+    // The poll worker's blocking connection names itself `<bull prefix>:<base64 of "poll">`.
+    expect(proxy.freeze(Buffer.from('poll').toString('base64'))).toBeGreaterThanOrEqual(1);
+    const expected = stack.sandbox.scenario.step().map((c) => `${c.issuerId}|${c.holderKey}|${c.kind}`);
+    await waitFor(
+      'every change polled and delivered',
+      () => stack.slack.delivered().flatMap((p) => slackEvents(p.payload)).length >= expected.length,
+      30_000,
+    );
+    expect(
+      stack.slack
+        .delivered()
+        .flatMap((p) => slackEvents(p.payload))
+        .sort(),
+    ).toEqual([...expected].sort());
+    expect(dead).toEqual([]);
+    expect(app.liveness?.state).not.toBe('stuck');
+  }, 60_000);
 });
