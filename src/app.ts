@@ -277,7 +277,7 @@ export class App {
       now: () => this.ctx.now().getTime(),
       workers: () => this.#workers?.all() ?? [],
       recreate: () => this.#recreateWorkers(),
-      onDead: (reason) => void this.#workersDead('BullMQ workers', reason),
+      onDead: (reason) => void this.#workersDead('its BullMQ workers are', reason),
       watch: (name, emitter) => this.#health.watchBull(name, emitter),
     });
     this.#liveness.start();
@@ -289,7 +289,7 @@ export class App {
       wakeTopic: this.ctx.outbox.wakeChannel,
       deliveries: () => this.#deliveries,
       recreate: () => this.#recreateDeliveries(),
-      onDead: (reason) => void this.#workersDead('delivery path', reason),
+      onDead: (reason) => void this.#workersDead('its delivery path is', reason),
       onAlive: () =>
         void this.ctx.notices
           .clear(
@@ -304,7 +304,7 @@ export class App {
   }
 
   /**
-   * Workers or deliverers stayed stuck after their connections were recreated: tells the operator (the
+   * Workers or deliverers stayed stuck after their connections were recreated (`what`: `its … is`): tells the operator (the
    * critical `process-stuck` notice, bounded: Redis may be part of the problem), then asks the process to
    * exit non-zero so that its supervisor restarts it.
    */
@@ -312,7 +312,7 @@ export class App {
     const told = this.ctx.notices.raise(
       PROCESS_STUCK_NOTICE,
       'critical',
-      `A shortwatch process exits: its ${what} stay stuck`,
+      `A shortwatch process exits: ${what} stuck`,
       `${this.#processId}: ${reason}, after its Redis connections were recreated once. It exits 1 for its supervisor to restart it; cleared when a process runs with its workers and deliverers alive.`,
     );
     await Promise.race([told.catch(() => undefined), sleep(2_000)]);
