@@ -37,6 +37,10 @@ const SLOW = [
   // The misspelling table (spawned check/start pairs): about 57 s; the polling states: about 35 s.
   'test/e2e/check-start-references.test.ts',
   'test/e2e/polling-state.test.ts',
+  // Stuck delivery connections (each waits out a liveness timeout, one twice) and a redis-server kept
+  // loading by DEBUG RELOAD (three loads of about 2 s): about 20 s each.
+  'test/e2e/delivery-liveness.test.ts',
+  'test/e2e/redis-loading.test.ts',
   // Every e-mail template in headless Chromium at two widths, and the web console against a running
   // daemon: about 10 s each.
   'test/browser/*.test.ts',

@@ -8,6 +8,7 @@ import { channelRegistry, createSender } from './channels/registry.js';
 import type { ChannelSender } from './channels/types.js';
 import { ConfigError } from './config/config-error.js';
 import type { ChannelConfig, Config } from './config/schema.js';
+import { deliveryContext } from './delivery/delivery-context.js';
 import { DeliverySet } from './delivery/delivery-set.js';
 import { recordedSender } from './delivery/recorded-sender.js';
 import { retireChannel } from './delivery/retire-channel.js';
@@ -17,6 +18,7 @@ import { QueueSet } from './jobs/queue-set.js';
 import { sweepEvery, syncSchedulers } from './jobs/schedulers.js';
 import { reportStateLost } from './jobs/state-kept.js';
 import { WorkerSet } from './jobs/workers.js';
+import { DeliveryLiveness } from './ops/delivery-liveness.js';
 import type { Logger } from './ops/logger.js';
 import { createMetrics, type Metrics } from './ops/metrics.js';
 import { redisErrorFields } from './ops/redis-error-fields.js';
@@ -61,6 +63,9 @@ export type { ClientRole } from './upstream-clients.js';
  */
 const UNREAD_KEY_FINGERPRINT = 'unread-key';
 
+/** The notice a process raises as it exits because its workers or its delivery path stay stuck. */
+const PROCESS_STUCK_NOTICE = 'process-stuck';
+
 /** How an App is built; everything from outside is passed in. */
 export interface AppOptions {
   logger: Logger;
@@ -94,6 +99,7 @@ export class App {
   /** The name every connection of this process carries in `CLIENT LIST`, with its purpose appended. */
   readonly #connectionName: string;
   #liveness: WorkerLiveness | undefined;
+  #deliveryLiveness: DeliveryLiveness | undefined;
   readonly #deadListeners: Array<(reason: string) => void> = [];
   /** Under `watchlist: all`: the watched set and the plan follow the issuer list the sweeps save. */
   readonly #follower: DirectoryFollower;
@@ -221,6 +227,11 @@ export class App {
     return this.#liveness?.report();
   }
 
+  /** Whether this process's delivery path still answers (src/ops/delivery-liveness.ts); undefined in a CLI. */
+  get deliveryLiveness(): LivenessReport | undefined {
+    return this.#deliveryLiveness?.report();
+  }
+
   /** Calls `listener` when the workers stay stuck after their connections were recreated: exit non-zero. */
   onWorkersDead(listener: (reason: string) => void): void {
     this.#deadListeners.push(listener);
@@ -266,12 +277,66 @@ export class App {
       now: () => this.ctx.now().getTime(),
       workers: () => this.#workers?.all() ?? [],
       recreate: () => this.#recreateWorkers(),
-      onDead: (reason) => {
-        for (const listener of this.#deadListeners) listener(reason);
-      },
+      onDead: (reason) => void this.#workersDead('its BullMQ workers are', reason),
       watch: (name, emitter) => this.#health.watchBull(name, emitter),
     });
     this.#liveness.start();
+    this.#deliveryLiveness = new DeliveryLiveness({
+      processId: this.#processId,
+      intervalMs: liveness.interval,
+      timeoutMs: liveness.timeout,
+      commands: this.redis,
+      wakeTopic: this.ctx.outbox.wakeChannel,
+      deliveries: () => this.#deliveries,
+      recreate: () => this.#recreateDeliveries(),
+      onDead: (reason) => void this.#workersDead('its delivery path is', reason),
+      onAlive: () =>
+        void this.ctx.notices
+          .clear(
+            PROCESS_STUCK_NOTICE,
+            `Process ${this.#processId} runs with its workers and deliverers alive.`,
+          )
+          .catch(() => undefined),
+      logger: this.ctx.logger,
+      now: () => this.ctx.now().getTime(),
+    });
+    this.#deliveryLiveness.start();
+  }
+
+  /**
+   * Workers or deliverers stayed stuck after their connections were recreated (`what`: `its … is`): tells the operator (the
+   * critical `process-stuck` notice, bounded: Redis may be part of the problem), then asks the process to
+   * exit non-zero so that its supervisor restarts it.
+   */
+  async #workersDead(what: string, reason: string): Promise<void> {
+    const told = this.ctx.notices.raise(
+      PROCESS_STUCK_NOTICE,
+      'critical',
+      `A shortwatch process exits: ${what} stuck`,
+      `${this.#processId}: ${reason}, after its Redis connections were recreated once. It exits 1 for its supervisor to restart it; cleared when a process runs with its workers and deliverers alive.`,
+    );
+    await Promise.race([told.catch(() => undefined), sleep(2_000)]);
+    for (const listener of this.#deadListeners) listener(reason);
+  }
+
+  /** The delivery path on connections of its own: the deliverers' outbox connection and the wake-up subscriber. */
+  async #startDeliveries(): Promise<DeliverySet> {
+    const { redis } = this.#settings.config;
+    const connection = openRedis(redis, { purpose: 'commands', name: `${this.#connectionName}:deliver` });
+    const wake = openRedis(redis, { purpose: 'subscriber', name: `${this.#connectionName}:wake` });
+    this.#health.watchClient('deliver', connection);
+    this.#health.watchClient('wake', wake);
+    const deliveries = new DeliverySet(deliveryContext(this.ctx, connection), wake);
+    await deliveries.start();
+    return deliveries;
+  }
+
+  /** Replaces a stuck delivery path: the old set's connections cut, a new set on new ones. */
+  async #recreateDeliveries(): Promise<void> {
+    const stuck = this.#deliveries;
+    this.#deliveries = undefined;
+    await stuck?.abandon(2_000);
+    this.#deliveries = await this.#startDeliveries();
   }
 
   /**
@@ -324,13 +389,7 @@ export class App {
     this.#workers = new WorkerSet(this.ctx, this.#workerRedis);
     this.#workers.start();
     for (const worker of this.#workers.all()) this.#health.watchBull(`worker:${worker.name}`, worker);
-    const wake = openRedis(this.#settings.config.redis, {
-      purpose: 'subscriber',
-      name: `${this.#connectionName}:wake`,
-    });
-    this.#health.watchClient('wake', wake);
-    this.#deliveries = new DeliverySet(this.ctx, wake);
-    await this.#deliveries.start();
+    this.#deliveries = await this.#startDeliveries();
     this.#startLiveness();
     if (!options.workerOnly) this.#health.onRecovered(() => void this.#resyncSchedulers());
     await this.#accountForChannels();
@@ -428,6 +487,7 @@ export class App {
     if (this.#beat) clearInterval(this.#beat);
     await this.#beating;
     await this.#liveness?.stop();
+    this.#deliveryLiveness?.stop();
     await Promise.all([this.#workers?.close(timeoutMs), this.#deliveries?.close(timeoutMs)]);
     await this.redis.hdel(stateKeys(this.ctx.prefix).workers, this.#processId).catch(() => undefined);
     if (this.#beat) {

@@ -7,6 +7,8 @@ import { Lease } from '../state/lease.js';
 import type { Inflight, UnreadableRecord } from '../state/outbox.js';
 import { backoffMs } from './backoff.js';
 import { composeNext, inflightOf } from './compose.js';
+import { describeCap, type RateLimitPause, rateLimitPause } from './retry-after-cap.js';
+import { StallWatch } from './stall-watch.js';
 
 /** How long a drain lease lives unrenewed: a dead holder's channel is taken over within this. */
 export const DRAIN_LEASE_MS = 6_000;
@@ -45,10 +47,14 @@ export class ChannelDeliverer {
   #recordFailures = 0;
   /** Parts of a split message known sent, kept here too in case Redis missed the update. */
   #progress: { deliveryId: string; partsSent: number } | undefined;
+  readonly #stall: StallWatch;
+  /** Whether a capped Retry-After's notice may be active: cleared at the next message sent. */
+  #capTold = true;
 
   constructor(ctx: JobContext, channel: string) {
     this.#ctx = ctx;
     this.#channel = channel;
+    this.#stall = new StallWatch(ctx, channel);
     const key = stateKeys(ctx.prefix).outbox(channel).lease;
     this.#lease = new Lease(ctx.redis, key, `${ctx.processId}|${channel}`, DRAIN_LEASE_MS);
   }
@@ -82,7 +88,9 @@ export class ChannelDeliverer {
       try {
         if (await this.#lease.take()) {
           this.#lease.keepAlive();
-          waitMs = await this.#step();
+          await this.#stall.check(this.#ctx.now().getTime());
+          // Back within a second however long the wait: the stall watch looks while a channel is paused.
+          waitMs = Math.min(await this.#step(), IDLE_MS);
         } else {
           waitMs = DRAIN_LEASE_MS / 2;
         }
@@ -172,6 +180,7 @@ export class ChannelDeliverer {
     }
     this.#unrecorded = { ...inflight, attempts: inflight.attempts + 1 };
     this.#ctx.metrics.deliveries.inc({ channel: this.#channel, outcome: 'sent' });
+    if (this.#capTold) await this.#clearCapNotice();
     return this.#recordSent(this.#unrecorded);
   }
 
@@ -225,6 +234,31 @@ export class ChannelDeliverer {
     );
   }
 
+  /** Says that a 429's Retry-After was cut to `delivery.maxRetryAfter`: a log line and a warning notice. */
+  async #toldCapped(pause: RateLimitPause, askedMs: number, now: number): Promise<void> {
+    const capped = describeCap(askedMs, pause.waitMs);
+    const until = new Date(now + pause.waitMs).toISOString();
+    this.#ctx.logger.warn({ channel: this.#channel, pausedUntil: until }, `${this.#channel}: ${capped}`);
+    this.#capTold = true;
+    await this.#ctx.notices.raise(
+      `channel-retry-after-capped-${this.#channel}`,
+      'warning',
+      `${this.#channel} asked for a pause longer than delivery.maxRetryAfter`,
+      `${capped}: ${this.#channel} is paused until ${until}, then tried again. A receiver that keeps asking this may be refusing the channel for good: check it.`,
+    );
+  }
+
+  /** A message went through: a capped Retry-After's notice (this process's or another's) is over. */
+  async #clearCapNotice(): Promise<void> {
+    const key = `channel-retry-after-capped-${this.#channel}`;
+    // Sent is sent: a Redis error here is for the next message sent to clear it.
+    const cleared = await this.#ctx.notices
+      .clear(key, `${this.#channel} took a message again.`)
+      .then(() => true)
+      .catch(() => false);
+    if (cleared) this.#capTold = false;
+  }
+
   /** How long to leave a message another process claimed and touched lately (0: this one may send it). */
   #claimantGrace(inflight: Inflight, now: number): number {
     if (inflight.claimedBy === undefined || inflight.claimedBy === this.#lease.owner) return 0;
@@ -246,11 +280,12 @@ export class ChannelDeliverer {
     const message = error instanceof Error ? error.message : String(error);
     const outcome = isDeliveryError(error) ? error.outcome : 'retry';
     if (isDeliveryError(error) && error.outcome === 'rate-limit') {
-      // The attempt is not charged: the channel waits for what the receiver asked.
-      const wait = error.retryAfterMs ?? 1_000;
-      await outbox.setSendState(this.#channel, { pausedUntil: now + wait });
+      // The attempt is not charged: the channel waits for what the receiver asked, up to the cap.
+      const pause = rateLimitPause(error.retryAfterMs, this.#ctx.settings().config.delivery.maxRetryAfter);
+      await outbox.setSendState(this.#channel, { pausedUntil: now + pause.waitMs });
       this.#ctx.metrics.deliveries.inc({ channel: this.#channel, outcome: 'rate_limited' });
-      return wait;
+      if (pause.cappedFromMs !== null) await this.#toldCapped(pause, pause.cappedFromMs, now);
+      return pause.waitMs;
     }
     if (outcome === 'park' || inflight.attempts >= channel.attempts) {
       await outbox.finish(

@@ -3,14 +3,26 @@ import type { JobContext } from '../jobs/context.js';
 import type { RedisClient } from '../state/redis-connection.js';
 import { ChannelDeliverer } from './deliverer.js';
 
+/** Wake-up messages starting with this are liveness probes (channel names cannot hold a `:`). */
+export const WAKE_PROBE_PREFIX = 'probe:';
+
+/** What the wake-up probes of one process start with: `probe:<process id>:`, then their number. */
+export function wakeProbePrefix(processId: string): string {
+  return `${WAKE_PROBE_PREFIX}${processId}:`;
+}
+
 /**
  * The deliverers of one process, one per configured channel, woken through Redis pub/sub whenever a
  * commit, a notice or a digest seal adds work (the deliverers also look once a second on their own).
+ * `ctx.redis` is the delivery path's own connection: src/ops/delivery-liveness.ts proves it and the
+ * subscriber answer, and replaces the whole set when either is stuck.
  */
 export class DeliverySet {
   readonly #ctx: JobContext;
   readonly #subscriber: RedisClient;
   readonly #deliverers = new Map<string, ChannelDeliverer>();
+  /** The last liveness probe heard on the wake-up topic. */
+  #probeHeard: string | undefined;
 
   constructor(ctx: JobContext, subscriber: RedisClient) {
     this.#ctx = ctx;
@@ -19,9 +31,11 @@ export class DeliverySet {
 
   /** Subscribes to wake-ups and starts a deliverer per channel. */
   async start(): Promise<void> {
-    this.#subscriber.on('message', (_topic: string, channel: string) =>
-      this.#deliverers.get(channel)?.poke(),
-    );
+    this.#subscriber.on('message', (_topic: string, channel: string) => {
+      // Every process's probes reach every subscriber: only this process's own prove its path.
+      if (!channel.startsWith(WAKE_PROBE_PREFIX)) this.#deliverers.get(channel)?.poke();
+      else if (channel.startsWith(wakeProbePrefix(this.#ctx.processId))) this.#probeHeard = channel;
+    });
     await this.#subscriber.subscribe(this.#ctx.outbox.wakeChannel);
     this.sync(this.#ctx.settings().config.channels);
   }
@@ -42,10 +56,41 @@ export class DeliverySet {
     }
   }
 
-  /** Finishes messages in flight (up to `timeoutMs`), releases every lease, unsubscribes. */
+  /** The connection the deliverers' reads and writes go through (their leases and outboxes). */
+  get connection(): RedisClient {
+    return this.#ctx.redis;
+  }
+
+  /** The last of this process's liveness probes its subscriber received, if any. */
+  probeHeard(): string | undefined {
+    return this.#probeHeard;
+  }
+
+  /** Finishes messages in flight (up to `timeoutMs`), releases every lease, closes both connections. */
   async close(timeoutMs: number): Promise<void> {
+    const graceful = (async () => {
+      await Promise.all([...this.#deliverers.values()].map((d) => d.stop(timeoutMs)));
+      for (const client of [this.#subscriber, this.#ctx.redis])
+        await client.quit().catch(() => client.disconnect());
+    })();
+    // A stuck connection answers neither the lease release nor the quit: cut it after the grace.
+    const cut = new Promise<void>((resolve) => setTimeout(resolve, timeoutMs + 1_000).unref());
+    await Promise.race([graceful, cut]);
+    this.#subscriber.disconnect();
+    this.#ctx.redis.disconnect();
+    await graceful;
+    this.#deliverers.clear();
+  }
+
+  /**
+   * Drops a stuck set: both connections are cut first (a quit would wait on them for ever; cut, their
+   * pending commands fail at once), then the deliverers stop. Their leases are this process's, so the set
+   * that replaces it takes them over at once.
+   */
+  async abandon(timeoutMs: number): Promise<void> {
+    this.#ctx.redis.disconnect();
+    this.#subscriber.disconnect();
     await Promise.all([...this.#deliverers.values()].map((d) => d.stop(timeoutMs)));
     this.#deliverers.clear();
-    await this.#subscriber.quit().catch(() => this.#subscriber.disconnect());
   }
 }

@@ -77,3 +77,27 @@ export const CAUSE_TEXT: Record<PollFailureCause, string> = {
     'the stored snapshot cannot be read; `shortwatch resume ISSUER` starts it afresh (silently re-baselined)',
   internal: 'shortwatch itself failed (see the log)',
 };
+
+/** What decides when a failed poll's issuer is asked again. */
+export interface NextTryInputs {
+  /** The job is failed with a retriable error (a possible blip), not ended. */
+  blip: boolean;
+  /** Attempts the job had made before this one, and may make in all. */
+  attemptsMade: number;
+  attempts: number;
+  /** The job's exponential backoff's first delay (ms). */
+  jobBackoffMs: number;
+  /** The issuer's health backoff: when the sweep plans it again. */
+  healthRetryAt: number | undefined;
+  nowMs: number;
+}
+
+/**
+ * When a failed poll's issuer is asked again: the job's own retry while the failure may be a blip and
+ * attempts are left (at the latest: BullMQ's jitter only shortens it), else the health backoff's time.
+ */
+export function nextPollTry(inputs: NextTryInputs): number | undefined {
+  const { blip, attemptsMade, attempts, jobBackoffMs, healthRetryAt, nowMs } = inputs;
+  if (blip && attemptsMade + 1 < attempts) return nowMs + jobBackoffMs * 2 ** attemptsMade;
+  return healthRetryAt;
+}

@@ -12,7 +12,7 @@ import type { JobContext } from './context.js';
 import { historyForPoll, historySummary, withFinals } from './issuer-history.js';
 import { withIssuerLabel } from './issuer-label.js';
 import { fetchChecked } from './poll-answer.js';
-import { failureCause, isDeterministic } from './poll-failure.js';
+import { failureCause, isDeterministic, nextPollTry } from './poll-failure.js';
 import { sweepEvery } from './schedulers.js';
 import type { PollJobData } from './sweep.js';
 
@@ -276,9 +276,9 @@ async function failed(ctx: JobContext, job: Job<PollJobData>, error: unknown): P
   ctx.metrics.pollFailures.inc({ cause });
   const message = error instanceof Error ? error.message : String(error);
   const { plan } = ctx.settings();
-  let streak = 1;
+  let failing: Awaited<ReturnType<typeof ctx.pollHealth.failed>> | undefined;
   try {
-    const failing = await ctx.pollHealth.failed({
+    failing = await ctx.pollHealth.failed({
       issuerId: job.data.issuerId,
       cause,
       message,
@@ -286,23 +286,37 @@ async function failed(ctx: JobContext, job: Job<PollJobData>, error: unknown): P
       version: job.data.datasetVersion ?? null,
       backoffMs: (count) => failureBackoffMs(count, sweepEvery(plan), plan.maxStalenessMs),
     });
-    streak = failing.count;
-    ctx.logger.warn(
-      {
-        issuerId: job.data.issuerId,
-        cause,
-        failures: failing.count,
-        since: failing.since,
-        nextTry: failing.retryAt === undefined ? undefined : new Date(failing.retryAt).toISOString(),
-        err: error,
-      },
-      'poll failed',
-    );
   } catch {
     // Redis itself failing is logged by the connection's error listener; the job's own error matters here.
   }
   // Retried within the sweep only while the failure may be a blip: a cause a retry cannot fix, or an
   // issuer already failing before this job, waits out its backoff instead of spending a token per attempt.
-  const blip = !isDeterministic(cause) && streak <= job.attemptsMade + 1;
+  const blip = !isDeterministic(cause) && (failing?.count ?? 1) <= job.attemptsMade + 1;
+  const nextTry = nextPollTry({
+    blip,
+    attemptsMade: job.attemptsMade,
+    attempts: job.opts.attempts ?? 1,
+    jobBackoffMs: backoffDelayOf(job),
+    healthRetryAt: failing?.retryAt,
+    nowMs: ctx.now().getTime(),
+  });
+  // One line: issuer, cause, streak and the next try (the stack at debug only, by the logger).
+  ctx.logger.warn(
+    {
+      issuerId: job.data.issuerId,
+      cause,
+      failures: failing?.count,
+      since: failing?.since,
+      nextTry: nextTry === undefined ? undefined : new Date(nextTry).toISOString(),
+      err: error,
+    },
+    'poll failed',
+  );
   return blip ? error : new UnrecoverableError(`${cause}: ${message}`);
+}
+
+/** The first delay of a job's backoff (a number, or `{ delay }`); 0 without one. */
+function backoffDelayOf(job: Job): number {
+  const backoff = job.opts.backoff;
+  return typeof backoff === 'number' ? backoff : (backoff?.delay ?? 0);
 }

@@ -19,10 +19,20 @@ export async function refreshGauges(app: App): Promise<void> {
     metrics.lastSweepAge.set((ctx.now().getTime() - Date.parse(lastSweepAt)) / 1000);
   }
   for (const channel of app.settings.config.channels) {
-    const depth = await ctx.outbox.depth(channel.name, ctx.now().getTime());
+    const now = ctx.now().getTime();
+    const depth = await ctx.outbox.depth(channel.name, now);
     for (const [state, count] of Object.entries(depth))
       metrics.queueDepth.set({ queue: `outbox-${channel.name}`, state }, count);
+    const oldest = await ctx.outbox.oldestUndelivered(channel.name, now);
+    metrics.channelOldestUndelivered.set(
+      { channel: channel.name },
+      oldest === null ? 0 : (now - oldest) / 1000,
+    );
   }
+  // Read from Redis at each scrape: every process reports every notice, whichever raised it.
+  metrics.noticeActive.reset();
+  for (const notice of await ctx.notices.list())
+    metrics.noticeActive.set({ notice: notice.key, severity: notice.severity }, 1);
   for (const queue of app.queues.all()) {
     const counts = await queue.getJobCounts('waiting', 'delayed', 'active', 'failed', 'completed');
     for (const [state, count] of Object.entries(counts))
@@ -57,8 +67,9 @@ export async function startHttpServer(
       if (await webConsole.handle(request, response)) return;
       if (request.method !== 'GET') return reply(405, 'text/plain', 'method not allowed\n');
       if (path === '/readyz') {
-        // The workers' liveness is this process's own (src/ops/worker-liveness.ts), not read from Redis.
-        const report = withLiveness(await readiness(app), app.liveness);
+        // The workers' and the delivery path's liveness are this process's own (src/ops/worker-liveness.ts), not read from Redis.
+        const workers = withLiveness(await readiness(app), app.liveness);
+        const report = withLiveness(workers, app.deliveryLiveness, 'delivery');
         return reply(report.ready ? 200 : 503, 'application/json', `${JSON.stringify(report)}\n`);
       }
       if (path === '/metrics') {

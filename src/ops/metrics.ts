@@ -19,6 +19,8 @@ export interface Metrics {
   queueDepth: Gauge<'queue' | 'state'>;
   lastSweepAge: Gauge;
   lastSweepAt: Gauge;
+  channelOldestUndelivered: Gauge<'channel'>;
+  noticeActive: Gauge<'notice' | 'severity'>;
 }
 
 /** Creates the metrics on a fresh registry. */
@@ -117,6 +119,18 @@ export function createMetrics(): Metrics {
     lastSweepAt: new Gauge({
       name: 'shortwatch_last_sweep_timestamp_seconds',
       help: 'Unix time of the last successful sweep.',
+      registers,
+    }),
+    channelOldestUndelivered: new Gauge({
+      name: 'shortwatch_channel_oldest_undelivered_seconds',
+      help: "Age of each channel's oldest undelivered message (ready and waiting, or in flight); 0 when none. Past delivery.stalledAfter the channel is stalled.",
+      labelNames: ['channel'],
+      registers,
+    }),
+    noticeActive: new Gauge({
+      name: 'shortwatch_notice_active',
+      help: 'One series per operator notice going on now, valued 1 (a cleared notice leaves the scrape).',
+      labelNames: ['notice', 'severity'],
       registers,
     }),
   };

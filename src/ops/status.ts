@@ -1,5 +1,6 @@
 import type { App } from '../app.js';
 import { formatDuration } from '../config/duration.js';
+import { channelStall, describeStall } from '../delivery/stall.js';
 import { describeOverdue, overdueAfterMs, overdueIssuers } from '../jobs/poll-health-report.js';
 import { schedulerHealth, sweepEvery } from '../jobs/schedulers.js';
 import { isWholeDirectory, resolveWatchlist, watchEntries } from '../jobs/watchlist.js';
@@ -77,6 +78,10 @@ export interface StatusReport {
     active: number;
     failed: number;
     staged: number;
+    /** Age of the oldest undelivered message (ready or in flight), null when none. */
+    oldestUndeliveredMs: number | null;
+    /** Older than `delivery.stalledAfter`: `/readyz` is not ready and `channel-stalled-<name>` is raised. */
+    stalled: boolean;
   }>;
   /** `registered` is false until a `shortwatch start` process upserts the scheduler; `late` needs one. */
   schedulers: Array<{ id: string; registered: boolean; next: string | null; late: boolean }>;
@@ -113,6 +118,8 @@ export async function collectStatus(app: App): Promise<StatusReport> {
   const channels = await Promise.all(
     config.channels.map(async (channel) => {
       const depth = await ctx.outbox.depth(channel.name, now.getTime());
+      const oldest = await ctx.outbox.oldestUndelivered(channel.name, now.getTime());
+      const stall = channelStall(oldest, now.getTime(), config.delivery.stalledAfter);
       return {
         name: channel.name,
         kind: channel.kind,
@@ -123,6 +130,8 @@ export async function collectStatus(app: App): Promise<StatusReport> {
         active: depth.inflight,
         failed: depth.parked,
         staged: channel.mode === 'digest' ? await ctx.outbox.stagedCount(channel.name) : 0,
+        oldestUndeliveredMs: stall.ageMs,
+        stalled: stall.stalled,
       };
     }),
   );
@@ -258,9 +267,23 @@ function parseProcess(raw: string): { role: string; seenAt: string } | null {
   return null;
 }
 
+/** One readiness reason per channel whose oldest undelivered message is older than `delivery.stalledAfter`. */
+async function stalledChannels(app: App): Promise<string[]> {
+  const { config } = app.settings;
+  const now = app.ctx.now().getTime();
+  const reasons: string[] = [];
+  for (const channel of config.channels) {
+    const oldest = await app.ctx.outbox.oldestUndelivered(channel.name, now);
+    const stall = channelStall(oldest, now, config.delivery.stalledAfter);
+    if (stall.stalled && stall.ageMs !== null)
+      reasons.push(describeStall(channel.name, stall.ageMs, config.delivery.stalledAfter));
+  }
+  return reasons;
+}
+
 /**
  * Readiness: Redis answers, upstream access is not revoked, no watched issuer is overdue for its poll,
- * and the schedulers exist and are on time.
+ * the schedulers exist and are on time, and no channel is stalled (`delivery.stalledAfter`).
  * `notices` lists the operator problems going on, so they reach a probe even when the ops channel cannot.
  */
 export async function readiness(app: App): Promise<{ ready: boolean; reasons: string[]; notices: string[] }> {
@@ -289,6 +312,7 @@ export async function readiness(app: App): Promise<{ ready: boolean; reasons: st
       ids.length > 5 ? `${ids.slice(0, 5).join(', ')} and ${ids.length - 5} more` : ids.join(', ');
     reasons.push(`polling degraded: ${overdue.length} issuers overdue (${shown})`);
   }
+  reasons.push(...(await stalledChannels(app)));
   const schedulers = await schedulerHealth(app.queues, app.settings.config, app.ctx.now().getTime());
   for (const s of schedulers)
     if (s.late || !s.registered) reasons.push(`scheduler ${s.id} is missing or late`);

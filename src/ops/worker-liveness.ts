@@ -247,20 +247,22 @@ export class WorkerLiveness {
 }
 
 /**
- * Adds the liveness state to a readiness report: a state other than `alive`/`starting` makes it not ready,
- * with a reason, and the record in the body; a healthy one leaves the report as it was.
+ * Adds a liveness state to a readiness report: a state other than `alive`/`starting` makes it not ready,
+ * with a reason (`workers …` for the BullMQ workers, `delivery …` for the delivery path), and the record
+ * in the body (`liveness`, or `deliveryLiveness`); a healthy one leaves the report as it was.
  */
 export function withLiveness<R extends { ready: boolean; reasons: string[] }>(
   report: R,
   liveness: LivenessReport | undefined,
-): R & { liveness?: LivenessReport } {
+  of: 'workers' | 'delivery' = 'workers',
+): R & { liveness?: LivenessReport; deliveryLiveness?: LivenessReport } {
   if (liveness === undefined || liveness.state === 'alive' || liveness.state === 'starting') return report;
   const why = liveness.reason === null ? '' : `: ${liveness.reason}`;
   return {
     ...report,
     ready: false,
-    reasons: [...report.reasons, `workers ${liveness.state}${why}`],
-    liveness,
+    reasons: [...report.reasons, `${of} ${liveness.state}${why}`],
+    ...(of === 'workers' ? { liveness } : { deliveryLiveness: liveness }),
   };
 }
 

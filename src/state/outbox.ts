@@ -331,6 +331,25 @@ export class Outbox {
     return { waiting: n(0), ready: n(1), inflight: n(2), parked: n(3) };
   }
 
+  /**
+   * Since when (epoch ms) the channel's oldest undelivered message waits: the in-flight message since it
+   * was claimed, or the oldest item ready at `nowMs` since it became ready; null when neither. Items put
+   * back by `deliveries retry` (score 0, the front) count from their claim, not from their first try.
+   */
+  async oldestUndelivered(channel: string, nowMs: number): Promise<number | null> {
+    const box = this.#box(channel);
+    const [oldest, raw] = await Promise.all([
+      this.#redis.zrangebyscore(box.pending, '(0', nowMs, 'WITHSCORES', 'LIMIT', 0, 1),
+      this.#redis.getBuffer(box.inflight),
+    ]);
+    const read = raw === null ? null : readRecord(inflightSchema, raw.toString('utf8'));
+    const candidates = [
+      oldest[1] === undefined ? null : Number(oldest[1]),
+      read?.ok ? read.value.claimedAt : null,
+    ].filter((at): at is number => at !== null && Number.isFinite(at));
+    return candidates.length === 0 ? null : Math.min(...candidates);
+  }
+
   /** Events waiting in a digest channel's current period. */
   async stagedCount(channel: string): Promise<number> {
     return this.#redis.hlen(this.#box(channel).digestStaged);

@@ -121,12 +121,23 @@ export function parseNode(text: string): { host: string; port: number } {
 }
 
 /**
- * After a failover, a connection may still reach the old master, now a replica that answers writes with
- * `READONLY` (BullMQ #1928): reconnect (ioredis asks the sentinels again, or refreshes the cluster's
- * slots) and resend the command. A Redis error reply carries no code, only its text's first word.
+ * Errors a failover answers with on a connection that was fine, after which reconnecting is the cure:
+ * `READONLY`, the old master now a replica refusing writes (BullMQ #1928); `LOADING`, a node that restarted
+ * or resynced loading its dataset (managed services — ElastiCache, Azure — answer it during an upgrade or
+ * a failover, for as long as the load takes).
  */
-export function reconnectOnReadonly(error: Error): 2 | false {
-  return error.message.startsWith('READONLY') ? 2 : false;
+const FAILOVER_REPLIES = ['READONLY', 'LOADING'] as const;
+
+/**
+ * `reconnectOnError` of every connection, BullMQ's too (its connections are duplicates of ours, options
+ * included): on a failover reply, reconnect (ioredis asks the sentinels again or refreshes the cluster's
+ * slots, and its ready check waits while the node is still loading) and resend the command, so the
+ * caller sees a late answer instead of an error. A Redis error reply carries no code, only its text's
+ * first word.
+ */
+export function reconnectOnFailover(error: Error): 2 | false {
+  const word = error.message.split(' ', 1)[0];
+  return FAILOVER_REPLIES.some((reply) => reply === word) ? 2 : false;
 }
 
 /** The longest wait between two reconnect attempts (after a failover, the new master is found within it). */
@@ -146,7 +157,7 @@ function nodeOptions(config: RedisConfig, request: ConnectionRequest): RedisOpti
     // BullMQ workers and subscribers must never give up a command; stores fail after a few retries.
     maxRetriesPerRequest: probe ? 0 : request.purpose === 'commands' ? 3 : null,
     ...(probe ? { enableOfflineQueue: false, retryStrategy: () => null } : { retryStrategy: retryDelay }),
-    reconnectOnError: reconnectOnReadonly,
+    reconnectOnError: reconnectOnFailover,
     ...(request.name === undefined ? {} : { connectionName: request.name }),
     // A url carries its own credentials; Sentinel and Cluster nodes take them from the section.
     ...(config.sentinel || config.cluster

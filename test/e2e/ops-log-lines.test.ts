@@ -32,6 +32,8 @@ describe('routine failures log one line, stacks at debug only', () => {
     const { log, issuerId } = await pollAgainst500('warn');
     const [line] = log.withMessage('poll failed');
     expect(line).toMatchObject({ level: LEVEL.warn, issuerId, cause: 'server' });
+    // The next try is on the line itself: an instant after the failure.
+    expect(Date.parse(String(line?.nextTry))).toBeGreaterThan(Date.parse(String(line?.time ?? 0)));
     expect(JSON.stringify(line)).toContain('500');
     // Every line is one JSON line (lines() parses each), and none carries a stack.
     expect(log.lines().length).toBeGreaterThan(0);

@@ -111,4 +111,14 @@ describe('withLiveness', () => {
     expect(merged.ready).toBe(readyAfter);
     expect(merged.reasons).toEqual(reasons);
   });
+
+  it('names the delivery path and keeps its record apart', () => {
+    const merged = withLiveness(ready, report('stuck'), 'delivery');
+    expect(merged).toMatchObject({
+      ready: false,
+      reasons: ['delivery stuck: no probe job completed for 31 s while Redis answers'],
+      deliveryLiveness: { state: 'stuck' },
+    });
+    expect(merged.liveness).toBeUndefined();
+  });
 });

@@ -106,8 +106,17 @@ export function formatStatus(r: StatusReport): string {
     ...(r.overdue.length > 0 ? ['', 'Overdue:', ...r.overdue.map((line) => `  ${line}`)] : []),
     '',
     renderTable(
-      ['CHANNEL', 'KIND', 'MODE', 'WAITING', 'DELAYED', 'FAILED', 'STAGED'],
-      r.channels.map((c) => [c.name, c.kind, c.mode, c.waiting, c.delayed, c.failed, c.staged]),
+      ['CHANNEL', 'KIND', 'MODE', 'WAITING', 'DELAYED', 'FAILED', 'STAGED', 'OLDEST UNSENT'],
+      r.channels.map((c) => [
+        c.name,
+        c.kind,
+        c.mode,
+        c.waiting,
+        c.delayed,
+        c.failed,
+        c.staged,
+        describeOldest(c),
+      ]),
     ),
     '',
     `Schedulers: ${r.schedulers.map(describeScheduler).join('; ') || 'none'}${daemon ? '' : ' (no daemon running to run them)'}`,
@@ -115,6 +124,13 @@ export function formatStatus(r: StatusReport): string {
     `Notices: ${r.notices.map((n) => `[${n.severity}] ${n.title}`).join('; ') || 'none'}`,
   ];
   return lines.join('\n');
+}
+
+/** The age of a channel's oldest undelivered message, `STALLED` past `delivery.stalledAfter`. */
+function describeOldest(channel: StatusReport['channels'][number]): string {
+  if (channel.oldestUndeliveredMs === null) return '-';
+  const age = formatDuration(channel.oldestUndeliveredMs);
+  return channel.stalled ? `${age} STALLED` : age;
 }
 
 /** What stops alerts altogether, before anything else: polling stopped, no daemon. */

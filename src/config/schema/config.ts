@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { alertsSchema } from './alerts.js';
 import { budgetSchema } from './budget.js';
 import { channelsSchema } from './channels.js';
+import { deliverySchema } from './delivery.js';
 import { httpSchema } from './http.js';
 import { logSchema } from './log.js';
 import { opsSchema } from './ops.js';
@@ -20,6 +21,7 @@ const sections = z.strictObject({
   alerts: alertsSchema.prefault({}),
   watchlist: watchlistSchema,
   channels: channelsSchema,
+  delivery: deliverySchema.prefault({}),
   ops: opsSchema.prefault({}),
   http: httpSchema.prefault({}),
   retention: retentionSchema.prefault({}),

@@ -62,14 +62,18 @@ const livenessSchema = z
   .strictObject({
     interval: duration
       .prefault('5s')
-      .describe('How often each daemon process sends a probe job through its own BullMQ workers.'),
+      .describe(
+        "How often each daemon process sends a probe job through its own BullMQ workers, and a probe through its delivery path (a ping on the deliverers' connection, a message its wake-up subscriber must hear).",
+      ),
     timeout: duration
       .prefault('30s')
       .describe(
-        'A probe not completed this long while Redis answers means the workers are stuck (e.g. after a failover): the process recreates its BullMQ connections, and exits 1 if that does not help within another timeout.',
+        'A probe not completed this long while Redis answers means the workers or the delivery path are stuck (e.g. after a failover): the process recreates their connections, and exits 1 with the `process-stuck` notice if that does not help within another timeout.',
       ),
   })
-  .describe('Worker liveness: proves, in every daemon process, that its workers still take jobs.');
+  .describe(
+    'Worker liveness: proves, in every daemon process, that its workers still take jobs and its deliverers still reach Redis.',
+  );
 
 /** Schema of the `redis` section. */
 export const redisSchema = z

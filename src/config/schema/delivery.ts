@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { duration } from './value-types.js';
+
+/** Schema of the `delivery` section: bounds that apply to every channel. */
+export const deliverySchema = z
+  .strictObject({
+    maxRetryAfter: duration
+      .prefault('1h')
+      .describe(
+        'Longest pause a channel takes for a 429 `Retry-After` (Slack, Teams, webhooks). A longer one is cut to this, logged and told by the `channel-retry-after-capped-<channel>` notice: a receiver asking for a year must not silence a channel for a year.',
+      ),
+    stalledAfter: duration
+      .prefault('15m')
+      .describe(
+        "Age of a channel's oldest undelivered message (waiting since it became ready, or in flight since it was claimed) past which the channel counts as stalled: `/readyz` answers 503 naming it, `status` says so, and the `channel-stalled-<channel>` notice is raised until it moves again. Parked messages do not count (they have their own notice).",
+      ),
+  })
+  .describe(
+    'Bounds on every channel: how long a 429 may pause it, and when a backlog that does not move is a problem.',
+  );

@@ -1,0 +1,82 @@
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
+
+/** A TCP proxy to Redis that can stop forwarding the bytes of chosen connections, which stay open. */
+export interface FreezingProxy {
+  port: number;
+  /**
+   * Freezes every connection whose client named itself (`CLIENT SETNAME`) with a name containing
+   * `fragment`: from now on nothing passes either way, and no error reaches either side, as a half-open
+   * TCP connection looks. With `future`, connections opened later under such a name freeze too.
+   * Returns how many open connections froze.
+   */
+  freeze(fragment: string, options?: { future?: boolean }): number;
+  close(): Promise<void>;
+}
+
+interface Pair {
+  client: Socket;
+  upstream: Socket;
+  /** The first bytes the client sent, where its `CLIENT SETNAME` is. */
+  head: string;
+  frozen: boolean;
+}
+
+/** How much of a connection's first bytes is kept to find its name. */
+const HEAD_BYTES = 2_048;
+
+/** Forwards 127.0.0.1:<port> to `targetHost:targetPort`, freezing connections on demand. */
+export async function startFreezingProxy(
+  targetPort: number,
+  targetHost = '127.0.0.1',
+): Promise<FreezingProxy> {
+  const pairs = new Set<Pair>();
+  const frozenNames: string[] = [];
+  const server = createServer((client) => {
+    const upstream = connect(targetPort, targetHost);
+    const pair: Pair = { client, upstream, head: '', frozen: false };
+    pairs.add(pair);
+    const end = () => {
+      pairs.delete(pair);
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', end);
+    upstream.on('error', end);
+    client.on('close', end);
+    upstream.on('close', end);
+    client.on('data', (chunk: Buffer) => {
+      if (pair.head.length < HEAD_BYTES) {
+        pair.head += chunk.toString('latin1');
+        if (frozenNames.some((name) => pair.head.includes(name))) pair.frozen = true;
+      }
+      if (!pair.frozen) upstream.write(chunk);
+    });
+    upstream.on('data', (chunk: Buffer) => {
+      if (!pair.frozen) client.write(chunk);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    port,
+    freeze(fragment, options = {}) {
+      if (options.future) frozenNames.push(fragment);
+      let count = 0;
+      for (const pair of pairs) {
+        if (pair.frozen || !pair.head.includes(fragment)) continue;
+        pair.frozen = true;
+        count++;
+      }
+      return count;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const pair of pairs) {
+          pair.client.destroy();
+          pair.upstream.destroy();
+        }
+        pairs.clear();
+        server.close(() => resolve());
+      }),
+  };
+}
