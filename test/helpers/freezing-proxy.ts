@@ -24,6 +24,15 @@ interface Pair {
 /** How much of a connection's first bytes is kept to find its name. */
 const HEAD_BYTES = 2_048;
 
+/**
+ * The name in a connection's `CLIENT SETNAME` (RESP: `$7 setname $<n> <name>`), or '' before it is sent.
+ * Only the name is matched: the commands after it name keys (`{prefix}:deliveries`) that a fragment such
+ * as `:deliver` would match too.
+ */
+function clientName(head: string): string {
+  return /setname\r\n\$\d+\r\n([^\r]*)\r\n/i.exec(head)?.[1] ?? '';
+}
+
 /** Forwards 127.0.0.1:<port> to `targetHost:targetPort`, freezing connections on demand. */
 export async function startFreezingProxy(
   targetPort: number,
@@ -47,7 +56,7 @@ export async function startFreezingProxy(
     client.on('data', (chunk: Buffer) => {
       if (pair.head.length < HEAD_BYTES) {
         pair.head += chunk.toString('latin1');
-        if (frozenNames.some((name) => pair.head.includes(name))) pair.frozen = true;
+        if (frozenNames.some((name) => clientName(pair.head).includes(name))) pair.frozen = true;
       }
       if (!pair.frozen) upstream.write(chunk);
     });
@@ -63,7 +72,7 @@ export async function startFreezingProxy(
       if (options.future) frozenNames.push(fragment);
       let count = 0;
       for (const pair of pairs) {
-        if (pair.frozen || !pair.head.includes(fragment)) continue;
+        if (pair.frozen || !clientName(pair.head).includes(fragment)) continue;
         pair.frozen = true;
         count++;
       }
