@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { NoticeMessage } from '../channels/types.js';
-import type { Logger } from '../ops/logger.js';
+import type { Logger } from '../telemetry/logger.js';
 import { noticeDeliveryId } from './delivery-ids.js';
 import { stateKeys } from './keys.js';
 import type { NoticeSeverity } from './notice-routing.js';
