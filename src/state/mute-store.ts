@@ -73,11 +73,6 @@ export class MuteStore {
     return mutes.sort((a, b) => a.createdAt - b.createdAt || identity(a).localeCompare(identity(b)));
   }
 
-  /** Adds `n` to the count of events a mute kept from `channel`. */
-  async countSuppressed(channel: string, n: number): Promise<void> {
-    if (n > 0) await this.#redis.hincrby(stateKeys(this.#root).muteSuppressed, channel, n);
-  }
-
   /** Events kept from each channel by mutes, since counting began. */
   async suppressedCounts(): Promise<Record<string, number>> {
     return countsSchema.parse(await this.#redis.hgetall(stateKeys(this.#root).muteSuppressed));

@@ -386,16 +386,6 @@ export class Outbox {
     return Number(reply);
   }
 
-  /** When the current period of a digest channel started, if anything was staged or sent before. */
-  async digestPeriodStart(channel: string): Promise<string | null> {
-    const [last, first] = await this.#redis.hmget(
-      this.#box(channel).digestMeta,
-      'lastDigestAt',
-      'firstStagedAt',
-    );
-    return last ?? first ?? null;
-  }
-
   #box(channel: string): OutboxKeys {
     return stateKeys(this.#root).outbox(channel);
   }

@@ -245,11 +245,6 @@ export class PollHealth {
     return first === 1;
   }
 
-  /** Unknown envelope key sets with the last time each was seen. */
-  async envelopeKeys(): Promise<EnvelopeSeen[]> {
-    return (await this.read()).envelopes;
-  }
-
   /** Forgets an envelope key set no answer has carried for a while. */
   async forgetEnvelope(field: string): Promise<void> {
     await this.#redis.hdel(this.#key, field);
