@@ -1,3 +1,4 @@
+import { round4 } from '../positions/round.js';
 import type { EventKind, PositionEvent } from '../positions/types.js';
 import type { IssuerRef, Message, NoticeMessage } from './types.js';
 
@@ -86,11 +87,6 @@ export function stringifyVisible(value: unknown): string {
     JSON_RAW_INVISIBLE,
     (char) => `\\u${(char.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`,
   );
-}
-
-/** Rounds a percentage to 4 decimals, the precision at which values are compared. */
-export function round4(value: number): number {
-  return Math.round(value * 10_000) / 10_000;
 }
 
 /** `1.2` → `1.20%`, `0.495` → `0.495%`, `19.739999999999998` → `19.74%`. */

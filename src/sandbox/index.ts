@@ -1,5 +1,5 @@
 export type { FaultSpec, Faults, RateLimitFaultOptions } from './faults.js';
-export { diffActive, holderKeyOf, round4 } from './holder-diff.js';
+export { diffActive, holderKeyOf } from './holder-diff.js';
 export { isQuirk, QUIRKS, type Quirk } from './quirks.js';
 export type { LimitWindow } from './rate-limiter.js';
 export { createScenario, Scenario } from './scenario.js';

@@ -1,11 +1,12 @@
+import { round2, round4 } from '../positions/round.js';
 import { addWeekdays } from './dates.js';
-import { holderKeyOf, latestByKey, round4 } from './holder-diff.js';
+import { holderKeyOf, latestByKey } from './holder-diff.js';
 import { DISCLOSURE_THRESHOLD, type IssuerBook } from './issuer-book.js';
 import { Random } from './prng.js';
 import { type PublicationClock, parseTimeOfDay } from './publication-clock.js';
 import { issuerChangeRate, openingValue } from './register-shape.js';
 import type { PublicationOptions } from './scenario-types.js';
-import { discloseToday, round2, type World } from './world.js';
+import { discloseToday, type World } from './world.js';
 
 // A whole register on a publication schedule (issue 16): each issuer changes at its own rate, drawn
 // from the log-normal fitted to a real register (register-shape.ts), and the changes appear at once
