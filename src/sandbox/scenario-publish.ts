@@ -1,4 +1,5 @@
 import { round2, round4 } from '../positions/round.js';
+import { DAY_MS } from '../time/units.js';
 import { addWeekdays } from './dates.js';
 import { holderKeyOf, latestByKey } from './holder-diff.js';
 import { DISCLOSURE_THRESHOLD, type IssuerBook } from './issuer-book.js';
@@ -21,7 +22,7 @@ const STREAM_SALT = 0x5eed_0016;
 
 /** Defaults of {@link PublicationOptions}: a real day, 15:30 Amsterdam time, about a year of history. */
 export const PUBLICATION_DEFAULTS = {
-  dayMs: 86_400_000,
+  dayMs: DAY_MS,
   at: '15:30',
   timeZone: 'Europe/Amsterdam',
   warmUpDays: 250,

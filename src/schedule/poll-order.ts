@@ -1,9 +1,8 @@
+import { DAY_MS } from '../time/units.js';
 // Which issuers a sweep polls, and in what order. After a dataset refresh every issuer whose snapshot
 // predates it may have changed; when the budget cannot poll them all at once, the ones most likely
 // to have changed go first. Between refreshes an issuer's index grows with the dataset time it has
 // missed, so a quiet issuer's turn comes too, and no issuer waits past the plan's hard bound.
-
-const DAY_MS = 86_400_000;
 
 /**
  * How strongly polls follow the change rate: an issuer's index is rate^FOCUS x days missed, so when

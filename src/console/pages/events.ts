@@ -3,6 +3,7 @@ import { KIND_VERB } from '../../channels/format.js';
 import { EVENT_KINDS, holderQueryMatches } from '../../positions/index.js';
 import type { LoggedEvent } from '../../state/poll-commit.js';
 import { GLOBAL_EVENTS_FACTOR } from '../../state/retention.js';
+import { HOUR_MS } from '../../time/units.js';
 import { outboxState } from '../data/deliveries.js';
 import { sentSince } from '../data/delivery-log.js';
 import { type EventChannelLine, eventLines, indexOutcomes } from '../data/event-outcomes.js';
@@ -27,7 +28,7 @@ export interface TimelineEntry {
 
 const SHOWN = 200;
 // Deliveries are logged on Redis' clock and events on the detecting host's: look an hour further back.
-const CLOCK_SLACK_MS = 3_600_000;
+const CLOCK_SLACK_MS = HOUR_MS;
 
 /** The filters of a query string. */
 export function filterOf(query: URLSearchParams): EventFilter {
