@@ -1,3 +1,4 @@
+export { parseRetryAfter } from '../time/retry-after.js';
 export { backoffDelay } from './backoff.js';
 export { createUpstreamClient, type UpstreamClient, type UpstreamClientOptions } from './client.js';
 export {
@@ -25,5 +26,4 @@ export {
 } from './errors.js';
 export { encodePathSegment, type UpstreamOperation } from './operations.js';
 export type { RequestInfo, ResponseInfo } from './request-info.js';
-export { parseRetryAfter } from './retry-after.js';
 export * from './schemas.js';
