@@ -1,4 +1,3 @@
-export { parseRetryAfter } from '../time/retry-after.js';
 export { backoffDelay } from './backoff.js';
 export { createUpstreamClient, type UpstreamClient, type UpstreamClientOptions } from './client.js';
 export {
