@@ -2,7 +2,7 @@
 // docs/architecture.md ("Module map") draws the same layers; change both together.
 //
 // Layers, bottom to top (a layer imports only layers below it, and the rules below say what more):
-//   base      config, time
+//   base      config, time, text
 //   pure      positions, routing (no I/O)
 //   edges     upstream, sources, channels, sandbox, telemetry (talk to the outside; no Redis, no polling)
 //   state     every Redis store
@@ -41,8 +41,8 @@ module.exports = {
       from: { path: '^src/(positions|routing)/' },
       to: {
         pathNot: [
-          '^src/(positions|routing|config|time)/',
-          '^src/upstream/(schemas|well-formed)[.]ts$',
+          '^src/(positions|routing|config|time|text)/',
+          '^src/upstream/schemas[.]ts$',
           '^node_modules/(zod)/',
         ],
         dependencyTypesNot: ['core'],
@@ -64,7 +64,7 @@ module.exports = {
       from: { path: '^src/state/' },
       to: {
         pathNot: [
-          '^src/(state|config|time|positions|routing|telemetry)/',
+          '^src/(state|config|time|text|positions|routing|telemetry)/',
           '^src/upstream/schemas[.]ts$',
           '^src/channels/(types|message-schema)[.]ts$',
           '^node_modules/',
@@ -95,7 +95,7 @@ module.exports = {
       name: 'edges-are-below-state',
       comment: "upstream, sources, sandbox and telemetry talk to the outside and know nothing of the daemon's state.",
       severity: 'error',
-      from: { path: '^src/(upstream|sources|sandbox|telemetry|config|time)/' },
+      from: { path: '^src/(upstream|sources|sandbox|telemetry|config|time|text)/' },
       to: {
         path: [
           '^src/(state|jobs|delivery|budget|schedule|record|preflight|lookup)/',
@@ -105,10 +105,10 @@ module.exports = {
     },
     {
       name: 'base-is-the-bottom',
-      comment: 'config and time are the bottom layer: usable from everywhere, so they import no other layer.',
+      comment: 'config, time and text are the bottom layer: usable from everywhere, so they import no other layer.',
       severity: 'error',
-      from: { path: '^src/(config|time)/' },
-      to: { path: '^src/', pathNot: '^src/(config|time)/' },
+      from: { path: '^src/(config|time|text)/' },
+      to: { path: '^src/', pathNot: '^src/(config|time|text)/' },
     },
     {
       name: 'budget-is-below-schedule',
