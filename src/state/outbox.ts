@@ -24,6 +24,7 @@ import {
 } from './outbox-records.js';
 import type { RedisClient } from './redis-connection.js';
 import { DEDUPE_MEMORY_MS, DELIVERIES_KEPT, DELIVERY_IDS_LOGGED } from './retention.js';
+import { parseStored } from './stored-json.js';
 
 export type { Inflight, Parked } from './outbox-records.js';
 export { inflightSchema, outboxItemSchema, parkedSchema } from './outbox-records.js';
@@ -175,7 +176,7 @@ export class Outbox {
   async digestEvents(channel: string, batchId: string): Promise<PositionEvent[]> {
     const raws = await this.#redis.hvals(this.#box(channel).digestBatch(batchId));
     return raws.flatMap((raw) => {
-      const parsed = positionEventSchema.safeParse(safeJson(raw));
+      const parsed = parseStored(raw, positionEventSchema);
       return parsed.success ? [parsed.data] : [];
     });
   }
@@ -399,13 +400,4 @@ function claimantMarker(owner: string): string {
 /** A substring only this delivery's in-flight JSON holds, for the fencing checks in the scripts. */
 function marker(deliveryId: string): string {
   return `"deliveryId":${JSON.stringify(deliveryId)}`;
-}
-
-function safeJson(text: string | null | undefined): unknown {
-  if (text === null || text === undefined) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
