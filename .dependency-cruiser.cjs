@@ -11,10 +11,7 @@
 //             issuer or holder a user named, for the CLI and the console)
 //   root      src/app.ts and the other files at src/'s top: the composition root
 //   top       ops, console, cli, demo; src/main.ts
-/** @type {import('dependency-cruiser').IConfiguration} */
 
-const IO_PACKAGES =
-  '^(ioredis|bullmq|undici|nodemailer|@slack/webhook|smtp-server|mailparser|playwright-core|pino|pino-pretty|prom-client)(/|$)';
 const IO_BUILTINS = '^(node:)?(net|http|https|http2|fs|fs/promises|child_process|tls|dgram|dns|worker_threads)$';
 const TOP = '^src/(ops|console|cli|demo)/';
 const WORK = '^src/(jobs|delivery|preflight|lookup)/';
@@ -30,6 +27,7 @@ const ROOT_BRANCH_PENDING = {
 };
 const COMPOSITION_ROOT = '^src/[^/]+[.]ts$';
 
+/** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
     {
@@ -54,6 +52,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/(positions|routing)/' },
       to: { dependencyTypes: ['core'], path: IO_BUILTINS },
+    },
+    {
+      name: 'positions-is-below-routing',
+      comment: 'Routing decides over events; the events and their diff know nothing of routing.',
+      severity: 'error',
+      from: { path: '^src/positions/' },
+      to: { path: '^src/routing/' },
     },
     {
       name: 'state-imports-config-positions-and-redis',
@@ -105,7 +110,8 @@ module.exports = {
     },
     {
       name: 'base-is-the-bottom',
-      comment: 'config, time and text are the bottom layer: usable from everywhere, so they import no other layer.',
+      comment:
+        'config, time and text are the bottom layer: usable from everywhere, so they import no other layer.',
       severity: 'error',
       from: { path: '^src/(config|time|text)/' },
       to: { path: '^src/', pathNot: '^src/(config|time|text)/' },

@@ -45,6 +45,7 @@ const LAYERED_TREE: Record<string, string> = {
   'src/positions/x.ts': "import 'ioredis';\nexport const x = 1;\n",
   'src/routing/reads-files.ts':
     "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n",
+  'src/positions/routed.ts': "import { read } from '../routing/reads-files.js';\nexport const routed = read;\n",
   'src/jobs/z.ts': 'export const z = 1;\n',
   'src/state/y.ts': "import { z } from '../jobs/z.js';\nexport const y = z;\n",
   'src/state/allowed.ts':
@@ -89,6 +90,7 @@ describe('the layer rules (.dependency-cruiser.cjs) on a fixture tree', () => {
       [
         'pure-core-has-no-io: src/positions/x.ts → node_modules/ioredis/index.js',
         'pure-core-has-no-io-builtins: src/routing/reads-files.ts → fs',
+        'positions-is-below-routing: src/positions/routed.ts → src/routing/reads-files.ts',
         'state-imports-config-positions-and-redis: src/state/y.ts → src/jobs/z.ts',
         'channels-know-nothing-of-polling-or-redis: src/channels/c.ts → node_modules/bullmq/index.js',
         'channels-know-nothing-of-polling-or-redis: src/channels/c.ts → src/state/y.ts',
