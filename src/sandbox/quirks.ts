@@ -38,11 +38,6 @@ export const QUIRKS = [
  */
 export type Quirk = (typeof QUIRKS)[number];
 
-/** True for the name of a quirk. */
-export function isQuirk(value: string): value is Quirk {
-  return (QUIRKS as readonly string[]).includes(value);
-}
-
 /** The positions request whose answer a quirk reshapes. */
 export interface QuirkRequest {
   scenario: Scenario;

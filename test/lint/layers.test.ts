@@ -45,7 +45,8 @@ const LAYERED_TREE: Record<string, string> = {
   'src/positions/x.ts': "import 'ioredis';\nexport const x = 1;\n",
   'src/routing/reads-files.ts':
     "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n",
-  'src/positions/routed.ts': "import { read } from '../routing/reads-files.js';\nexport const routed = read;\n",
+  'src/positions/routed.ts':
+    "import { read } from '../routing/reads-files.js';\nexport const routed = read;\n",
   'src/jobs/z.ts': 'export const z = 1;\n',
   'src/state/y.ts': "import { z } from '../jobs/z.js';\nexport const y = z;\n",
   'src/state/allowed.ts':
