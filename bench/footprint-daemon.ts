@@ -3,7 +3,7 @@
 // Usage: node --expose-gc --import tsx bench/footprint-daemon.ts <config.yaml> <sample ms>
 import { App } from '../src/app.js';
 import { loadConfig } from '../src/config/load.js';
-import { silentLogger } from '../src/ops/logger.js';
+import { silentLogger } from '../src/telemetry/logger.js';
 
 const [configPath, sampleArg] = process.argv.slice(2);
 if (!configPath) {

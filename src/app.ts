@@ -14,18 +14,14 @@ import { recordedSender } from './delivery/recorded-sender.js';
 import { retireChannel } from './delivery/retire-channel.js';
 import type { JobContext, Settings } from './jobs/context.js';
 import { DirectoryFollower } from './jobs/directory-follower.js';
+import { planFor } from './jobs/plan-for.js';
 import { QueueSet } from './jobs/queue-set.js';
 import { sweepEvery, syncSchedulers } from './jobs/schedulers.js';
 import { reportStateLost } from './jobs/state-kept.js';
 import { WorkerSet } from './jobs/workers.js';
 import { DeliveryLiveness } from './ops/delivery-liveness.js';
-import type { Logger } from './ops/logger.js';
-import { createMetrics, type Metrics } from './ops/metrics.js';
-import { redisErrorFields } from './ops/redis-error-fields.js';
-import { checkEvictionPolicy, reportEvictionPolicy } from './ops/redis-eviction.js';
 import { RedisHealth } from './ops/redis-health.js';
 import { type LivenessReport, WorkerLiveness } from './ops/worker-liveness.js';
-import { planFor } from './plan-for.js';
 import { configIssues } from './preflight/preflight.js';
 import { inspectTopology } from './preflight/redis-topology.js';
 import { checkReferences, type ReferencesAccepted } from './preflight/reference-check.js';
@@ -42,7 +38,11 @@ import { Notices } from './state/notices.js';
 import { Outbox } from './state/outbox.js';
 import { PollHealth } from './state/poll-health.js';
 import { connectWithin, openRedis, type RedisClient } from './state/redis-connection.js';
+import { redisErrorFields } from './state/redis-error-fields.js';
+import { checkEvictionPolicy, reportEvictionPolicy } from './state/redis-eviction.js';
 import { SnapshotStore } from './state/snapshot-store.js';
+import type { Logger } from './telemetry/logger.js';
+import { createMetrics, type Metrics } from './telemetry/metrics.js';
 import { unavailableClient, unavailableSender, unlessSecretUnread } from './unread-secret-parts.js';
 import type { UpstreamClient } from './upstream/index.js';
 import {
@@ -54,7 +54,7 @@ import {
 } from './upstream-clients.js';
 import { talliedClients } from './upstream-tally.js';
 
-export { planFor } from './plan-for.js';
+export { planFor } from './jobs/plan-for.js';
 export type { ClientRole } from './upstream-clients.js';
 
 /**

@@ -1,9 +1,9 @@
 import { type AccessState, accessFingerprint, createBudgetGuard, type RateBudget } from './budget/index.js';
 import { formatDuration } from './config/duration.js';
 import type { Config } from './config/schema.js';
-import type { Logger } from './ops/logger.js';
-import type { Metrics } from './ops/metrics.js';
 import type { Notices } from './state/notices.js';
+import type { Logger } from './telemetry/logger.js';
+import type { Metrics } from './telemetry/metrics.js';
 import {
   createUpstreamClient,
   isRateLimitedError,

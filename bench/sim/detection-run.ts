@@ -1,6 +1,6 @@
 import type { Plan } from '../../src/budget/index.js';
 import { type Config, configSchema } from '../../src/config/schema.js';
-import { planFor } from '../../src/plan-for.js';
+import { planFor } from '../../src/jobs/plan-for.js';
 import { createScenario } from '../../src/sandbox/index.js';
 import { Random } from '../../src/sandbox/prng.js';
 import { ChangeTracker } from './change-tracker.js';

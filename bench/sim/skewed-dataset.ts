@@ -1,3 +1,4 @@
+import { round2 } from '../../src/positions/round.js';
 import type { Scenario } from '../../src/sandbox/index.js';
 import { HOLDER_NAMES } from '../../src/sandbox/names.js';
 import type { Random } from '../../src/sandbox/prng.js';
@@ -6,7 +7,6 @@ import type { Issuer, IssuerPosition } from '../../src/upstream/schemas.js';
 import type { SimResponse } from './dataset.js';
 
 const DAY_MS = 86_400_000;
-const round2 = (value: number): number => Math.round(value * 100) / 100;
 
 /** What a simulated poller reads: the issuer list, its `last_updated`, one issuer's active rows and history. */
 export interface PollableDataset {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Secret } from '../config/secret.js';
 import { stateKeys } from '../state/keys.js';
 import type { RedisClient } from '../state/redis-connection.js';
+import { HOUR_MS } from '../time/units.js';
 import { LUA_REDIS_NOW } from './redis-clock.js';
 
 /** Whether the upstream accepts our key: `ok`, or revoked after a 401 (`unauthorized`) or 403 (`no-api-access`). */
@@ -140,7 +141,7 @@ export class AccessState {
   }
 
   /** Claims the right to send the access probe; at most one claim per `intervalMs` (by Redis' clock) across all processes. */
-  async claimProbe(intervalMs = 3_600_000): Promise<boolean> {
+  async claimProbe(intervalMs = HOUR_MS): Promise<boolean> {
     const claimed = await this.#redis.eval(CLAIM_PROBE_SCRIPT, 2, this.#probeKey, this.#key, intervalMs);
     return claimed === 1;
   }

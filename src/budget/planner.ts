@@ -1,6 +1,13 @@
 import { formatDuration } from '../config/duration.js';
-import { DAILY_FORCE_LEAD_DAYS } from '../schedule/poll-order.js';
 import { PlanError } from './plan-error.js';
+
+/**
+ * How early before the bound, in days, the sweep forces an issuer on a typical day when the budget cannot
+ * sweep the watchlist for each refresh (schedule/poll-order.ts `dailyForceLeadMs`: polls spent after a
+ * refresh in the afternoon). The planner adds it to the bound so that polls forced every `bound - lead`
+ * keep to their share. It lives here, below the schedule, because the plan is made before any sweep.
+ */
+export const DAILY_FORCE_LEAD_DAYS = 1.5;
 
 export { isPlanError, PlanError } from './plan-error.js';
 

@@ -5,7 +5,7 @@ import type { RedisClient } from '../state/redis-connection.js';
 import { type RequestPurpose, RequestTally } from '../state/request-tally.js';
 import { BLOCK_SCRIPT, END_PROBE_SCRIPT, PROBE_SCRIPT, TAKE_SCRIPT, USAGE_SCRIPT } from './budget-lua.js';
 import { toCallerClock } from './redis-clock.js';
-import { type BudgetWindow, boundaryMargin, nextWindowStart } from './windows.js';
+import { type BudgetWindow, boundaryMargin } from './windows.js';
 
 /** Caps and window lengths of the shared budget (from `budget.*` in the config), and where it counts. */
 export interface BudgetOptions {
@@ -307,14 +307,6 @@ export class RateBudget {
       probing,
       redisAt,
     };
-  }
-
-  /**
-   * Epoch ms when the window holding `at` ends, by the given clock. For the current window by Redis'
-   * clock, read `usage().minute.resetAt` or `usage().day.resetAt`.
-   */
-  windowEnd(window: BudgetWindow, at: number = this.#now()): number {
-    return nextWindowStart(at, this.#length(window));
   }
 
   async #block(how: 'for' | 'window', ms: number, reason: string): Promise<BlockResult> {

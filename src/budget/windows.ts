@@ -25,13 +25,3 @@ const BOUNDARY_MARGIN_MS = 1_000;
 export function boundaryMargin(minuteMs: number): number {
   return Math.min(BOUNDARY_MARGIN_MS, minuteMs / 4);
 }
-
-/**
- * From when a token may be taken at `at`: `at` itself, or the next window's start when `at` is within
- * {@link boundaryMargin} of a window's end. The take script holds by this rule on Redis' time.
- */
-export function sendableFrom(at: number, minuteMs: number, dayMs: number): number {
-  const margin = boundaryMargin(minuteMs);
-  const ends = [minuteMs, dayMs].map((length) => nextWindowStart(at, length));
-  return Math.max(at, ...ends.filter((end) => end - at < margin));
-}

@@ -1,6 +1,7 @@
+import { round4 } from '../positions/round.js';
 import { crossesThreshold, DISCLOSURE_THRESHOLD, isAbove } from '../positions/threshold-story.js';
 import type { Disclosure, EventKind, PositionEvent, ThresholdStory } from '../positions/types.js';
-import { formatDelta, formatPercent, KIND_VERB, round4 } from './format.js';
+import { formatDelta, formatPercent, KIND_VERB } from './format.js';
 
 /**
  * The facts every channel states for one holder in one message, in the order a trader reads them: who,

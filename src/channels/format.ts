@@ -1,4 +1,6 @@
+import { round4 } from '../positions/round.js';
 import type { EventKind, PositionEvent } from '../positions/types.js';
+import { wellFormed } from '../text/well-formed.js';
 import type { IssuerRef, Message, NoticeMessage } from './types.js';
 
 // Characters that separate words on a line or start a new one: they become a space, so that
@@ -10,8 +12,6 @@ const BREAKS = /[\t\n\v\f\r\u0085\u2028\u2029]/gu;
 const INVISIBLE = /[\p{Cc}\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/gu;
 // What JSON.stringify leaves raw of the two sets above (it escapes C0 controls itself).
 const JSON_RAW_INVISIBLE = new RegExp(`${BREAKS.source}|${INVISIBLE.source}`, 'gu');
-// With the `u` flag a surrogate pair is one code point outside this range, so only unpaired halves match.
-const LONE_SURROGATE = /[\uD800-\uDFFF]/gu;
 
 /**
  * An outside string (a holder or issuer name) as it may be shown: one line, no control or bidi
@@ -19,12 +19,7 @@ const LONE_SURROGATE = /[\uD800-\uDFFF]/gu;
  * identity (`holderKey`) and stored snapshots keep the upstream's exact value.
  */
 export function displayText(raw: string): string {
-  return raw
-    .replace(LONE_SURROGATE, '\uFFFD')
-    .replace(BREAKS, ' ')
-    .replace(INVISIBLE, '')
-    .replace(/\s+/gu, ' ')
-    .trim();
+  return wellFormed(raw).replace(BREAKS, ' ').replace(INVISIBLE, '').replace(/\s+/gu, ' ').trim();
 }
 
 /** An event whose holder and issuer are made displayable ({@link displayText}). */
@@ -86,11 +81,6 @@ export function stringifyVisible(value: unknown): string {
     JSON_RAW_INVISIBLE,
     (char) => `\\u${(char.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`,
   );
-}
-
-/** Rounds a percentage to 4 decimals, the precision at which values are compared. */
-export function round4(value: number): number {
-  return Math.round(value * 10_000) / 10_000;
 }
 
 /** `1.2` → `1.20%`, `0.495` → `0.495%`, `19.739999999999998` → `19.74%`. */

@@ -32,14 +32,3 @@ export const messageSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('test'), channel: z.string(), sentAt: z.string() }),
 ]) satisfies z.ZodType<Message>;
-
-/** The data of a delivery job. */
-export const deliveryJobSchema = z.object({
-  channel: z.string(),
-  message: messageSchema,
-  /** Parts of a split message already sent by an earlier attempt (Slack splits long messages). */
-  partsSent: z.number().int().min(0).default(0),
-});
-
-/** The data of a delivery job, as written. */
-export type DeliveryJobData = z.input<typeof deliveryJobSchema>;

@@ -3,7 +3,7 @@ import { loadConfigWithLazySecrets } from '../config/lazy-secrets.js';
 import { configPath } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { resolvedSecretValues } from '../config/unresolved-secret.js';
-import { createLogger, type Logger } from '../ops/logger.js';
+import { createLogger, type Logger } from '../telemetry/logger.js';
 
 /** Options every command understands. */
 export interface GlobalOptions {

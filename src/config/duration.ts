@@ -1,4 +1,12 @@
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+import { DAY_MS, HOUR_MS, MINUTE_MS, SECOND_MS } from '../time/units.js';
+
+const UNIT_MS: Record<string, number> = {
+  ms: 1,
+  s: SECOND_MS,
+  m: MINUTE_MS,
+  h: HOUR_MS,
+  d: DAY_MS,
+};
 const PATTERN = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)\s*$/;
 
 /** Parses `90s`, `2m`, `6h`, `7d`, `250ms` (or a bare number of milliseconds); undefined when unsure. */

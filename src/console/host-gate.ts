@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { Logger } from '../ops/logger.js';
+import type { Logger } from '../telemetry/logger.js';
 import { hostAllowed, hostRules } from './host-rules.js';
 
 /** How many refused host names are remembered (logged once each); past it, refusals are no longer logged. */

@@ -1,7 +1,7 @@
 import type { ChannelSender } from '../channels/types.js';
 import type { ChannelConfig } from '../config/schema.js';
-import type { Logger } from '../ops/logger.js';
 import type { AttemptRow, DeliveryRecord, RecordLimits } from '../state/delivery-record.js';
+import type { Logger } from '../telemetry/logger.js';
 import { attemptRow } from './attempt-row.js';
 
 /** What a recording sender writes to. */

@@ -2,8 +2,6 @@ import type { Queue } from 'bullmq';
 import type { AccessState, Plan, RateBudget } from '../budget/index.js';
 import type { ChannelSender } from '../channels/types.js';
 import type { Config } from '../config/schema.js';
-import type { Logger } from '../ops/logger.js';
-import type { Metrics } from '../ops/metrics.js';
 import type { ChannelRegistry } from '../state/channel-registry.js';
 import type { IssuerDirectory } from '../state/directory.js';
 import type { StateEpoch } from '../state/epoch.js';
@@ -14,6 +12,8 @@ import type { Outbox } from '../state/outbox.js';
 import type { PollHealth } from '../state/poll-health.js';
 import type { RedisClient } from '../state/redis-connection.js';
 import type { SnapshotStore } from '../state/snapshot-store.js';
+import type { Logger } from '../telemetry/logger.js';
+import type { Metrics } from '../telemetry/metrics.js';
 import type { UpstreamClient } from '../upstream/index.js';
 import type { WatchedIssuer } from './watchlist.js';
 

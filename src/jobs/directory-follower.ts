@@ -1,8 +1,8 @@
 import type { Plan } from '../budget/index.js';
 import { isConfigError } from '../config/config-error.js';
-import { planFor } from '../plan-for.js';
 import type { Issuer } from '../upstream/schemas.js';
 import type { JobContext, Settings } from './context.js';
+import { planFor } from './plan-for.js';
 import { isWholeDirectory, resolveWatchlist } from './watchlist.js';
 
 const NOTICE = 'watchlist-plan';

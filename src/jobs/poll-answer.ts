@@ -3,6 +3,7 @@ import { isAccessRevokedError, isBudgetExhaustedError } from '../budget/index.js
 import { displayText } from '../channels/format.js';
 import { formatDuration } from '../config/duration.js';
 import type { Snapshot } from '../positions/index.js';
+import { DAY_MS } from '../time/units.js';
 import {
   isIssuerNotFoundError,
   isNoApiAccessError,
@@ -17,8 +18,6 @@ import { isWholeDirectory } from './watchlist.js';
 
 /** A poll that got no positions to diff, and why. */
 export type NoAnswer = { outcome: 'missing' | 'revoked' };
-
-const DAY_MS = 24 * 3600 * 1000;
 
 /**
  * One `GET positions?status=active` for the issuer, checked for plausibility against the snapshot it will

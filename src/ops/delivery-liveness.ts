@@ -1,6 +1,6 @@
 import { type DeliverySet, wakeProbePrefix } from '../delivery/delivery-set.js';
 import type { RedisClient } from '../state/redis-connection.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../telemetry/logger.js';
 import type { LivenessReport } from './worker-liveness.js';
 
 // The deliverers are no BullMQ workers: they drain the outboxes over a connection of their own and are

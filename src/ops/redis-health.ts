@@ -1,6 +1,6 @@
 import type { RedisClient } from '../state/redis-connection.js';
-import type { Logger } from './logger.js';
-import { isConnectionError, redisErrorFields } from './redis-error-fields.js';
+import { isConnectionError, redisErrorFields } from '../state/redis-error-fields.js';
+import type { Logger } from '../telemetry/logger.js';
 
 /** What the watch needs of a BullMQ Queue, Worker or QueueEvents. */
 export interface BullEmitter {

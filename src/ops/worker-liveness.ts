@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Queue, Worker } from 'bullmq';
 import { stateKeys } from '../state/keys.js';
 import type { RedisClient } from '../state/redis-connection.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../telemetry/logger.js';
 import type { BullEmitter } from './redis-health.js';
 
 // After a failover a BullMQ worker can stop taking jobs while it still reports isRunning() and emits no

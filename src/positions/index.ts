@@ -1,4 +1,3 @@
-export { applyEvents } from './apply.js';
 export {
   collapseRows,
   crossed,

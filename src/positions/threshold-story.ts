@@ -1,3 +1,4 @@
+import { DAY_MS } from '../time/units.js';
 import type { Disclosure, HolderMemory, PositionEvent, ThresholdStory } from './types.js';
 
 /**
@@ -13,8 +14,6 @@ export interface AlertWindows {
   /** A second crossing within this long holds the holder's changes for one message; 0: never held. */
   flapWindowMs: number;
 }
-
-const DAY_MS = 86_400_000;
 
 /** Whether a disclosure is public: a position that left the list (null) is below the threshold. */
 export function isAbove(disclosure: Disclosure | null): boolean {

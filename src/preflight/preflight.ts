@@ -1,6 +1,7 @@
 import { type ConfigIssue, isConfigError } from '../config/config-error.js';
 import type { Config, Watchlist } from '../config/schema.js';
 import { unresolvedSecrets } from '../config/unresolved-secret.js';
+import { planFor } from '../jobs/plan-for.js';
 import {
   describeProblem,
   isWholeDirectory,
@@ -8,7 +9,6 @@ import {
   type WatchedIssuer,
   watchEntries,
 } from '../jobs/watchlist.js';
-import { planFor } from '../plan-for.js';
 import type { Issuer } from '../upstream/index.js';
 import { channelUrlIssues } from './channel-urls.js';
 import { cronPatternProblem } from './cron-pattern.js';

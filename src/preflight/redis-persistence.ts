@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { redisErrorFields } from '../ops/redis-error-fields.js';
+import { redisErrorFields } from '../state/redis-error-fields.js';
 
 /** Whether a Redis node keeps its data across a restart. */
 export type Persistence =

@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { RedisConfig } from '../config/schema/redis.js';
-import { redisErrorFields } from '../ops/redis-error-fields.js';
-import { checkEvictionPolicy, describeEvictionPolicy } from '../ops/redis-eviction.js';
 import { openSentinel, type RedisClient, type Topology, topologyOf } from '../state/redis-connection.js';
+import { redisErrorFields } from '../state/redis-error-fields.js';
+import { checkEvictionPolicy, describeEvictionPolicy } from '../state/redis-eviction.js';
 import { checkPersistence, persistenceWarning } from './redis-persistence.js';
 
 // What `shortwatch check` and every daemon start say about the Redis they reached: the topology, each

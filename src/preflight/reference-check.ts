@@ -1,10 +1,10 @@
 import { ConfigError, type ConfigIssue } from '../config/config-error.js';
 import type { Config } from '../config/schema.js';
 import { resolveWatchlist, type WatchedIssuer } from '../jobs/watchlist.js';
-import type { Logger } from '../ops/logger.js';
 import type { IssuerDirectory } from '../state/directory.js';
 import type { EventLog } from '../state/event-log.js';
 import type { SnapshotStore } from '../state/snapshot-store.js';
+import type { Logger } from '../telemetry/logger.js';
 import type { Issuer, IssuerList } from '../upstream/index.js';
 import { filterHolderReview } from './filter-references.js';
 import { readKnownHolders } from './known-holders.js';

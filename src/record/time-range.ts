@@ -1,7 +1,7 @@
 import { parseDuration } from '../config/duration.js';
+import { DAY_MS } from '../time/units.js';
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-const DAY_MS = 86_400_000;
 
 /**
  * An instant typed by a user, as epoch ms: an ISO 8601 date-time, a date (UTC; its start, or with

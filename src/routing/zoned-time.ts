@@ -1,3 +1,4 @@
+import { DAY_MS } from '../time/units.js';
 /** A calendar date (month 1–12). */
 export interface CalendarDate {
   year: number;
@@ -89,10 +90,9 @@ export function offsetAt(instant: number, timezone: string): number {
  */
 export function zonedTimeToInstant(parts: LocalDateTime, timezone: string): Date {
   const wall = wallAsUtc(parts);
-  const day = 86_400_000;
   // The offsets a day either side bracket any single change near this wall time.
-  const before = offsetAt(wall - day, timezone);
-  const after = offsetAt(wall + day, timezone);
+  const before = offsetAt(wall - DAY_MS, timezone);
+  const after = offsetAt(wall + DAY_MS, timezone);
   const valid = [wall - before, wall - after].filter((t) => wall === t + offsetAt(t, timezone));
   if (valid.length > 0) return new Date(Math.min(...valid));
   return new Date(changeInstant(wall - after, wall - before, after, timezone));

@@ -1,3 +1,4 @@
+import { round4 } from '../positions/round.js';
 import type { IssuerPosition } from '../upstream/schemas.js';
 import type { ScenarioChange } from './scenario-types.js';
 
@@ -19,11 +20,6 @@ export function holderKeyOf(name: string): string {
   if (KEYS.size >= KEYS_KEPT) KEYS.clear();
   KEYS.set(name, key);
   return key;
-}
-
-/** A value as compared by the diff: rounded to 4 decimals. */
-export function round4(value: number): number {
-  return Math.round(value * 10_000) / 10_000;
 }
 
 /** Each holder key's row; two rows of one key: the later date wins (a tie: the later row). */

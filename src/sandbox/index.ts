@@ -1,6 +1,6 @@
 export type { FaultSpec, Faults, RateLimitFaultOptions } from './faults.js';
-export { diffActive, holderKeyOf, round4 } from './holder-diff.js';
-export { isQuirk, QUIRKS, type Quirk } from './quirks.js';
+export { diffActive, holderKeyOf } from './holder-diff.js';
+export { QUIRKS, type Quirk } from './quirks.js';
 export type { LimitWindow } from './rate-limiter.js';
 export { createScenario, Scenario } from './scenario.js';
 export { loadScenarioFile, parseScenarioFile, scenarioFromFile } from './scenario-file.js';

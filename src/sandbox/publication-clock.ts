@@ -1,11 +1,9 @@
 import { offsetAt } from '../routing/zoned-time.js';
+import { DAY_MS, MINUTE_MS } from '../time/units.js';
 
 // When a register publishes: at one local time of day on business days, as the AFM register does at
 // about 15:30 Amsterdam time. Time of day is measured on a day window of any length (UTC-aligned on
 // multiples of it, as the rate limits and the daemon's budget are), so a test can run a 60 s "day".
-
-const REAL_DAY_MS = 86_400_000;
-const MINUTE_MS = 60_000;
 
 /** When the dataset refreshes. */
 export interface PublicationClock {
@@ -40,7 +38,7 @@ export function zoneOffsetMs(date: string, timeZone: string): number {
  */
 export function publicationShare(clock: PublicationClock, date: string): number {
   const utcMs = clock.localMinutes * MINUTE_MS - zoneOffsetMs(date, clock.timeZone);
-  return (((utcMs % REAL_DAY_MS) + REAL_DAY_MS) % REAL_DAY_MS) / REAL_DAY_MS;
+  return (((utcMs % DAY_MS) + DAY_MS) % DAY_MS) / DAY_MS;
 }
 
 /** The publication instant (epoch ms) in day window `day`. */

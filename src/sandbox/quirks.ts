@@ -1,3 +1,4 @@
+import { DAY_MS, HOUR_MS } from '../time/units.js';
 import { type Answer, type PositionsBody, positionsBody, requestedStatus } from './answers.js';
 import type { Scenario } from './scenario.js';
 import { schemaBreaking } from './schema-breaking.js';
@@ -37,11 +38,6 @@ export const QUIRKS = [
  */
 export type Quirk = (typeof QUIRKS)[number];
 
-/** True for the name of a quirk. */
-export function isQuirk(value: string): value is Quirk {
-  return (QUIRKS as readonly string[]).includes(value);
-}
-
 /** The positions request whose answer a quirk reshapes. */
 export interface QuirkRequest {
   scenario: Scenario;
@@ -50,9 +46,6 @@ export interface QuirkRequest {
   /** The absolute URL of the request, without its query (for `next`). */
   url: string;
 }
-
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
 
 function earlier(lastUpdated: string | null, ms: number): string | null {
   return lastUpdated === null ? null : new Date(Date.parse(lastUpdated) - ms).toISOString();

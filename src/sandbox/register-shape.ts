@@ -1,3 +1,4 @@
+import { round2 } from '../positions/round.js';
 import type { Random } from './prng.js';
 
 // The shape of a generated world, fitted to the FCA's public register of net short positions (the
@@ -59,12 +60,12 @@ export function crowdedHolders(rng: Random): number {
 
 /** A current position's value: 0.5% up to 3%, mostly under 1.5%, with 2 decimals. */
 export function positionValue(rng: Random): number {
-  return Math.round((0.5 + 2.5 * rng.next() ** 4) * 100) / 100;
+  return round2(0.5 + 2.5 * rng.next() ** 4);
 }
 
 /** A newly opened position: just over the threshold as a rule, up to 2%. */
 export function openingValue(rng: Random): number {
-  return Math.round((0.5 + 1.5 * rng.next() ** 3) * 100) / 100;
+  return round2(0.5 + 1.5 * rng.next() ** 3);
 }
 
 /** The chance that a position's next move is up: even, except that large positions drift down. */

@@ -1,11 +1,13 @@
+import { round2, round4 } from '../positions/round.js';
+import { DAY_MS } from '../time/units.js';
 import { addWeekdays } from './dates.js';
-import { holderKeyOf, latestByKey, round4 } from './holder-diff.js';
+import { holderKeyOf, latestByKey } from './holder-diff.js';
 import { DISCLOSURE_THRESHOLD, type IssuerBook } from './issuer-book.js';
 import { Random } from './prng.js';
 import { type PublicationClock, parseTimeOfDay } from './publication-clock.js';
 import { issuerChangeRate, openingValue } from './register-shape.js';
 import type { PublicationOptions } from './scenario-types.js';
-import { discloseToday, round2, type World } from './world.js';
+import { discloseToday, type World } from './world.js';
 
 // A whole register on a publication schedule (issue 16): each issuer changes at its own rate, drawn
 // from the log-normal fitted to a real register (register-shape.ts), and the changes appear at once
@@ -20,7 +22,7 @@ const STREAM_SALT = 0x5eed_0016;
 
 /** Defaults of {@link PublicationOptions}: a real day, 15:30 Amsterdam time, about a year of history. */
 export const PUBLICATION_DEFAULTS = {
-  dayMs: 86_400_000,
+  dayMs: DAY_MS,
   at: '15:30',
   timeZone: 'Europe/Amsterdam',
   warmUpDays: 250,

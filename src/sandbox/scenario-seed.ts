@@ -1,6 +1,6 @@
+import { round2, round4 } from '../positions/round.js';
 import type { Issuer, IssuerPosition } from '../upstream/schemas.js';
 import { addWeekdays } from './dates.js';
-import { round4 } from './holder-diff.js';
 import { IssuerBook } from './issuer-book.js';
 import { HOLDER_NAMES, ISSUER_NAMES, SHAW_SPELLINGS } from './names.js';
 import { Random } from './prng.js';
@@ -15,7 +15,7 @@ import {
   positionValue,
 } from './register-shape.js';
 import type { ScenarioOptions } from './scenario-types.js';
-import { addTenths, type Flapper, round2, type World } from './world.js';
+import { addTenths, type Flapper, type World } from './world.js';
 
 // The world's shape (holders per issuer, values, crowded names) is fitted to a public register: see
 // register-shape.ts for the figures. This module lays it out and adds the awkward features tests need.

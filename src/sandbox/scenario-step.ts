@@ -1,7 +1,8 @@
-import { holderKeyOf, round4 } from './holder-diff.js';
+import { round2, round4 } from '../positions/round.js';
+import { holderKeyOf } from './holder-diff.js';
 import { DISCLOSURE_THRESHOLD, type IssuerBook } from './issuer-book.js';
 import { openingValue, upChance } from './register-shape.js';
-import { addTenths, discloseToday, round2, spell, type World } from './world.js';
+import { addTenths, discloseToday, spell, type World } from './world.js';
 
 // Which positions change is weighted by their issuer's activity, so crowded names, whose holders
 // re-disclose often, change far more often than the rest (register-shape.ts has the figures).

@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import { DAY_MS } from '../time/units.js';
 import { Delays } from './delays.js';
 import { FaultQueue, type Faults } from './faults.js';
 import { createHandler } from './handler.js';
@@ -58,7 +59,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     perMinute: limits.perMinute ?? 100,
     perDay: limits.perDay ?? 1000,
     minuteMs: limits.minuteMs ?? 60_000,
-    dayMs: limits.dayMs ?? 86_400_000,
+    dayMs: limits.dayMs ?? DAY_MS,
   });
   const keys = {
     valid: new Set(options.keys?.valid ?? [DEFAULT_SANDBOX_KEY]),

@@ -51,11 +51,6 @@ export function discloseToday(
   book.disclose(row, world.rng.int(0, book.active.length), keepOtherSpellings);
 }
 
-/** A value rounded to 2 decimals, as most registers print them. */
-export function round2(value: number): number {
-  return Math.round(value * 100) / 100;
-}
-
 /** Adds `steps` tenths one at a time, keeping the float noise a register built that way shows. */
 export function addTenths(value: number, steps: number): number {
   let result = value;

@@ -1,9 +1,8 @@
+import { DAY_MS } from '../time/units.js';
 // An issuer's change rate (changes a day), estimated from what shortwatch already sees. Registers
 // are very skewed (register-shape.ts): a crowded name changes most business days, most issuers a
 // few times a year. Each source is a count of changes over an exposure in days, pooled as a
 // gamma-Poisson posterior: rate = (prior changes + counted changes) / (prior days + exposure days).
-
-const DAY_MS = 86_400_000;
 
 /** Changes counted over an exposure in days: one piece of evidence of a rate. */
 export interface ChangeCount {

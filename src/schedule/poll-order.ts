@@ -1,9 +1,8 @@
+import { DAY_MS } from '../time/units.js';
 // Which issuers a sweep polls, and in what order. After a dataset refresh every issuer whose snapshot
 // predates it may have changed; when the budget cannot poll them all at once, the ones most likely
 // to have changed go first. Between refreshes an issuer's index grows with the dataset time it has
 // missed, so a quiet issuer's turn comes too, and no issuer waits past the plan's hard bound.
-
-const DAY_MS = 86_400_000;
 
 /**
  * How strongly polls follow the change rate: an issuer's index is rate^FOCUS x days missed, so when
@@ -50,17 +49,12 @@ export function forceLeadMs(boundMs: number, dayMs = DAY_MS): number {
  * How early before the hard bound an issuer is forced when the budget cannot sweep the watchlist for
  * each refresh. Polls are then spent about once a day (after the day's refresh, or at once on a day
  * without one), so the next chance to poll an issuer may be as late as the end of tomorrow: everything
- * that would pass the bound by then is forced now.
+ * that would pass the bound by then is forced now. The planner budgets for it on a typical day as
+ * `DAILY_FORCE_LEAD_DAYS` (budget/planner.ts).
  */
 export function dailyForceLeadMs(untilDayEndMs: number, dayMs = DAY_MS): number {
   return untilDayEndMs + dayMs;
 }
-
-/**
- * {@link dailyForceLeadMs} on a typical day, in days: polls spent after a refresh in the afternoon.
- * The planner adds it to the bound so that polls forced every `bound - lead` keep to their share.
- */
-export const DAILY_FORCE_LEAD_DAYS = 1.5;
 
 /**
  * Issuers due whatever the budget's pacing: no snapshot, or within `leadMs` of the hard bound (by

@@ -1,3 +1,4 @@
+import { DAY_MS, MINUTE_MS } from '../time/units.js';
 import { type AllowanceInput, freeTokens, spendNow } from './allowance.js';
 import { type ChangeCount, estimateChangeRate, observedEvidence } from './change-rate.js';
 import { checkDue, checksLeftToday, placeChecks } from './gate-times.js';
@@ -177,8 +178,6 @@ const REFRESH_STILL_LIKELY = 0.05;
 
 /** Days of changes one refresh is taken to publish, and how long a change it misses waits: about daily. */
 const REFRESH_DAYS = 1;
-const DAY_MS = 86_400_000;
-const MINUTE_MS = 60_000;
 
 /** What the change rate reads of a snapshot (positions/types.ts `Snapshot`). */
 export interface RatedSnapshot {

@@ -1,4 +1,5 @@
 import type { AggregateEventsConfig } from '../config/schema/sources.js';
+import { round4 } from '../positions/round.js';
 import type { AggregateEvent, AggregateIssuerRef, AggregateValue } from './aggregate-events.js';
 import type { IssuerAggregate, RegisterIssuer, RegisterSnapshot } from './types.js';
 
@@ -57,7 +58,7 @@ function valueEvents(
   if (was && !is)
     return [{ kind: 'aggregate-ended', issuer, thresholdPercent: was.thresholdPercent, from: value(was) }];
   if (!was || !is) return [];
-  const changePp = pp(is.percent - was.percent);
+  const changePp = round4(is.percent - was.percent);
   if (changePp === 0 || Math.abs(changePp) < config.minChange) return [];
   const base = { issuer, thresholdPercent: is.thresholdPercent, from: value(was), to: value(is) };
   const events: AggregateEvent[] = [{ kind: 'aggregate-changed', ...base, changePp }];
@@ -81,7 +82,7 @@ function revisions(
   for (const point of is?.aggregateHistory ?? []) {
     const fromPercent = old.get(point.date);
     if (fromPercent === undefined || fromPercent === point.percent) continue;
-    const changePp = pp(point.percent - fromPercent);
+    const changePp = round4(point.percent - fromPercent);
     events.push({
       kind: 'aggregate-revised',
       issuer,
@@ -105,7 +106,7 @@ function belowThreshold(
   const after = hidden(is);
   if (before === undefined || after === undefined || !is.aggregate) return [];
   if (was.aggregate?.thresholdPercent !== is.aggregate.thresholdPercent) return [];
-  const changePp = pp(after.hidden - before.hidden);
+  const changePp = round4(after.hidden - before.hidden);
   if (changePp === 0 || Math.abs(changePp) < config.belowThresholdMove) return [];
   return [
     {
@@ -128,8 +129,8 @@ function belowThreshold(
  */
 export function hidden(issuer: RegisterIssuer): { hidden: number; named: number } | undefined {
   if (!issuer.aggregate) return undefined;
-  const named = pp(issuer.positions.reduce((sum, position) => sum + position.percent, 0));
-  return { hidden: Math.max(0, pp(issuer.aggregate.percent - named)), named };
+  const named = round4(issuer.positions.reduce((sum, position) => sum + position.percent, 0));
+  return { hidden: Math.max(0, round4(issuer.aggregate.percent - named)), named };
 }
 
 function diffScope(before: RegisterSnapshot, after: RegisterSnapshot): AggregateEvent[] {
@@ -154,9 +155,4 @@ function refOf(register: RegisterSnapshot['kind'], issuer: RegisterIssuer): Aggr
 
 function value(aggregate: IssuerAggregate): AggregateValue {
   return { percent: aggregate.percent, date: aggregate.date };
-}
-
-// Percentage points to 4 decimals: register values have at most 3, and float sums add noise.
-function pp(value: number): number {
-  return Math.round(value * 10_000) / 10_000;
 }

@@ -91,6 +91,3 @@ export type AggregateEvent =
   | AggregateRevised
   | BelowThresholdMoved
   | ScopeChanged;
-
-/** One of the aggregate event kinds. */
-export type AggregateEventKind = AggregateEvent['kind'];

@@ -1,3 +1,4 @@
+import { round4 } from '../positions/round.js';
 import { findHeader, type HeaderMatch, type HeaderSpec, rowsBelow } from './columns.js';
 import { RegisterReadError } from './errors.js';
 import type { PositionRow } from './snapshot.js';
@@ -46,7 +47,9 @@ export function namedRows(rows: Cell[][], layout: NamedTableLayout): PositionRow
       isin: requireIsin(row[c.isin], where),
       issuer: cellText(row[c.issuer]),
       holder: cellText(row[c.holder]),
-      percent: round(requirePercent(row[c.percent], where) * (layout.scale ?? 1)),
+      // Fractions times 100 give float noise (0.0088 * 100 = 0.88000000000001): registers publish at
+      // most 4 decimals of a per cent.
+      percent: round4(requirePercent(row[c.percent], where) * (layout.scale ?? 1)),
       date: requireDate(row[c.date], where),
     };
     const leiText = lei === undefined ? '' : cellText(row[lei]);
@@ -69,10 +72,4 @@ function findNamedHeader(rows: Cell[][], layout: NamedTableLayout): HeaderMatch<
 function isTrailer(row: Cell[], trailer: RegExp): boolean {
   const first = row.find((cell) => cellText(cell) !== '');
   return trailer.test(cellText(first));
-}
-
-// Fractions times 100 give float noise (0.0088 * 100 = 0.88000000000001): registers publish at most
-// 4 decimals of a per cent.
-function round(percent: number): number {
-  return Math.round(percent * 10_000) / 10_000;
 }

@@ -1,9 +1,9 @@
+import { DAY_MS } from '../time/units.js';
 import { RegisterReadError } from './errors.js';
 import type { Cell } from './types.js';
 
 // Excel's day 0 is 1899-12-30 (the 1900 leap-year bug folded in), in days since the Unix epoch.
 const EXCEL_EPOCH_DAYS = -25_569;
-const DAY_MS = 86_400_000;
 
 /** A cell as trimmed text ('' for empty); registers pad names and dates with spaces. */
 export function cellText(cell: Cell | undefined): string {

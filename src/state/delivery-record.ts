@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { stateKeys } from './keys.js';
 import type { RedisClient } from './redis-connection.js';
+import { parseStored } from './stored-json.js';
 
 /** One send attempt's answer, as written: what went to which channel, and what the receiver said. */
 export const attemptRowSchema = z.object({
@@ -123,11 +124,7 @@ function readRow(id: string, fields: readonly string[]): RecordedAttempt[] {
   const index = fields.indexOf('a');
   const raw = index >= 0 && index % 2 === 0 ? fields[index + 1] : undefined;
   if (raw === undefined || !Number.isFinite(at)) return [];
-  try {
-    const parsed = attemptRowSchema.safeParse(JSON.parse(raw));
-    return parsed.success ? [{ ...parsed.data, id, at }] : [];
-  } catch {
-    // A row we cannot read says nothing reliable: it is left out, never guessed.
-    return [];
-  }
+  // A row we cannot read says nothing reliable: it is left out, never guessed.
+  const parsed = parseStored(raw, attemptRowSchema);
+  return parsed.success ? [{ ...parsed.data, id, at }] : [];
 }

@@ -10,8 +10,3 @@ export class EventLogCorruptError extends Error {
     super(`event log entry ${entryId} in ${key} is corrupt`, options);
   }
 }
-
-/** Type guard for {@link EventLogCorruptError}. */
-export function isEventLogCorruptError(error: unknown): error is EventLogCorruptError {
-  return error instanceof EventLogCorruptError;
-}

@@ -12,7 +12,6 @@ export class Lease {
   readonly #owner: string;
   readonly #ttlMs: number;
   #timer: NodeJS.Timeout | undefined;
-  #held = false;
 
   constructor(redis: RedisClient, key: string, owner: string, ttlMs: number) {
     this.#redis = redis;
@@ -26,11 +25,6 @@ export class Lease {
     return this.#owner;
   }
 
-  /** True while this process believes it holds the lease (the last take or renewal succeeded). */
-  get held(): boolean {
-    return this.#held;
-  }
-
   /** Takes the lease, or renews it if already ours; true when held afterwards. */
   async take(takeoverPrefix = ''): Promise<boolean> {
     const reply = await this.#redis.eval(
@@ -41,8 +35,7 @@ export class Lease {
       this.#ttlMs,
       takeoverPrefix,
     );
-    this.#held = reply === 1;
-    return this.#held;
+    return reply === 1;
   }
 
   /** Renews the lease every third of its life until {@link release}. */
@@ -63,7 +56,6 @@ export class Lease {
   async release(): Promise<void> {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
-    this.#held = false;
     await this.#redis.eval(RELEASE_SCRIPT, 1, this.#key, this.#owner);
   }
 }

@@ -3,6 +3,7 @@ import { InvalidMuteError } from '../routing/mute-error.js';
 import { type Mute, type MuteRequest, type MuteScope, muteKey, muteSchema } from '../routing/mutes.js';
 import { stateKeys } from './keys.js';
 import type { RedisClient } from './redis-connection.js';
+import { parseStored } from './stored-json.js';
 
 const countsSchema = z.record(z.string(), z.coerce.number().int());
 
@@ -53,7 +54,7 @@ export class MuteStore {
     const field = fieldOf(scope, muteKey(scope, target), channel);
     const raw = await this.#redis.hget(this.#hash, field);
     await this.#redis.hdel(this.#hash, field);
-    const parsed = muteSchema.safeParse(safeJson(raw));
+    const parsed = parseStored(raw, muteSchema);
     return parsed.success && parsed.data.until > this.#now();
   }
 
@@ -65,17 +66,12 @@ export class MuteStore {
     const lapsed: string[] = [];
     for (const [field, value] of Object.entries(all)) {
       // A record we cannot read silences nothing: sending is the safe failure.
-      const parsed = muteSchema.safeParse(safeJson(value));
+      const parsed = parseStored(value, muteSchema);
       if (parsed.success && parsed.data.until > now) mutes.push(parsed.data);
       else if (parsed.success) lapsed.push(field);
     }
     if (lapsed.length > 0) await this.#redis.hdel(this.#hash, ...lapsed);
     return mutes.sort((a, b) => a.createdAt - b.createdAt || identity(a).localeCompare(identity(b)));
-  }
-
-  /** Adds `n` to the count of events a mute kept from `channel`. */
-  async countSuppressed(channel: string, n: number): Promise<void> {
-    if (n > 0) await this.#redis.hincrby(stateKeys(this.#root).muteSuppressed, channel, n);
   }
 
   /** Events kept from each channel by mutes, since counting began. */
@@ -94,13 +90,4 @@ function fieldOf(scope: MuteScope, key: string, channel: string | undefined): st
 
 function identity(mute: Mute): string {
   return `${mute.scope}:${mute.channel ?? ''}:${mute.key}`;
-}
-
-function safeJson(text: string | null): unknown {
-  if (text === null) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

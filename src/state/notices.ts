@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import type { NoticeMessage } from '../channels/types.js';
-import type { Logger } from '../ops/logger.js';
+import type { Logger } from '../telemetry/logger.js';
 import { noticeDeliveryId } from './delivery-ids.js';
 import { stateKeys } from './keys.js';
 import type { NoticeSeverity } from './notice-routing.js';
 import { NOTICE_SCRIPT } from './outbox-lua.js';
 import { outboxItemSchema, recordJson } from './outbox-records.js';
 import type { RedisClient } from './redis-connection.js';
+import { parseStored } from './stored-json.js';
 
 const activeNoticeSchema = z.object({
   key: z.string(),
@@ -64,7 +65,7 @@ export class Notices {
   async clear(key: string, text: string): Promise<boolean> {
     const raw = await this.#redis.hget(stateKeys(this.#root).notices, key);
     if (raw === null) return false;
-    const active = activeNoticeSchema.safeParse(safeJson(raw));
+    const active = parseStored(raw, activeNoticeSchema);
     const title = active.success ? `Resolved: ${active.data.title}` : 'Resolved';
     const message: NoticeMessage = { type: 'notice', key, severity: 'resolved', title, text };
     // The clear reaches whoever the raise reached: a critical problem's fallback channels too.
@@ -79,7 +80,7 @@ export class Notices {
   async list(): Promise<ActiveNotice[]> {
     const all = await this.#redis.hgetall(stateKeys(this.#root).notices);
     return Object.values(all).flatMap((raw) => {
-      const parsed = activeNoticeSchema.safeParse(safeJson(raw));
+      const parsed = parseStored(raw, activeNoticeSchema);
       return parsed.success ? [parsed.data] : [];
     });
   }
@@ -126,13 +127,5 @@ export class Notices {
     if (parked > 0) this.#deps.logger.error({ ...fields, opsChannelParked: channel }, line);
     else if (severity === 'critical') this.#deps.logger.error(fields, line);
     else this.#deps.logger.warn(fields, line);
-  }
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
   }
 }

@@ -24,6 +24,7 @@ import {
 } from './outbox-records.js';
 import type { RedisClient } from './redis-connection.js';
 import { DEDUPE_MEMORY_MS } from './retention.js';
+import { parseStored } from './stored-json.js';
 
 export type { Inflight, Parked } from './outbox-records.js';
 export { inflightSchema, outboxItemSchema, parkedSchema } from './outbox-records.js';
@@ -175,7 +176,7 @@ export class Outbox {
   async digestEvents(channel: string, batchId: string): Promise<PositionEvent[]> {
     const raws = await this.#redis.hvals(this.#box(channel).digestBatch(batchId));
     return raws.flatMap((raw) => {
-      const parsed = positionEventSchema.safeParse(safeJson(raw));
+      const parsed = parseStored(raw, positionEventSchema);
       return parsed.success ? [parsed.data] : [];
     });
   }
@@ -393,16 +394,6 @@ export class Outbox {
     return Number(reply);
   }
 
-  /** When the current period of a digest channel started, if anything was staged or sent before. */
-  async digestPeriodStart(channel: string): Promise<string | null> {
-    const [last, first] = await this.#redis.hmget(
-      this.#box(channel).digestMeta,
-      'lastDigestAt',
-      'firstStagedAt',
-    );
-    return last ?? first ?? null;
-  }
-
   #box(channel: string): OutboxKeys {
     return stateKeys(this.#root).outbox(channel);
   }
@@ -416,13 +407,4 @@ function claimantMarker(owner: string): string {
 /** A substring only this delivery's in-flight JSON holds, for the fencing checks in the scripts. */
 function marker(deliveryId: string): string {
   return `"deliveryId":${JSON.stringify(deliveryId)}`;
-}
-
-function safeJson(text: string | null | undefined): unknown {
-  if (text === null || text === undefined) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { stateKeys } from './keys.js';
 import type { RedisClient } from './redis-connection.js';
+import { readStored } from './stored-json.js';
 
 /** Why a poll did not commit: the transport, the body, or a plausibility check on a 200. */
 export type PollFailureCause =
@@ -213,7 +214,10 @@ export class PollHealth {
     return (await this.read()).issuers;
   }
 
-  /** The whole hash in one read: every issuer's health, and the unknown envelope key sets. */
+  /**
+   * The whole hash in one read: every issuer's health, and the unknown envelope key sets. A damaged field
+   * reads as absent: health is advisory and rebuilds itself at the next poll.
+   */
   async read(): Promise<PollHealthView> {
     const raw = await this.#redis.hgetall(this.#key);
     const issuers = new Map<string, IssuerHealth>();
@@ -222,13 +226,13 @@ export class PollHealth {
     for (const [field, value] of Object.entries(raw)) {
       if (field.startsWith(DUE)) entry(field.slice(DUE.length)).dueSince = value;
       else if (field.startsWith(FAILING)) {
-        const failing = parseJson(value, failingSchema);
+        const failing = readStored(value, failingSchema);
         if (failing) entry(field.slice(FAILING.length)).failing = failing as Failing;
       } else if (field.startsWith(NOT_FOUND)) {
-        const notFound = parseJson(value, notFoundSchema);
+        const notFound = readStored(value, notFoundSchema);
         if (notFound) entry(field.slice(NOT_FOUND.length)).notFound = notFound;
       } else if (field.startsWith(LAGGING)) {
-        const lagging = parseJson(value, laggingSchema);
+        const lagging = readStored(value, laggingSchema);
         if (lagging) entry(field.slice(LAGGING.length)).lagging = lagging;
       } else if (field.startsWith(ENVELOPE)) {
         envelopes.push({ field, keys: field.slice(ENVELOPE.length).split(','), lastSeen: value });
@@ -245,11 +249,6 @@ export class PollHealth {
     return first === 1;
   }
 
-  /** Unknown envelope key sets with the last time each was seen. */
-  async envelopeKeys(): Promise<EnvelopeSeen[]> {
-    return (await this.read()).envelopes;
-  }
-
   /** Forgets an envelope key set no answer has carried for a while. */
   async forgetEnvelope(field: string): Promise<void> {
     await this.#redis.hdel(this.#key, field);
@@ -257,15 +256,6 @@ export class PollHealth {
 
   async #read<T>(field: string, schema: z.ZodType<T>): Promise<T | undefined> {
     const raw = await this.#redis.hget(this.#key, field);
-    return raw === null ? undefined : parseJson(raw, schema);
-  }
-}
-
-// A damaged field reads as absent: health is advisory and rebuilds itself at the next poll.
-function parseJson<T>(raw: string, schema: z.ZodType<T>): T | undefined {
-  try {
-    return schema.safeParse(JSON.parse(raw)).data;
-  } catch {
-    return undefined;
+    return raw === null ? undefined : readStored(raw, schema);
   }
 }

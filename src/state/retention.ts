@@ -1,9 +1,8 @@
+import { DAY_MS } from '../time/units.js';
 /**
  * How long the state layer remembers what it has done, in one place. Each figure is documented in
  * docs/architecture.md ("Where state lives in Redis").
  */
-
-const DAY_MS = 24 * 3600 * 1000;
 
 /**
  * How long a channel remembers an event id it accepted: a second copy of the same event (the same issuer,

@@ -1,13 +1,12 @@
 import { snapshotSchema } from '../positions/schemas.js';
 import type { Snapshot } from '../positions/types.js';
 import { stateKeys } from './keys.js';
-import { commitPoll } from './poll-commit.js';
 import type { RedisClient } from './redis-connection.js';
 import { SnapshotCorruptError } from './snapshot-corrupt-error.js';
 
 /**
  * The last observed positions of each issuer: one hash per issuer with `at` (its `polledAt`, what the
- * compare-and-set compares) and `json` (the snapshot). Written only by {@link commitPoll}.
+ * compare-and-set compares) and `json` (the snapshot). Written only by the poll's commit (poll-commit.ts).
  */
 export class SnapshotStore {
   readonly #redis: RedisClient;
@@ -25,21 +24,6 @@ export class SnapshotStore {
       throw new SnapshotCorruptError(issuerId, key, { cause });
     });
     return raw === null ? null : parseSnapshot(issuerId, key, raw);
-  }
-
-  /**
-   * Writes `next` alone (no events) if the stored snapshot's polledAt is `expectedPolledAt` (null: none
-   * stored). False: a concurrent or stale poll lost the race.
-   */
-  async commit(next: Snapshot, expectedPolledAt: string | null): Promise<boolean> {
-    return commitPoll(this.#redis, this.#root, {
-      snapshot: next,
-      expectedPolledAt,
-      logged: [],
-      targets: [],
-      suppressed: [],
-      eventsKept: 0,
-    });
   }
 
   /** Forgets an issuer on purpose: its next poll is a first observation again, and no loss is reported. */

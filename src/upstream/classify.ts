@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseRetryAfter } from '../time/retry-after.js';
 import {
   BodyTooLargeError,
   InvalidRequestError,
@@ -13,7 +14,6 @@ import {
   UpstreamNetworkError,
   UpstreamTimeoutError,
 } from './errors.js';
-import { parseRetryAfter } from './retry-after.js';
 import { type ErrorBody, errorBodySchema } from './schemas.js';
 
 /** What a non-2xx response looked like, as far as the client needs. */

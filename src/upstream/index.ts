@@ -25,5 +25,4 @@ export {
 } from './errors.js';
 export { encodePathSegment, type UpstreamOperation } from './operations.js';
 export type { RequestInfo, ResponseInfo } from './request-info.js';
-export { parseRetryAfter } from './retry-after.js';
 export * from './schemas.js';

@@ -1,14 +1,12 @@
+import { wellFormed } from '../text/well-formed.js';
 import type { PositionStatus } from './schemas.js';
 
 /** The two operations of the upstream service. */
 export type UpstreamOperation = 'issuers' | 'positions';
 
-// Lone surrogates make encodeURIComponent throw; replace them as WHATWG URL does.
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
 /** Encodes one path segment; `.` and `..` are escaped too, so no proxy can resolve them as dot-segments. */
 export function encodePathSegment(segment: string): string {
-  const encoded = encodeURIComponent(segment.replace(LONE_SURROGATE, '\uFFFD'));
+  const encoded = encodeURIComponent(wellFormed(segment));
   return /^\.+$/.test(encoded) ? encoded.replaceAll('.', '%2E') : encoded;
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { wellFormed } from './well-formed.js';
+import { wellFormed } from '../text/well-formed.js';
 
 /** Text from the upstream, made well-formed (no lone surrogates) before anything stores or sends it. */
 const text = z.string().transform(wellFormed);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sendableFrom } from '../../src/budget/windows.js';
+import { sendableFrom } from '../helpers/budget-rules.js';
 
 // The window-end rule; the take script applies it to Redis' time (rate-budget.test.ts checks it there).
 

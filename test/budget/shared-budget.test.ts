@@ -4,8 +4,8 @@ import {
   reportSharedBudget,
   sharedBudgetText,
 } from '../../src/budget/shared-budget.js';
-import { silentLogger } from '../../src/ops/logger.js';
 import { Notices } from '../../src/state/notices.js';
+import { silentLogger } from '../../src/telemetry/logger.js';
 import { createTestRedis, type TestRedis } from '../helpers/redis.js';
 
 describe('the budget-shared notice', () => {

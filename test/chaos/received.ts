@@ -6,8 +6,8 @@ import { messageSchema } from '../../src/channels/message-schema.js';
 import { LOOK_EMOJI } from '../../src/channels/slack/lines.js';
 import type { CapturedSlackPost } from '../../src/demo/slack-capture.js';
 import type { CapturedMail } from '../../src/demo/smtp-capture.js';
+import { round4 } from '../../src/positions/round.js';
 import type { EventKind, PositionEvent } from '../../src/positions/types.js';
-import { round4 } from '../../src/sandbox/index.js';
 import { readChanges } from '../e2e/story-lines.js';
 import type { WebhookReceipt, WebhookReceiver } from './webhook-receiver.js';
 

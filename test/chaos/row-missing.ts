@@ -1,5 +1,6 @@
+import { round4 } from '../../src/positions/round.js';
 import { positionsBody } from '../../src/sandbox/answers.js';
-import { holderKeyOf, round4, type Scenario, type ScenarioChange } from '../../src/sandbox/index.js';
+import { holderKeyOf, type Scenario, type ScenarioChange } from '../../src/sandbox/index.js';
 import type { Random } from '../../src/sandbox/prng.js';
 import type { Story } from './story.js';
 import type { ChaosWorld } from './world.js';

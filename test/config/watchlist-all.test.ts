@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isConfigError } from '../../src/config/config-error.js';
 import { parseConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
-import { describeWatchlist, planFor, plannedSize } from '../../src/plan-for.js';
+import { describeWatchlist, planFor, plannedSize } from '../../src/jobs/plan-for.js';
 import { configIssues, directoryIssues, needsDirectory } from '../../src/preflight/preflight.js';
 import type { Issuer } from '../../src/upstream/schemas.js';
 

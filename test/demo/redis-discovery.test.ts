@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireRedis } from '../../src/demo/acquire-redis.js';
-import { countKeysUnder, deleteKeysUnder } from '../../src/demo/delete-prefix.js';
+import { deleteKeysUnder } from '../../src/demo/delete-prefix.js';
 import { isRedisNotFoundError, RedisNotFoundError } from '../../src/demo/redis-not-found-error.js';
 import { displayRedisUrl, probeRedis } from '../../src/demo/redis-probe.js';
 import { findOnPath, freePort, startRedisServer } from '../../src/demo/redis-server-child.js';
+import { countKeysUnder } from '../helpers/count-keys.js';
 import { createTestRedis, TEST_REDIS_URL } from '../helpers/redis.js';
 
 const redisServer = findOnPath('redis-server', process.env.PATH);

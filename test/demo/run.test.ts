@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { accessFingerprint } from '../../src/budget/access-state.js';
-import { countKeysUnder } from '../../src/demo/delete-prefix.js';
 import { probeRedis } from '../../src/demo/redis-probe.js';
 import { findOnPath, freePort } from '../../src/demo/redis-server-child.js';
 import { ledgerRoot } from '../../src/state/keys.js';
 import { type DaemonProcess, spawnShortwatch, waitFor } from '../e2e/harness.js';
+import { countKeysUnder } from '../helpers/count-keys.js';
 import { TEST_REDIS_URL } from '../helpers/redis.js';
 
 const ALERT = /^\d\d:\d\d:\d\d (slack|email) +\S/m;

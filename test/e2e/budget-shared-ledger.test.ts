@@ -6,9 +6,9 @@ import { App } from '../../src/app.js';
 import { accessFingerprint } from '../../src/budget/access-state.js';
 import { BUDGET_SHARED_NOTICE, sharedBudgetText } from '../../src/budget/shared-budget.js';
 import { parseConfig } from '../../src/config/load.js';
-import { silentLogger } from '../../src/ops/logger.js';
 import { collectStatus, readiness, type StatusReport } from '../../src/ops/status.js';
 import { keyRoot, ledgerRoot } from '../../src/state/keys.js';
+import { silentLogger } from '../../src/telemetry/logger.js';
 import { RATE_LIMITED_NOTICE } from '../../src/upstream-clients.js';
 import { deleteByPrefix } from '../helpers/redis.js';
 import {

@@ -11,7 +11,6 @@ import { accessFingerprint } from '../../src/budget/access-state.js';
 import { parseConfig } from '../../src/config/load.js';
 import { type SlackCapture, startSlackCapture } from '../../src/demo/slack-capture.js';
 import { type SmtpCapture, startSmtpCapture } from '../../src/demo/smtp-capture.js';
-import { silentLogger } from '../../src/ops/logger.js';
 import { holderKey } from '../../src/positions/index.js';
 import { createScenario, type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
 import {
@@ -22,6 +21,7 @@ import {
   type StateKeys,
   stateKeys,
 } from '../../src/state/keys.js';
+import { silentLogger } from '../../src/telemetry/logger.js';
 import { COMPILED_ENV } from '../helpers/compiled-cli.js';
 import { createTestRedis, deleteByPrefix, type TestRedis } from '../helpers/redis.js';
 import { readChanges } from './story-lines.js';

@@ -7,14 +7,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, type MockInstance
 import { stringify } from 'yaml';
 import { App } from '../../src/app.js';
 import { parseConfig } from '../../src/config/load.js';
+import { keyRoot } from '../../src/state/keys.js';
+import { Notices } from '../../src/state/notices.js';
 import {
   checkEvictionPolicy,
   describeEvictionPolicy,
   EVICTION_NOTICE,
   reportEvictionPolicy,
-} from '../../src/ops/redis-eviction.js';
-import { keyRoot } from '../../src/state/keys.js';
-import { Notices } from '../../src/state/notices.js';
+} from '../../src/state/redis-eviction.js';
 import { captureLog, LEVEL } from '../helpers/log-capture.js';
 import { type PrivateRedis, REDIS_SERVER, startPrivateRedis } from '../helpers/redis-server.js';
 import { runShortwatch } from './harness.js';

@@ -3,7 +3,8 @@ import type { App } from '../../src/app.js';
 import { formatDuration } from '../../src/config/duration.js';
 import { sweepEvery } from '../../src/jobs/schedulers.js';
 import type { StatusReport } from '../../src/ops/status.js';
-import { latestByKey, round4 } from '../../src/sandbox/holder-diff.js';
+import { round4 } from '../../src/positions/round.js';
+import { latestByKey } from '../../src/sandbox/holder-diff.js';
 import {
   type DaemonProcess,
   runShortwatch,

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { nextWindowStart } from '../../src/budget/windows.js';
 import {
   runShortwatch,
   spawnDaemon,
@@ -101,12 +102,12 @@ describe('polling from the command line: watchlist names, the plan and the budge
     const budget = app.ctx.budget;
     /** Spends every token of a day window with at least 12 s left; returns when it ends. */
     const exhaust = async (): Promise<number> => {
-      if (budget.windowEnd('day') - Date.now() < 12_000)
-        await sleep(budget.windowEnd('day') - Date.now() + 50);
+      if (nextWindowStart(Date.now(), dayMs) - Date.now() < 12_000)
+        await sleep(nextWindowStart(Date.now(), dayMs) - Date.now() + 50);
       while ((await budget.take({ interactive: true })).granted) {
         // Keep taking: the CLI may spend the reserve, so every token goes.
       }
-      return budget.windowEnd('day');
+      return nextWindowStart(Date.now(), dayMs);
     };
 
     await exhaust();

@@ -126,7 +126,7 @@ describe('polling defences: an upstream the spec leaves ambiguous', () => {
     const notice = (await running.ctx.notices.list()).find((n) => n.key === 'upstream-envelope-served_by');
     expect(notice?.severity).toBe('warning');
     expect(notice?.text).toContain('`served_by`');
-    expect((await running.ctx.pollHealth.envelopeKeys()).map((e) => e.keys)).toEqual([['served_by']]);
+    expect((await running.ctx.pollHealth.read()).envelopes.map((e) => e.keys)).toEqual([['served_by']]);
   }, 30_000);
 
   it('every holder gone in one answer: a second request refutes it, and no `closed` is sent', async () => {

@@ -2,8 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { syncSchedulers } from '../../src/jobs/schedulers.js';
 import { spawnDaemon, startStack, updateConfig, usePerTest, waitFor } from './harness.js';
 
-const GATE_MS = 3_000;
-
 /*
  * A process killed mid-poll leaves the issuer's poll lease and an active BullMQ job behind. Neither may
  * blind the issuer: the lease lapses within half a gate interval, and the next sweep plans the issuer

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { z } from 'zod';
-import { createLogger, type Logger } from '../../src/ops/logger.js';
+import { createLogger, type Logger } from '../../src/telemetry/logger.js';
 
 const logLineSchema = z.looseObject({ level: z.number(), msg: z.string() });
 

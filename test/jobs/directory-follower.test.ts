@@ -2,10 +2,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
 import type { Settings } from '../../src/jobs/context.js';
 import { DirectoryFollower } from '../../src/jobs/directory-follower.js';
-import { silentLogger } from '../../src/ops/logger.js';
-import { planFor } from '../../src/plan-for.js';
+import { planFor } from '../../src/jobs/plan-for.js';
 import { IssuerDirectory } from '../../src/state/directory.js';
 import { Notices } from '../../src/state/notices.js';
+import { silentLogger } from '../../src/telemetry/logger.js';
 import type { Issuer } from '../../src/upstream/schemas.js';
 import { createTestRedis, type TestRedis } from '../helpers/redis.js';
 

@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { App } from '../../src/app.js';
 import { parseConfig } from '../../src/config/load.js';
 import { schedulerHealth, syncSchedulers } from '../../src/jobs/schedulers.js';
-import { silentLogger } from '../../src/ops/logger.js';
 import { readiness } from '../../src/ops/status.js';
+import { silentLogger } from '../../src/telemetry/logger.js';
 import { createTestRedis, TEST_REDIS_URL, type TestRedis } from '../helpers/redis.js';
 
 describe('schedulerHealth', () => {

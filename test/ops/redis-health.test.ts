@@ -1,11 +1,11 @@
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
+import { RedisHealth } from '../../src/ops/redis-health.js';
 import {
   isConnectionError,
   redactUrlCredentials,
   redisErrorFields,
-} from '../../src/ops/redis-error-fields.js';
-import { RedisHealth } from '../../src/ops/redis-health.js';
+} from '../../src/state/redis-error-fields.js';
 import { waitFor } from '../e2e/harness.js';
 import { captureLog, LEVEL } from '../helpers/log-capture.js';
 import { type PrivateRedis, REDIS_SERVER, startPrivateRedis } from '../helpers/redis-server.js';

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyEvents } from '../../src/positions/apply.js';
 import { collapseRows, type DiffInput, diffPositions } from '../../src/positions/diff.js';
 import { holderKey } from '../../src/positions/holder-key.js';
 import type { PositionEvent, Snapshot } from '../../src/positions/types.js';
 import type { IssuerPosition } from '../../src/upstream/schemas.js';
+import { applyEvents } from '../helpers/apply-events.js';
 import { input } from './fixtures.js';
 
 const RUNS = { numRuns: 200 };

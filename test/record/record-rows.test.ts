@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../src/channels/delivery-error.js';
-import { lookupHolder } from '../../src/cli/holder-lookup.js';
 import { channelSchema } from '../../src/config/schema.js';
 import { recordedMessages } from '../../src/console/data/record-messages.js';
 import { renderRecord } from '../../src/console/pages/record-section.js';
 import { attemptRow } from '../../src/delivery/attempt-row.js';
+import { lookupHolder } from '../../src/lookup/holder-lookup.js';
 import { exportRow } from '../../src/record/export.js';
 import { type RecordQuery, recordMatches } from '../../src/record/search.js';
 import { parseInstant } from '../../src/record/time-range.js';

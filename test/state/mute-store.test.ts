@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isInvalidMuteError } from '../../src/routing/mute-error.js';
 import { MuteStore } from '../../src/state/mute-store.js';
 import { createTestRedis, type TestRedis } from '../helpers/redis.js';
+import { commitSuppressed } from '../helpers/state-writes.js';
+import { snapshotOf } from '../positions/fixtures.js';
 
 const T0 = Date.parse('2026-03-03T10:00:00Z');
 const HOUR = 3_600_000;
@@ -120,10 +122,20 @@ describe('MuteStore', () => {
 
   it('counts suppressed events per channel', async () => {
     expect(await store.suppressedCounts()).toEqual({});
-    await store.countSuppressed('desk', 2);
-    await store.countSuppressed('desk', 3);
-    await store.countSuppressed('night', 1);
-    await store.countSuppressed('night', 0);
+    // The daemon counts them in the poll's commit, one count per channel and poll.
+    const commits: Array<[string, Array<{ channel: string; count: number }>]> = [
+      ['ISS-1', [{ channel: 'desk', count: 2 }]],
+      [
+        'ISS-2',
+        [
+          { channel: 'desk', count: 3 },
+          { channel: 'night', count: 1 },
+        ],
+      ],
+    ];
+    for (const [issuerId, suppressed] of commits) {
+      await commitSuppressed(t.redis, t.prefix, { ...snapshotOf([]), issuerId }, suppressed);
+    }
     expect(await store.suppressedCounts()).toEqual({ desk: 5, night: 1 });
   });
 });

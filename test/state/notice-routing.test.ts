@@ -5,10 +5,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { loadConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
-import { silentLogger } from '../../src/ops/logger.js';
 import { noticeChannels } from '../../src/state/notice-routing.js';
 import { Notices } from '../../src/state/notices.js';
 import { Outbox } from '../../src/state/outbox.js';
+import { silentLogger } from '../../src/telemetry/logger.js';
 import { createTestRedis, type TestRedis } from '../helpers/redis.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'shortwatch-notice-routing-'));

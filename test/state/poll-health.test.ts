@@ -66,7 +66,7 @@ describe('PollHealth', () => {
   it('records an envelope key set once, and a damaged field reads as healthy', async () => {
     expect(await health.sawEnvelopeKeys(['total', 'served_by'], at(T0))).toBe(true);
     expect(await health.sawEnvelopeKeys(['served_by', 'total'], at(T1))).toBe(false);
-    expect(await health.envelopeKeys()).toEqual([
+    expect((await health.read()).envelopes).toEqual([
       { field: 'envelope:served_by,total', keys: ['served_by', 'total'], lastSeen: T1 },
     ]);
     await t.redis.hset(stateKeys(t.prefix).pollHealth, 'failing:ISS-9', '{not json');

@@ -4,6 +4,7 @@ import { stateKeys } from '../../src/state/keys.js';
 import { isSnapshotCorruptError, SnapshotCorruptError } from '../../src/state/snapshot-corrupt-error.js';
 import { SnapshotStore } from '../../src/state/snapshot-store.js';
 import { createTestRedis, type TestRedis } from '../helpers/redis.js';
+import { commitSnapshot } from '../helpers/state-writes.js';
 import { held, snapshotOf } from '../positions/fixtures.js';
 
 const T1 = '2024-06-03T10:00:00.000Z';
@@ -28,7 +29,7 @@ describe('SnapshotStore', () => {
 
   it('round-trips a snapshot under prefix:snapshot:issuerId, a hash of its polledAt and its JSON', async () => {
     expect(await store.get('ISS-1')).toBeNull();
-    expect(await store.commit(at(T1), null)).toBe(true);
+    expect(await commitSnapshot(t.redis, t.prefix, at(T1), null)).toBe(true);
     expect(await store.get('ISS-1')).toEqual(at(T1));
     const stored = await t.redis.hgetall(`${t.prefix}:snapshot:ISS-1`);
     expect(stored.at).toBe(T1);
@@ -37,13 +38,15 @@ describe('SnapshotStore', () => {
 
   it('keeps a holder name with a lone surrogate or 5,000 characters (no JSON is decoded in Lua)', async () => {
     const odd = snapshotOf([held('Fund \uD800 plc', 1), held('x'.repeat(5_000), 0.7)], T1);
-    expect(await store.commit(odd, null)).toBe(true);
-    expect(await store.commit(snapshotOf([held('Fund \uD800 plc', 2)], T2), T1)).toBe(true);
+    expect(await commitSnapshot(t.redis, t.prefix, odd, null)).toBe(true);
+    expect(await commitSnapshot(t.redis, t.prefix, snapshotOf([held('Fund \uD800 plc', 2)], T2), T1)).toBe(
+      true,
+    );
     expect(Object.keys((await store.get('ISS-1'))?.positions ?? {})).toHaveLength(1);
   });
 
   it('deletes a snapshot, and forgets the issuer was baselined (a deliberate reset is not a loss)', async () => {
-    await store.commit(at(T1), null);
+    await commitSnapshot(t.redis, t.prefix, at(T1), null);
     expect(await t.redis.sismember(stateKeys(t.prefix).baselined, 'ISS-1')).toBe(1);
     await store.delete('ISS-1');
     expect(await store.get('ISS-1')).toBeNull();
@@ -66,17 +69,19 @@ describe('SnapshotStore', () => {
     },
     { name: 'nothing stored, expected null', stored: null, expected: null, next: T1, ok: true },
   ])('compare-and-set: $name → $ok', async ({ stored, expected, next, ok }) => {
-    if (stored !== null) await store.commit(at(stored), null);
-    expect(await store.commit(at(next, 2), expected)).toBe(ok);
+    if (stored !== null) await commitSnapshot(t.redis, t.prefix, at(stored), null);
+    expect(await commitSnapshot(t.redis, t.prefix, at(next, 2), expected)).toBe(ok);
     const after = await store.get('ISS-1');
     if (ok) expect(after).toEqual(at(next, 2));
     else expect(after).toEqual(stored === null ? null : at(stored));
   });
 
   it('of concurrent commits from one previous state, exactly one wins', async () => {
-    await store.commit(at(T1), null);
-    const stores = Array.from({ length: 8 }, () => new SnapshotStore(t.connect(), t.prefix));
-    const results = await Promise.all(stores.map((s, i) => s.commit(at(T2, i + 1), T1)));
+    await commitSnapshot(t.redis, t.prefix, at(T1), null);
+    const connections = Array.from({ length: 8 }, () => t.connect());
+    const results = await Promise.all(
+      connections.map((redis, i) => commitSnapshot(redis, t.prefix, at(T2, i + 1), T1)),
+    );
     expect(results.filter(Boolean)).toHaveLength(1);
     const winner = results.indexOf(true);
     expect(await store.get('ISS-1')).toEqual(at(T2, winner + 1));
@@ -98,8 +103,8 @@ describe('SnapshotStore', () => {
 
   it('commit compares polledAt only: a corrupt body is replaced by the next good observation', async () => {
     await t.redis.hset(`${t.prefix}:snapshot:ISS-1`, { at: T1, json: 'not json' });
-    expect(await store.commit(at(T2), T2)).toBe(false);
-    expect(await store.commit(at(T2), T1)).toBe(true);
+    expect(await commitSnapshot(t.redis, t.prefix, at(T2), T2)).toBe(false);
+    expect(await commitSnapshot(t.redis, t.prefix, at(T2), T1)).toBe(true);
     expect(await store.get('ISS-1')).toEqual(at(T2));
   });
 
@@ -114,8 +119,8 @@ describe('SnapshotStore', () => {
       issuerId: 'ISS-2',
       issuerName: 'Other plc',
     };
-    await store.commit(at(T1), null);
-    await store.commit(other, null);
+    await commitSnapshot(t.redis, t.prefix, at(T1), null);
+    await commitSnapshot(t.redis, t.prefix, other, null);
     const found = await store.getMany(['ISS-1', 'ISS-9', 'ISS-2']);
     expect([...found.keys()]).toEqual(['ISS-1', 'ISS-2']);
     expect(found.get('ISS-1')).toEqual(at(T1));

@@ -116,3 +116,8 @@ export function needsBelowNote(lines: readonly StoryLine[]): boolean {
 export const CLOSED_NOTE =
   `Below ${THRESHOLD}: a position under the ${THRESHOLD} public disclosure threshold is no longer published; ` +
   'it is not known to be covered.';
+
+/** The end of a plain-text e-mail: the closed note when a line needs it, then the signature line and footer. */
+export function textEnding(hasClosed: boolean, footer: string): string[] {
+  return [...(hasClosed ? ['', CLOSED_NOTE] : []), '', '--', footer, ''];
+}

@@ -8,6 +8,7 @@ import {
   oneLineEvent,
   storyRow,
   storyTextLines,
+  textEnding,
 } from './event-facts.js';
 import { escapeHtml, htmlHeading, htmlLayout, htmlParagraph, htmlTable } from './html.js';
 import type { RenderedEmail, RenderOptions } from './rendered.js';
@@ -76,15 +77,7 @@ export function renderBatch(message: BatchMessage, options: RenderOptions): Rend
   const detected = newest ? ` · detected ${formatInstant(newest, options.timezone, { year: true })}` : '';
   const footer = `shortwatch · ${issuerCount(sections.length)}${detected} (${options.timezone})`;
 
-  const text = [
-    headline,
-    ...sections.flatMap(sectionText),
-    ...(hasClosed ? ['', CLOSED_NOTE] : []),
-    '',
-    '--',
-    footer,
-    '',
-  ].join('\n');
+  const text = [headline, ...sections.flatMap(sectionText), ...textEnding(hasClosed, footer)].join('\n');
 
   const body = [
     ...sections.flatMap(sectionHtml),

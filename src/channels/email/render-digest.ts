@@ -10,6 +10,7 @@ import {
   oneLineEvent,
   storyRow,
   storyTextLines,
+  textEnding,
 } from './event-facts.js';
 import { escapeHtml, htmlHeading, htmlLayout, htmlList, htmlParagraph, htmlTable } from './html.js';
 import type { RenderedEmail } from './rendered.js';
@@ -70,11 +71,7 @@ export function renderDigest(message: DigestMessage): RenderedEmail {
       [g.name, totalOf(g)].filter(Boolean).join(': '),
       ...g.lines.flatMap(storyTextLines),
     ]),
-    ...(hasClosed ? ['', CLOSED_NOTE] : []),
-    '',
-    '--',
-    footer,
-    '',
+    ...textEnding(hasClosed, footer),
   ].join('\n');
 
   const body = [

@@ -10,6 +10,7 @@ import {
   storyRow,
   storyTextLines,
   subjectEvent,
+  textEnding,
 } from './event-facts.js';
 import { escapeHtml, htmlLayout, htmlParagraph, htmlTable } from './html.js';
 import type { RenderedEmail, RenderOptions } from './rendered.js';
@@ -48,11 +49,7 @@ export function renderEvents(message: EventsMessage, options: RenderOptions): Re
     ...lines.flatMap(storyTextLines),
     ...(totalLine ? ['', totalLine] : []),
     ...(note ? [note] : []),
-    ...(hasClosed ? ['', CLOSED_NOTE] : []),
-    '',
-    '--',
-    footer,
-    '',
+    ...textEnding(hasClosed, footer),
   ].join('\n');
 
   const body = [

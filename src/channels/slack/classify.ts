@@ -1,13 +1,17 @@
 import { IncomingWebhookHTTPError, IncomingWebhookRequestError } from '@slack/webhook';
 import { z } from 'zod';
+import { parseRetryAfter } from '../../time/retry-after.js';
 import { DeliveryError } from '../delivery-error.js';
 import { isUnreachableUrl } from '../unreachable-host.js';
-import { parseRetryAfterSeconds } from './retry-after.js';
 
 /** What the sender knows besides the error: the response's Retry-After, the timeout, and what to hide. */
 export interface FailureContext {
   /** The `Retry-After` header of the failed response, recorded by our fetch. */
   retryAfter: string | null;
+  /** The response's `Date` header: an HTTP-date Retry-After is measured from it (the server's clock). */
+  date: string | null;
+  /** When the answer came, by the sender's clock. */
+  nowMs: number;
   timeoutMs: number;
   /** `part 2/3` when the message was split, else empty. */
   part: string;
@@ -36,7 +40,9 @@ function fromHttpError(error: IncomingWebhookHTTPError, ctx: FailureContext, whe
   const code = body || `http_${status}`;
   const message = `Slack webhook answered ${status} ${code}${where}`;
   if (status === 429) {
-    const retryAfterMs = parseRetryAfterSeconds(ctx.retryAfter) ?? DEFAULT_RETRY_AFTER_MS;
+    const retryAfterMs =
+      parseRetryAfter(ctx.retryAfter ?? undefined, ctx.nowMs, ctx.date ?? undefined) ??
+      DEFAULT_RETRY_AFTER_MS;
     return new DeliveryError(message, { outcome: 'rate-limit', status, code, retryAfterMs });
   }
   if (status >= 500) return new DeliveryError(message, { outcome: 'retry', status, code });

@@ -1,4 +1,5 @@
 import { messageForGroups } from '../coalesced-message.js';
+import { largestFitting } from '../largest-fitting.js';
 import type { IssuerEvents } from '../types.js';
 import { renderSlack, type SlackRenderOptions } from './render.js';
 
@@ -17,18 +18,6 @@ function fitsOnePayload(
  */
 export function coalesceSlack(groups: readonly IssuerEvents[], options: SlackRenderOptions = {}): number {
   if (groups.length <= 1) return groups.length;
-  // From k = 2 on, a larger k only adds entries, so "fits" holds up to some k and never after: gallop to
-  // bracket that k with small, cheap renders (50 blocks cap a batch near 25 issuers), then bisect.
-  let fits = 1;
-  let tooMany = groups.length + 1;
-  for (let probe = 2; probe < tooMany; probe *= 2) {
-    if (fitsOnePayload(groups, probe, options)) fits = probe;
-    else tooMany = probe;
-  }
-  while (tooMany - fits > 1) {
-    const middle = Math.floor((fits + tooMany) / 2);
-    if (fitsOnePayload(groups, middle, options)) fits = middle;
-    else tooMany = middle;
-  }
-  return fits;
+  // 50 blocks cap a batch near 25 issuers, so the gallop stays short.
+  return largestFitting(groups.length, (k) => fitsOnePayload(groups, k, options));
 }

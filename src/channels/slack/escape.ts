@@ -1,7 +1,6 @@
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+import { wellFormed } from '../../text/well-formed.js';
 
-// With the `u` flag a surrogate pair is one code point outside this range, so only unpaired halves match.
-const LONE_SURROGATE = /[\uD800-\uDFFF]/gu;
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 
 /**
  * Escapes the three characters Slack treats as control in mrkdwn and message text (`&`, `<`, `>`), so
@@ -9,7 +8,7 @@ const LONE_SURROGATE = /[\uD800-\uDFFF]/gu;
  * surrogate becomes U+FFFD: it is not Unicode, and a JSON parser may reject the whole payload for it.
  */
 export function escapeMrkdwn(text: string): string {
-  return text.replace(LONE_SURROGATE, '\uFFFD').replace(/[&<>]/g, (char) => ENTITIES[char] ?? char);
+  return wellFormed(text).replace(/[&<>]/g, (char) => ENTITIES[char] ?? char);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { chunkEscaped } from '../chunk-escaped.js';
 import {
   type SectionBlock,
   SLACK_LIMITS,
@@ -143,8 +144,8 @@ function bodyBlocks(
 /** Cuts an entry whose line or sentence is too long into several, each piece at most the limit. */
 function splitOversized(entry: Entry): Entry[] {
   if (entry.line.length <= LINE_MAX && (entry.sentence?.length ?? 0) <= SENTENCE_MAX) return [entry];
-  const lines = chunkEscaped(entry.line, LINE_MAX);
-  const sentences = entry.sentence ? chunkEscaped(entry.sentence, SENTENCE_MAX) : [];
+  const lines = chunkEscaped(entry.line, LINE_MAX, MRKDWN_ATOMS);
+  const sentences = entry.sentence ? chunkEscaped(entry.sentence, SENTENCE_MAX, MRKDWN_ATOMS) : [];
   const count = Math.max(lines.length, sentences.length);
   return Array.from({ length: count }, (_, i) => {
     const piece: Entry = { line: lines[i] ?? '…' };
@@ -155,17 +156,5 @@ function splitOversized(entry: Entry): Entry[] {
   });
 }
 
-/** Splits escaped text into pieces of at most `max` characters, never inside an entity or a code point. */
-function chunkEscaped(text: string, max: number): string[] {
-  const pieces: string[] = [];
-  let piece = '';
-  for (const atom of text.match(/&(?:amp|lt|gt);|[\s\S]/gu) ?? []) {
-    if (piece.length + atom.length > max) {
-      pieces.push(piece);
-      piece = '';
-    }
-    piece += atom;
-  }
-  if (piece) pieces.push(piece);
-  return pieces;
-}
+/** An atom of escaped mrkdwn: an entity, or one code point. */
+const MRKDWN_ATOMS = /&(?:amp|lt|gt);|[\s\S]/gu;

@@ -50,6 +50,7 @@ export function createSlackSender(config: SlackChannelConfig, deps: SlackSenderD
   const post = async (payload: SlackPayload, part: string): Promise<void> => {
     // One webhook client per request, so the Retry-After it records belongs to this request only.
     let retryAfter: string | null = null;
+    let date: string | null = null;
     const recordingFetch: FetchFunction = async (target, init) => {
       const response = await fetch(target, {
         method: init?.method,
@@ -60,13 +61,21 @@ export function createSlackSender(config: SlackChannelConfig, deps: SlackSenderD
         dispatcher: agent,
       });
       retryAfter = response.headers.get('retry-after');
+      date = response.headers.get('date');
       return response;
     };
     const webhook = new IncomingWebhook(url, { fetch: recordingFetch, timeout: config.timeout });
     try {
       await webhook.send(payload);
     } catch (error) {
-      throw classifySlackFailure(error, { retryAfter, timeoutMs: config.timeout, part, redact });
+      throw classifySlackFailure(error, {
+        retryAfter,
+        date,
+        nowMs: deps.now().getTime(),
+        timeoutMs: config.timeout,
+        part,
+        redact,
+      });
     }
   };
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseRetryAfter } from '../../upstream/retry-after.js';
+import { parseRetryAfter } from '../../time/retry-after.js';
 import { DeliveryError } from '../delivery-error.js';
 import { isUnreachableUrl } from '../unreachable-host.js';
 

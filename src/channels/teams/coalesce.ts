@@ -1,4 +1,5 @@
 import { messageForGroups } from '../coalesced-message.js';
+import { largestFitting } from '../largest-fitting.js';
 import type { IssuerEvents } from '../types.js';
 import { renderTeamsParts, type TeamsRenderOptions } from './render.js';
 
@@ -18,18 +19,5 @@ function fitsOneCard(groups: readonly IssuerEvents[], count: number, options: Te
  */
 export function coalesceTeams(groups: readonly IssuerEvents[], options: TeamsRenderOptions = {}): number {
   if (groups.length <= 1) return groups.length;
-  // From k = 2 on, a larger k only adds entries, so "fits" holds up to some k and never after: gallop to
-  // bracket that k with small renders, then bisect.
-  let fits = 1;
-  let tooMany = groups.length + 1;
-  for (let probe = 2; probe < tooMany; probe *= 2) {
-    if (fitsOneCard(groups, probe, options)) fits = probe;
-    else tooMany = probe;
-  }
-  while (tooMany - fits > 1) {
-    const middle = Math.floor((fits + tooMany) / 2);
-    if (fitsOneCard(groups, middle, options)) fits = middle;
-    else tooMany = middle;
-  }
-  return fits;
+  return largestFitting(groups.length, (k) => fitsOneCard(groups, k, options));
 }

@@ -1,7 +1,6 @@
+import { wellFormed } from '../../text/well-formed.js';
 import { clipText } from '../format.js';
 
-// With the `u` flag a surrogate pair is one code point outside this range, so only unpaired halves match.
-const LONE_SURROGATE = /[\uD800-\uDFFF]/gu;
 // What Adaptive Card TextBlocks give a meaning: emphasis (`*`, `_`, `~`), code, links (`[…](…)`),
 // `{{DATE(…)}}`/`{{TIME(…)}}` substitution, HTML-ish tags such as `<at>` and character references (`&amp;`),
 // and the backslash itself. Each is written with a backslash, which the Markdown renderer drops again.
@@ -25,7 +24,7 @@ export function escapeTeams(text: string): string {
  * `3.40%` after `total ` must not become `3\.40%`.
  */
 export function escapeTeamsInline(text: string): string {
-  return text.replace(LONE_SURROGATE, '\uFFFD').replace(SPECIAL, (char) => `\\${char}`);
+  return wellFormed(text).replace(SPECIAL, (char) => `\\${char}`);
 }
 
 // Far beyond any real legal name, as in Slack: with the cap, one event always fits one card.

@@ -1,3 +1,4 @@
+import { chunkEscaped } from '../chunk-escaped.js';
 import {
   jsonBytes,
   TEAMS_MAX_BYTES,
@@ -178,22 +179,10 @@ function buildCard(
 /** Cuts an entry whose line is too long into several, each at most {@link LINE_MAX} characters. */
 function splitOversized(entry: Entry): Entry[] {
   if (entry.line.length <= LINE_MAX) return [entry];
-  return chunkEscaped(entry.line, LINE_MAX).map((line) =>
+  return chunkEscaped(entry.line, LINE_MAX, TEXT_BLOCK_ATOMS).map((line) =>
     entry.group ? { group: entry.group, line } : { line },
   );
 }
 
-/** Splits escaped text into pieces of at most `max` characters, never inside an escape or a code point. */
-function chunkEscaped(text: string, max: number): string[] {
-  const pieces: string[] = [];
-  let piece = '';
-  for (const atom of text.match(/\\[\s\S]|[\s\S]/gu) ?? []) {
-    if (piece.length + atom.length > max) {
-      pieces.push(piece);
-      piece = '';
-    }
-    piece += atom;
-  }
-  if (piece) pieces.push(piece);
-  return pieces;
-}
+/** An atom of escaped TextBlock text: a backslash escape, or one code point. */
+const TEXT_BLOCK_ATOMS = /\\[\s\S]|[\s\S]/gu;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
-import { parseRetryAfter } from '../../upstream/retry-after.js';
+import { parseRetryAfter } from '../../time/retry-after.js';
 import { DeliveryError } from '../delivery-error.js';
 import type { ChannelFactory } from '../types.js';
 import { isUnreachableUrl } from '../unreachable-host.js';

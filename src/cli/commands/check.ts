@@ -2,6 +2,7 @@ import type { App } from '../../app.js';
 import type { Plan } from '../../budget/index.js';
 import { type ConfigIssue, isConfigError } from '../../config/config-error.js';
 import { isUnresolvedSecretError } from '../../config/unresolved-secret.js';
+import { describeWatchlist, planFor } from '../../jobs/plan-for.js';
 import {
   isWholeDirectory,
   resolveWatchlist,
@@ -9,12 +10,11 @@ import {
   type WatchedIssuer,
   watchEntries,
 } from '../../jobs/watchlist.js';
-import { checkEvictionPolicy, describeEvictionPolicy } from '../../ops/redis-eviction.js';
-import { describeWatchlist, planFor } from '../../plan-for.js';
 import { filterHolderReview } from '../../preflight/filter-references.js';
 import { readKnownHolders } from '../../preflight/known-holders.js';
 import { configIssues, directoryIssues } from '../../preflight/preflight.js';
 import { inspectTopology } from '../../preflight/redis-topology.js';
+import { checkEvictionPolicy, describeEvictionPolicy } from '../../state/redis-eviction.js';
 import type { Issuer } from '../../upstream/index.js';
 import { withBudgetWait } from '../budget-wait.js';
 import type { CommandContext } from '../context.js';

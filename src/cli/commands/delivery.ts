@@ -1,13 +1,13 @@
 import type { App } from '../../app.js';
 import { displayText } from '../../channels/format.js';
-import type { Message } from '../../channels/types.js';
+import { summarise } from '../../channels/message-summary.js';
+import { lookupHolder } from '../../lookup/holder-lookup.js';
+import { issuerSources, isWatched, lookupIssuer } from '../../lookup/issuer-lookup.js';
 import { EVENT_KINDS, type EventKind } from '../../positions/index.js';
 import { explainRoute, syntheticEvent } from '../../routing/index.js';
 import type { CommandContext } from '../context.js';
 import { withApp } from '../context.js';
 import { CliError, EXIT } from '../exit.js';
-import { lookupHolder } from '../holder-lookup.js';
-import { issuerSources, isWatched, lookupIssuer } from '../issuer-lookup.js';
 import { parsePercent } from '../number-options.js';
 import { renderTable } from '../table.js';
 
@@ -108,7 +108,7 @@ export async function routeCommand(
   checkDirection(kind, value, previous);
   await withApp(ctx, async (app) => {
     const now = app.ctx.now();
-    const sources = await issuerSources(app);
+    const sources = await issuerSources(app.ctx.directory, app.settings.config.watchlist);
     const issuer = lookupIssuer(options.issuer, sources);
     const channels = app.settings.config.channels;
     if (!isWatched(issuer, sources)) {
@@ -171,17 +171,4 @@ function checkDirection(kind: EventKind, value: number, previous: number | undef
     throw new CliError('--kind increased needs --previous below --value', EXIT.usage);
   if (kind === 'decreased' && !(previous > value))
     throw new CliError('--kind decreased needs --previous above --value', EXIT.usage);
-}
-
-function summarise(message: Message): string {
-  switch (message.type) {
-    case 'events':
-      return `${message.events.length} events in ${message.issuer.name}`;
-    case 'batch':
-      return `${message.groups.reduce((n, g) => n + g.events.length, 0)} events in ${message.groups.length} issuers`;
-    case 'digest':
-      return `digest of ${message.events.length} events`;
-    default:
-      return message.type;
-  }
 }

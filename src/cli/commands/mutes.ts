@@ -1,12 +1,12 @@
 import type { App } from '../../app.js';
 import { displayText } from '../../channels/format.js';
 import { parseDuration } from '../../config/duration.js';
+import { checkHolderName } from '../../lookup/holder-lookup.js';
+import { issuerSources, lookupIssuer, type NamedIssuer } from '../../lookup/issuer-lookup.js';
 import { issuerMatches, type Mute, type MuteScope, muteKey } from '../../routing/index.js';
 import type { CommandContext } from '../context.js';
 import { withApp } from '../context.js';
 import { CliError, EXIT, isCliError } from '../exit.js';
-import { checkHolderName } from '../holder-lookup.js';
-import { issuerSources, lookupIssuer, type NamedIssuer } from '../issuer-lookup.js';
 import { renderTable } from '../table.js';
 
 /**
@@ -29,10 +29,13 @@ export async function muteCommand(
   await withApp(ctx, async (app) => {
     let stored = target;
     if (scope === 'issuer') {
-      const issuer = lookupIssuer(target, await issuerSources(app));
+      const issuer = lookupIssuer(
+        target,
+        await issuerSources(app.ctx.directory, app.settings.config.watchlist),
+      );
       if (issuer.via === 'label') stored = issuer.id;
     } else {
-      const note = await checkHolderName(app, target);
+      const note = await checkHolderName(app.ctx, app.settings.config.watchlist, target);
       if (note !== undefined) ctx.out(`Note: ${note}.`);
     }
     const mute = await app.ctx.mutes.add({
@@ -91,7 +94,7 @@ async function mutesOf(app: App, scope: MuteScope, target: string): Promise<Mute
   if (scope === 'holder') return mutes.filter((mute) => mute.key === key);
   let issuer: NamedIssuer | undefined;
   try {
-    issuer = lookupIssuer(target, await issuerSources(app));
+    issuer = lookupIssuer(target, await issuerSources(app.ctx.directory, app.settings.config.watchlist));
   } catch (error) {
     // An issuer that left the issuer list can still have a mute: then the typed name alone decides.
     if (!isCliError(error)) throw error;

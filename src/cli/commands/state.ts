@@ -2,9 +2,10 @@ import { type App, planFor } from '../../app.js';
 import type { Plan } from '../../budget/index.js';
 import { displayText, formatDelta, formatPercent, KIND_VERB } from '../../channels/format.js';
 import { formatDuration } from '../../config/duration.js';
+import { describeWatchlist } from '../../jobs/plan-for.js';
 import { isWholeDirectory } from '../../jobs/watchlist.js';
+import { issuerSources, lookupIssuer } from '../../lookup/issuer-lookup.js';
 import { collectStatus, type StatusReport } from '../../ops/status.js';
-import { describeWatchlist } from '../../plan-for.js';
 import type { PositionEvent } from '../../positions/types.js';
 import { isSnapshotCorruptError } from '../../state/snapshot-corrupt-error.js';
 import type { Issuer } from '../../upstream/schemas.js';
@@ -12,7 +13,6 @@ import { withBudgetWait } from '../budget-wait.js';
 import type { CommandContext } from '../context.js';
 import { withApp } from '../context.js';
 import { describeFailure, EXIT } from '../exit.js';
-import { issuerSources, lookupIssuer } from '../issuer-lookup.js';
 import { parseCount } from '../number-options.js';
 import { renderTable } from '../table.js';
 import { resolveIssuerArgument } from './upstream.js';
@@ -231,7 +231,9 @@ async function resumeIssuer(app: App, argument: string): Promise<string> {
  */
 async function eventsIssuerId(app: App, argument: string): Promise<string> {
   try {
-    return lookupIssuer(argument, await issuerSources(app), { partial: true }).id;
+    return lookupIssuer(argument, await issuerSources(app.ctx.directory, app.settings.config.watchlist), {
+      partial: true,
+    }).id;
   } catch (error) {
     const logged = await app.ctx.eventLog.recent({ issuerId: argument.trim(), limit: 1 });
     if (logged.length > 0) return argument.trim();

@@ -1,11 +1,11 @@
 import type { App } from '../../app.js';
 import { displayText } from '../../channels/format.js';
 import { normaliseName } from '../../jobs/watchlist.js';
+import { lookupIssuer } from '../../lookup/issuer-lookup.js';
 import type { Issuer } from '../../upstream/schemas.js';
 import { withBudgetWait } from '../budget-wait.js';
 import { type CommandContext, withApp } from '../context.js';
 import { CliError } from '../exit.js';
-import { lookupIssuer } from '../issuer-lookup.js';
 import { activeTable, historyTable } from '../position-rows.js';
 import { renderTable } from '../table.js';
 

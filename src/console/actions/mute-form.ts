@@ -1,8 +1,8 @@
 import type { App } from '../../app.js';
-import { isCliError } from '../../cli/exit.js';
-import { checkHolderName } from '../../cli/holder-lookup.js';
-import { issuerSources, lookupIssuer } from '../../cli/issuer-lookup.js';
 import { parseDuration } from '../../config/duration.js';
+import { checkHolderName } from '../../lookup/holder-lookup.js';
+import { issuerSources, lookupIssuer } from '../../lookup/issuer-lookup.js';
+import { isLookupError } from '../../lookup/lookup-error.js';
 import { isInvalidMuteError, type MuteRequest } from '../../routing/index.js';
 
 /** The mute form's fields as typed. */
@@ -44,11 +44,14 @@ export async function muteRequest(app: App, f: MuteFields): Promise<MuteRequest 
   let target = f.target;
   try {
     if (f.scope === 'issuer') {
-      const issuer = lookupIssuer(f.target, await issuerSources(app));
+      const issuer = lookupIssuer(
+        f.target,
+        await issuerSources(app.ctx.directory, app.settings.config.watchlist),
+      );
       if (issuer.via === 'label') target = issuer.id;
-    } else await checkHolderName(app, f.target);
+    } else await checkHolderName(app.ctx, app.settings.config.watchlist, f.target);
   } catch (error) {
-    if (isCliError(error)) return error.message;
+    if (isLookupError(error)) return error.message;
     throw error;
   }
   return {

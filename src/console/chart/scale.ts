@@ -1,3 +1,4 @@
+import { DAY_MS } from '../../time/units.js';
 /** A linear map from a data range onto a pixel range. */
 export function linear(d0: number, d1: number, r0: number, r1: number): (x: number) => number {
   const span = d1 - d0 || 1;
@@ -13,8 +14,6 @@ export function valueTicks(max: number, count = 5): number[] {
   for (let v = 0; v < max + step * 0.999; v += step) ticks.push(Math.round(v * 1000) / 1000);
   return ticks.length > 1 ? ticks : [0, step];
 }
-
-const DAY_MS = 86_400_000;
 
 /** Date ticks between `from` and `to` (epoch ms): month starts over long spans, else evenly spaced days. */
 export function timeTicks(from: number, to: number, count = 6): number[] {

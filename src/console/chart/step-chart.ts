@@ -1,3 +1,4 @@
+import { DAY_MS } from '../../time/units.js';
 import { dayOf, type Series, type SeriesPoint } from '../data/holder-series.js';
 import { html, type SafeHtml, trusted } from '../html.js';
 import { linear, timeLabel, timeTicks, valueTicks } from './scale.js';
@@ -15,7 +16,6 @@ export interface ChartOptions {
 }
 
 const MARGIN = { top: 12, right: 16, bottom: 28, left: 52 };
-const DAY_MS = 86_400_000;
 /** Now is "near" the data when within this share of the data's span (or two weeks) after its last point. */
 const NEAR_SHARE = 0.25;
 const NEAR_MS = 14 * DAY_MS;

@@ -1,9 +1,9 @@
 import type { App } from '../../app.js';
-import type { Message } from '../../channels/types.js';
+import { summarise } from '../../channels/message-summary.js';
 import type { Inflight, Parked } from '../../state/outbox.js';
 import { retryParked } from '../actions/retry-parked.js';
 import { outboxState } from '../data/deliveries.js';
-import { displayText, formatAge, formatTime } from '../format.js';
+import { formatAge, formatTime } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { type PageContext, type PageResult, page, redirect } from '../page.js';
 import { loadRecord, type RecordView, recordSearchOf, renderRecord } from './record-section.js';
@@ -17,21 +17,6 @@ export interface DeliveriesData {
   configured: ReadonlySet<string>;
   nowMs: number;
 }
-
-/** A message in a few words: what it carries. */
-export function summarise(message: Message): string {
-  switch (message.type) {
-    case 'events':
-      return `${message.events.length} events in ${displayText(message.issuer.name)}`;
-    case 'batch':
-      return `${message.groups.reduce((n, g) => n + g.events.length, 0)} events in ${message.groups.length} issuers`;
-    case 'digest':
-      return `digest of ${message.events.length} events`;
-    default:
-      return message.type;
-  }
-}
-
 async function loadDeliveries(app: App, query: URLSearchParams): Promise<DeliveriesData> {
   const nowMs = app.ctx.now().getTime();
   const [state, record] = await Promise.all([

@@ -4,6 +4,7 @@ import { EVENT_KINDS, holderQueryMatches } from '../../positions/index.js';
 import { DeliveryRecord } from '../../state/delivery-record.js';
 import type { LoggedEvent } from '../../state/poll-commit.js';
 import { GLOBAL_EVENTS_FACTOR } from '../../state/retention.js';
+import { HOUR_MS } from '../../time/units.js';
 import { outboxState } from '../data/deliveries.js';
 import { type EventChannelLine, eventLines, indexOutcomes } from '../data/event-outcomes.js';
 import { recordedMessages } from '../data/record-messages.js';
@@ -28,7 +29,7 @@ export interface TimelineEntry {
 
 const SHOWN = 200;
 // The record is written on Redis' clock and events on the detecting host's: look an hour further back.
-const CLOCK_SLACK_MS = 3_600_000;
+const CLOCK_SLACK_MS = HOUR_MS;
 /** Record rows a page view reads at most (newest first), so it costs the same whatever the record holds. */
 const RECORD_ROWS_READ = 10_000;
 

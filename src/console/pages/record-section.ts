@@ -3,6 +3,7 @@ import { EXPORT_FORMATS } from '../../record/export.js';
 import { type RecordQuery, searchNewest } from '../../record/search.js';
 import { parseInstant } from '../../record/time-range.js';
 import { DeliveryRecord, type RecordedAttempt } from '../../state/delivery-record.js';
+import { DAY_MS } from '../../time/units.js';
 import { type RecordedMessage, recordedMessages } from '../data/record-messages.js';
 import { displayText, formatTime } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
@@ -22,7 +23,7 @@ export interface RecordView {
   channels: readonly string[];
 }
 
-const DEFAULT_SPAN_MS = 7 * 86_400_000;
+const DEFAULT_SPAN_MS = 7 * DAY_MS;
 const ROWS_SHOWN = 500;
 const ROWS_SCANNED = 50_000;
 

@@ -196,6 +196,14 @@ describe('Slack sender', () => {
       expected: { outcome: 'rate-limit', status: 429, code: 'rate_limited', retryAfterMs: 3000 },
     },
     {
+      name: "429 with an HTTP-date Retry-After pauses until that date, by the answer's own Date header",
+      reply: answer(429, 'rate_limited', {
+        'retry-after': 'Wed, 21 Oct 2026 07:28:10 GMT',
+        date: 'Wed, 21 Oct 2026 07:28:00 GMT',
+      }),
+      expected: { outcome: 'rate-limit', status: 429, code: 'rate_limited', retryAfterMs: 10_000 },
+    },
+    {
       name: '429 without Retry-After pauses the channel 1 s',
       reply: answer(429, 'rate_limited'),
       expected: { outcome: 'rate-limit', status: 429, code: 'rate_limited', retryAfterMs: 1000 },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { isCliError } from '../../src/cli/exit.js';
-import { type IssuerSources, isWatched, lookupIssuer } from '../../src/cli/issuer-lookup.js';
+import { describeFailure } from '../../src/cli/exit.js';
+import { type IssuerSources, isWatched, lookupIssuer } from '../../src/lookup/issuer-lookup.js';
+import { isLookupError } from '../../src/lookup/lookup-error.js';
 
 const DIRECTORY = [
   { svc_issuer_id: 'ISS-0001', name: 'Acme plc' },
@@ -25,8 +26,9 @@ function outcome(argument: string, sources: IssuerSources, partial = false) {
   try {
     return lookupIssuer(argument, sources, { partial });
   } catch (error) {
-    if (!isCliError(error)) throw error;
-    return { exitCode: error.exitCode, message: error.message };
+    if (!isLookupError(error)) throw error;
+    // The exit code the command line gives it.
+    return describeFailure(error);
   }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRetryAfter } from '../../src/upstream/retry-after.js';
+import { parseRetryAfter } from '../../src/time/retry-after.js';
 
 // Wed, 15 Jan 2025 12:00:00 GMT
 const NOW = Date.UTC(2025, 0, 15, 12, 0, 0);

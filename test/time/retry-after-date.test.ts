@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRetryAfter } from '../../src/upstream/retry-after.js';
+import { parseRetryAfter } from '../../src/time/retry-after.js';
 
 // An HTTP-date Retry-After is the server's clock: measured from the response's own Date header, a host
 // whose clock is off still waits what the server meant.

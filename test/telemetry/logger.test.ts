@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { Secret } from '../../src/config/secret.js';
-import { createLogger, silentLogger } from '../../src/ops/logger.js';
+import { createLogger, silentLogger } from '../../src/telemetry/logger.js';
 
 const API_KEY = 'sk-live-7f3a9c1e5d';
 const WEBHOOK_PATH = '/services/T0SECRET/B0SECRET/xoxSECRETtoken123';

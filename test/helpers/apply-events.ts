@@ -1,9 +1,9 @@
-import { round4 } from './round.js';
-import type { HeldPosition, PositionEvent } from './types.js';
+import { round4 } from '../../src/positions/round.js';
+import type { HeldPosition, PositionEvent } from '../../src/positions/types.js';
 
 /**
  * Replays events over a previous state: opened/increased/decreased set the current value, closed
- * removes the holder. The oracle of the property tests and the chaos run: it must equal the next snapshot.
+ * removes the holder. The oracle of the diff's property tests: it must equal the next snapshot.
  */
 export function applyEvents(
   previous: Record<string, HeldPosition>,

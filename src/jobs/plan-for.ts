@@ -1,8 +1,8 @@
-import { isPlanError, type Plan, planPolling } from './budget/index.js';
-import { ConfigError } from './config/config-error.js';
-import type { Config } from './config/schema.js';
-import { isWholeDirectory } from './jobs/watchlist.js';
-import type { Issuer } from './upstream/schemas.js';
+import { isPlanError, type Plan, planPolling } from '../budget/index.js';
+import { ConfigError } from '../config/config-error.js';
+import type { Config } from '../config/schema.js';
+import type { Issuer } from '../upstream/schemas.js';
+import { isWholeDirectory } from './watchlist.js';
 
 /**
  * How many issuers the plan is for: the watchlist's entries, or under `watchlist: all` the issuers of the

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Notices } from '../state/notices.js';
-import type { RedisClient } from '../state/redis-connection.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../telemetry/logger.js';
+import type { Notices } from './notices.js';
+import type { RedisClient } from './redis-connection.js';
 import { redisErrorFields } from './redis-error-fields.js';
 
 /** What Redis says about evicting keys under memory pressure. */

@@ -1,4 +1,3 @@
-import type { App } from '../app.js';
 import { displayText } from '../channels/format.js';
 import {
   closestNames,
@@ -8,8 +7,9 @@ import {
   type WatchlistSetting,
   watchEntries,
 } from '../jobs/watchlist.js';
+import type { IssuerDirectory } from '../state/directory.js';
 import type { Issuer } from '../upstream/schemas.js';
-import { CliError, EXIT } from './exit.js';
+import { LookupError } from './lookup-error.js';
 
 /** What an issuer typed on the command line is looked up in. */
 export interface IssuerSources {
@@ -19,9 +19,11 @@ export interface IssuerSources {
 }
 
 /** The issuer list the sweeps saved (none before the first) and the configured watchlist. */
-export async function issuerSources(app: App): Promise<IssuerSources> {
-  const directory = (await app.ctx.directory.load())?.issuers ?? null;
-  return { directory, watchlist: app.settings.config.watchlist };
+export async function issuerSources(
+  directory: Pick<IssuerDirectory, 'load'>,
+  watchlist: WatchlistSetting,
+): Promise<IssuerSources> {
+  return { directory: (await directory.load())?.issuers ?? null, watchlist };
 }
 
 /** An issuer the user named, and what the argument was recognised as. */
@@ -35,7 +37,7 @@ export interface NamedIssuer {
 /**
  * Finds the issuer a user names, as the watchlist binds names: an id or a name (case and spacing
  * ignored) of the saved issuer list, or a watchlist entry's id, name or label; with `partial`, also a
- * part of exactly one listed name (`acme` for `Acme plc`). Anything else is a usage error naming the
+ * part of exactly one listed name (`acme` for `Acme plc`). Anything else is a {@link LookupError} naming the
  * closest issuers, so no upstream request is spent on a name that would answer 404.
  */
 export function lookupIssuer(
@@ -96,29 +98,26 @@ function fromWatchlist(argument: string, sources: IssuerSources): NamedIssuer | 
   return undefined;
 }
 
-function severalIssuers(argument: string, issuers: readonly Issuer[]): CliError {
+function severalIssuers(argument: string, issuers: readonly Issuer[]): LookupError {
   const shown = issuers.slice(0, 10).map((i) => `${displayText(i.name)} (${displayText(i.svc_issuer_id)})`);
   const more = issuers.length > shown.length ? ` and ${issuers.length - shown.length} more` : '';
-  return new CliError(
+  return new LookupError(
     `"${displayText(argument)}" names several issuers: ${shown.join(', ')}${more}; give the id or the whole name`,
-    EXIT.usage,
   );
 }
 
-function unknownIssuer(argument: string, sources: IssuerSources): CliError {
+function unknownIssuer(argument: string, sources: IssuerSources): LookupError {
   const what = `no issuer "${displayText(argument)}"`;
   if (sources.directory === null) {
     const entries = isWholeDirectory(sources.watchlist)
       ? 'all: the whole directory'
       : sources.watchlist.map((e) => displayText('id' in e ? e.id : e.name)).join(', ') || 'empty';
-    return new CliError(
+    return new LookupError(
       `${what} on the watchlist (${entries}), and no issuer list is saved yet to look it up in: the daemon's first sweep or \`shortwatch issuers\` saves one`,
-      EXIT.usage,
     );
   }
   const closest = closestNames(argument, sources.directory).map(displayText);
-  return new CliError(
+  return new LookupError(
     `${what} in the issuer list or the watchlist; closest: ${closest.join(', ') || 'none'}`,
-    EXIT.usage,
   );
 }

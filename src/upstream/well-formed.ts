@@ -1,9 +1,0 @@
-// A lone UTF-16 surrogate is valid in a JS string but not in UTF-8: Redis, JSON consumers and Slack may
-// refuse it. Replacing it with U+FFFD (what String#toWellFormed does; kept here for Node 20's lib types)
-// at the upstream edge means no later stage ever sees one.
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-/** The text with every lone surrogate replaced by U+FFFD. */
-export function wellFormed(text: string): string {
-  return text.replace(LONE_SURROGATE, '\uFFFD');
-}
