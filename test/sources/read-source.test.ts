@@ -58,7 +58,12 @@ describe('readSource: the UK ANSP served, changed, broken and unchanged', () => 
   });
 
   it('refuses a file that shrank by half against the last good read', async () => {
-    const source = registerSourceSchema.parse({ name: 'fca', kind: 'uk-ansp-current', url, fetch: { shrinkFloor: 4 } });
+    const source = registerSourceSchema.parse({
+      name: 'fca',
+      kind: 'uk-ansp-current',
+      url,
+      fetch: { shrinkFloor: 4 },
+    });
     const lines = registerBytes('uk/aggregated-current-net-short-positions.2026-09-15.csv')
       .toString()
       .split('\n');
@@ -68,7 +73,11 @@ describe('readSource: the UK ANSP served, changed, broken and unchanged', () => 
   });
 
   it('names a server that is down', async () => {
-    const source = registerSourceSchema.parse({ name: 'fca', kind: 'uk-ansp-current', url: 'http://127.0.0.1:1/x.csv' });
+    const source = registerSourceSchema.parse({
+      name: 'fca',
+      kind: 'uk-ansp-current',
+      url: 'http://127.0.0.1:1/x.csv',
+    });
     const outcome = await readSource(source, undefined);
     expect(outcome).toMatchObject({ status: 'not-read', reason: 'transport' });
     expect((outcome as { snapshot?: RegisterSnapshot }).snapshot).toBeUndefined();
