@@ -27,6 +27,7 @@ import { planFor } from './plan-for.js';
 import { configIssues } from './preflight/preflight.js';
 import { inspectTopology } from './preflight/redis-topology.js';
 import { checkReferences, type ReferencesAccepted } from './preflight/reference-check.js';
+import { RegisterDaemon } from './sources/daemon/register-daemon.js';
 import { ChannelRegistry } from './state/channel-registry.js';
 import { DeliveryRecord } from './state/delivery-record.js';
 import { DeploymentLedger } from './state/deployment-ledger.js';
@@ -86,6 +87,8 @@ export class App {
   #clients: Record<ClientRole, UpstreamClient>;
   #workers: WorkerSet | undefined;
   #deliveries: DeliverySet | undefined;
+  /** The whole-register sources (issue 24): their own queue and worker, beside the API's. */
+  #registers: RegisterDaemon | undefined;
   #beat: NodeJS.Timeout | undefined;
   /** The beat running now: `stop()` waits for it, so that nothing it writes lands after the leave. */
   #beating: Promise<void> | undefined;
@@ -293,6 +296,11 @@ export class App {
     return this.#workerRedis;
   }
 
+  /** The register sources of a running daemon (undefined before `startDaemon`). */
+  get registers(): RegisterDaemon | undefined {
+    return this.#registers;
+  }
+
   /** The current settings (config, plan, watchlist, senders). */
   get settings(): Settings {
     return this.#settings;
@@ -322,6 +330,9 @@ export class App {
     this.#workers = new WorkerSet(this.ctx, this.#workerRedis);
     this.#workers.start();
     for (const worker of this.#workers.all()) this.#health.watchBull(`worker:${worker.name}`, worker);
+    // Register sources: a hook kept to these lines (src/sources/daemon/ holds the rest).
+    this.#registers = new RegisterDaemon(this.ctx, { commands: this.redis, jobs: this.#workerRedis });
+    await this.#registers.start({ schedule: !options.workerOnly });
     const wake = openRedis(this.#settings.config.redis, {
       purpose: 'subscriber',
       name: `${this.#connectionName}:wake`,
@@ -380,6 +391,7 @@ export class App {
     }
     await this.#reconcileAccess();
     if (!options.workerOnly) await syncSchedulers(this.queues, config, plan);
+    if (!options.workerOnly) await this.#registers?.sync(config);
     this.#deliveries?.sync(config.channels);
     await this.#accountForChannels();
     await Promise.all([...oldSenders.values()].map((s) => s.close().catch(() => undefined)));
@@ -426,7 +438,11 @@ export class App {
     if (this.#beat) clearInterval(this.#beat);
     await this.#beating;
     await this.#liveness?.stop();
-    await Promise.all([this.#workers?.close(timeoutMs), this.#deliveries?.close(timeoutMs)]);
+    await Promise.all([
+      this.#workers?.close(timeoutMs),
+      this.#deliveries?.close(timeoutMs),
+      this.#registers?.close(timeoutMs),
+    ]);
     await this.redis.hdel(stateKeys(this.ctx.prefix).workers, this.#processId).catch(() => undefined);
     if (this.#beat) {
       await this.ctx.budget.spenders

@@ -303,3 +303,13 @@ export function disclosedOn(lines: readonly StoryLine[]): string | undefined {
   if (!first || !last) return undefined;
   return first === last ? first : `${first} to ${last}`;
 }
+
+/**
+ * Which register the events were read from: `register afm`, `registers afm, fi`; undefined for events
+ * of the upstream API alone (they carry no source).
+ */
+export function sourceNote(events: readonly PositionEvent[]): string | undefined {
+  const sources = [...new Set(events.flatMap((event) => (event.source ? [event.source] : [])))].sort();
+  if (sources.length === 0) return undefined;
+  return `${sources.length === 1 ? 'register' : 'registers'} ${sources.join(', ')}`;
+}

@@ -70,6 +70,7 @@ export const positionEventSchema = z.object({
   thresholdsCrossed: z.array(z.number()),
   issuerTotal: z.object({ before: z.number(), after: z.number() }),
   detectedAt: z.string(),
+  source: z.string().optional(),
   story: storySchema.optional(),
   hold: holdSchema.optional(),
   hidden: z.object({ count: z.number(), delta: z.number() }).optional(),

@@ -123,6 +123,8 @@ export interface PositionEvent {
   issuerTotal: { before: number; after: number };
   /** When shortwatch detected the change (ISO 8601). */
   detectedAt: string;
+  /** The register source (`sources[].name`) the change was read from; absent: the upstream API. */
+  source?: string;
   /** The event against the 0.5% disclosure threshold (not part of the id: derived from memory). */
   story?: ThresholdStory;
   /** Set while the holder flaps: human channels hold the change until the hold ends. */
