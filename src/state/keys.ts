@@ -78,6 +78,8 @@ export function registerKeys(root: string, source: string) {
     snapshot: (issuerKey: string) => `${base}:snapshot:${issuerKey}`,
     /** SET of issuer keys with a snapshot: the issuers a read that lacks them closes. */
     issuers: `${base}:issuers`,
+    /** STRING JSON `{ at, snapshot }`: the last good read's issuers and aggregates, for the aggregate diff. */
+    last: `${base}:last`,
   };
 }
 

@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { REGISTER_KINDS } from '../config/schema/sources.js';
 import { snapshotSchema } from '../positions/schemas.js';
 import type { Snapshot } from '../positions/types.js';
 import type { LastRead } from '../sources/read-source.js';
+import type { RegisterSnapshot } from '../sources/types.js';
 import { registerKeys } from './keys.js';
 import type { RedisClient } from './redis-connection.js';
 
@@ -33,6 +35,45 @@ const readSchema = z.object({
   lastModified: z.string().optional(),
   rows: z.coerce.number().int().nonnegative(),
 });
+
+const pointSchema = z.object({ date: z.string(), percent: z.number(), endedOn: z.string().optional() });
+const namedSchema = z.object({
+  holder: z.string(),
+  holderKey: z.string(),
+  percent: z.number(),
+  date: z.string(),
+});
+const lastSchema = z.object({
+  at: z.string(),
+  snapshot: z.object({
+    kind: z.enum(REGISTER_KINDS),
+    content: z.enum(['positions', 'scope']),
+    rows: z.number(),
+    namesHolders: z.boolean(),
+    publishedOn: z.string().optional(),
+    aggregateThreshold: z.number().optional(),
+    issuers: z.array(
+      z.object({
+        key: z.string(),
+        isin: z.string().optional(),
+        lei: z.string().optional(),
+        name: z.string(),
+        positions: z.array(namedSchema),
+        aggregate: z
+          .object({ percent: z.number(), date: z.string(), thresholdPercent: z.number() })
+          .optional(),
+        aggregateHistory: z.array(pointSchema).optional(),
+      }),
+    ),
+  }),
+});
+
+/** The last good read of a register as kept for the aggregate diff, and when it was read. */
+export interface StoredRead {
+  /** When it was read (ISO): the occurrence the next read's aggregate events move from. */
+  at: string;
+  snapshot: RegisterSnapshot;
+}
 
 /**
  * What shortwatch keeps of each whole-register source: the last good read (validators and row count),
@@ -70,6 +111,21 @@ export class RegisterStore {
     if (last.validators.etag !== undefined) fields.etag = last.validators.etag;
     if (last.validators.lastModified !== undefined) fields.lastModified = last.validators.lastModified;
     await this.#redis.multi().del(key).hset(key, fields).exec();
+  }
+
+  /** The last good read's issuers, or null before the first one (or when unreadable: a new baseline). */
+  async lastSnapshot(source: string): Promise<StoredRead | null> {
+    const raw = await this.#redis.get(this.keys(source).last);
+    if (raw === null) return null;
+    const parsed = lastSchema.safeParse(parseJson(raw));
+    return parsed.success ? parsed.data : null;
+  }
+
+  /** Keeps a good read for the next aggregate diff; a history file's every row is left out. */
+  async saveSnapshot(source: string, snapshot: RegisterSnapshot, at: Date): Promise<void> {
+    const issuers = snapshot.issuers.map(({ history: _history, ...issuer }) => issuer);
+    const stored: StoredRead = { at: at.toISOString(), snapshot: { ...snapshot, issuers } };
+    await this.#redis.set(this.keys(source).last, JSON.stringify(stored));
   }
 
   /** The source's health, or null before its first attempt. */

@@ -100,3 +100,23 @@ export function swedenChanged(): Buffer {
   XLSX.utils.book_append_sheet(out, XLSX.utils.aoa_to_sheet(changed), name);
   return Buffer.from(XLSX.write(out, { type: 'buffer', bookType: 'ods' }) as Uint8Array);
 }
+
+/** The FCA's current ANSP (built from the fixtures README's format) and its Reportable Shares List. */
+export const ANSP_FIXTURE = 'uk/aggregated-current-net-short-positions.2026-09-15.csv';
+export const SCOPE_FIXTURE = 'uk/uk-reportable-shares-list.2026-09-15.csv';
+/** The next day's list: 888 Holdings left the scope, John Wood Group joined it. */
+export const SCOPE_NEXT_FIXTURE = 'uk/uk-reportable-shares-list.2026-09-16.csv';
+
+/**
+ * The next ANSP: abrdn's aggregate moved 6.12% → 6.45%, YouGov's crossed 1% (0.95% → 1.05%), and John
+ * Wood Group's is no longer published.
+ */
+export function anspChanged(): Buffer {
+  const text = registerBytes(ANSP_FIXTURE).toString('utf8');
+  return Buffer.from(
+    text
+      .replace('GB00BF8Q6K64,6.12,14/09/2026', 'GB00BF8Q6K64,6.45,15/09/2026')
+      .replace('GB00B1VQ6H25,0.95,11/09/2026', 'GB00B1VQ6H25,1.05,15/09/2026')
+      .replace(/^WOOD GROUP.*\n?/m, ''),
+  );
+}

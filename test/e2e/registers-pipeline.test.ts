@@ -1,16 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { holderKey } from '../../src/positions/index.js';
+import { aggregateHolder, SCOPE_HOLDER } from '../../src/sources/daemon/aggregate-alerts.js';
 import { registerBytes } from '../helpers/register-fixtures.js';
 import { type Stack, slackText, startStack, waitFor } from './harness.js';
 import {
   AFM_FIXTURE,
+  ANSP_FIXTURE,
   afmChanged,
   afmShrunk,
   afmTruncated,
   afmWrongHeader,
+  anspChanged,
   NORWAY_FIXTURE,
   norwayChanged,
+  SCOPE_FIXTURE,
+  SCOPE_NEXT_FIXTURE,
   SWEDEN_FIXTURE,
   swedenChanged,
 } from './register-changes.js';
@@ -25,6 +30,8 @@ const SOURCES = [
   { name: 'afm', kind: 'afm-current', path: '/afm.csv', fixture: AFM_FIXTURE },
   { name: 'oslo', kind: 'no-ssr-json', path: '/ssr.json', fixture: NORWAY_FIXTURE },
   { name: 'fi', kind: 'se-fi-current', path: '/fi.ods', fixture: SWEDEN_FIXTURE },
+  { name: 'fca', kind: 'uk-ansp-current', path: '/ansp.csv', fixture: ANSP_FIXTURE },
+  { name: 'rsl', kind: 'uk-reportable-shares', path: '/rsl.csv', fixture: SCOPE_FIXTURE },
 ] as const;
 
 beforeAll(async () => {
@@ -85,14 +92,17 @@ describe('registers: file served → conditional GET → diff → Slack and e-ma
     server.serve('/ssr.json', norwayChanged());
     server.serve('/fi.ods', swedenChanged());
     const expected = [
+      ...(await registerEvents()),
       `afm|NL0000379121|${holderKey('Marshall Wace LLP')}|increased`,
       `afm|NL0009739416|${holderKey('Citadel Advisors LLC')}|closed`,
       `fi|SE0000106270|${holderKey('Marshall Wace LLP')}|closed`,
       `fi|SE0000108227|${holderKey('Citadel Advisors Europe Limited')}|increased`,
+      // NEL's aggregate (Norway sums from 0.5%) moved with its holders: 4.23% → 4.06%.
+      `oslo|NO0010081235|${holderKey(aggregateHolder(0.5))}|decreased`,
       `oslo|NO0010081235|${holderKey('Helikon Investments Limited')}|increased`,
       `oslo|NO0010081235|${holderKey('Odey Asset Management LLP')}|closed`,
     ].sort();
-    await waitFor('the six register events', async () => (await registerEvents()).length >= 6, 30_000);
+    await waitFor('the seven register events', async () => (await registerEvents()).length >= 7, 30_000);
     expect(await registerEvents()).toEqual(expected);
 
     // Five issuers changed: one Slack message and one e-mail each, naming the register they came from.
@@ -110,6 +120,72 @@ describe('registers: file served → conditional GET → diff → Slack and e-ma
     await readsPass(3);
     expect(stack.slack.delivered()).toHaveLength(5);
     expect(stack.smtp.mails).toHaveLength(5);
+    expect(await registerEvents()).toEqual(expected);
+  }, 60_000);
+
+  it('tells the UK aggregates and scope list: moved, crossed 1%, no longer published, added, removed', async () => {
+    const before = await registerEvents();
+    const posts = stack.slack.delivered().length;
+    const mails = stack.smtp.mails.length;
+    server.serve('/ansp.csv', anspChanged());
+    server.serve('/rsl.csv', registerBytes(SCOPE_NEXT_FIXTURE));
+    const aggregate = holderKey(aggregateHolder(0.2));
+    const scope = holderKey(SCOPE_HOLDER);
+    const expected = [
+      ...before,
+      `fca|GB00B1VQ6H25|${aggregate}|increased`,
+      `fca|GB00B5N0P849|${aggregate}|decreased`,
+      `fca|GB00BF8Q6K64|${aggregate}|increased`,
+      `rsl|GB00B5N0P849|${scope}|opened`,
+      `rsl|GI000A0F6407|${scope}|decreased`,
+    ].sort();
+    await waitFor(
+      'the five UK events',
+      async () => (await registerEvents()).length >= expected.length,
+      20_000,
+    );
+    expect(await registerEvents()).toEqual(expected);
+    const logged = (await app.ctx.eventLog.recent({ limit: 500 })).filter((e) => e.source === 'fca');
+    expect(logged.find((e) => e.issuer.id === 'GB00B1VQ6H25')?.aggregate).toMatchObject({
+      kind: 'aggregate-crossed',
+      thresholdPercent: 0.2,
+      direction: 'up',
+    });
+
+    await waitFor('the UK e-mails', () => stack.smtp.mails.length >= mails + 4, 20_000);
+    await waitFor('the UK Slack messages', async () => {
+      const text = stack.slack
+        .delivered()
+        .slice(posts)
+        .map((p) => slackText(p.payload))
+        .join('\n');
+      return ['ABRDN', 'YOUGOV', 'WOOD GROUP', '888 HOLDINGS'].every((name) => text.includes(name));
+    });
+    const slack = stack.slack
+      .delivered()
+      .slice(posts)
+      .map((p) => slackText(p.payload))
+      .join('\n');
+    const mail = stack.smtp.mails
+      .slice(mails)
+      .map((m) => `${m.parsed.subject}\n${m.parsed.text}`)
+      .join('\n');
+    for (const text of [slack, mail]) {
+      expect(text).toMatch(/Aggregate of positions from 0\.2% raised/);
+      expect(text).toMatch(/[Cc]rossed:? 1%/);
+      expect(text).toMatch(/Aggregate of positions from 0\.2% no longer published/);
+      expect(text).toMatch(/Reportable Shares List added the share|added to the Reportable Shares List/);
+      expect(text).toMatch(
+        /Reportable Shares List removed the share|removed from the Reportable Shares List/,
+      );
+      // An aggregate that is no longer published never reads as a position that fell below 0.5%.
+      expect(text).not.toMatch(/fell below/);
+    }
+    const sent = stack.slack.delivered().length;
+    const mailed = stack.smtp.mails.length;
+    await readsPass(3);
+    expect(stack.slack.delivered()).toHaveLength(sent);
+    expect(stack.smtp.mails).toHaveLength(mailed);
     expect(await registerEvents()).toEqual(expected);
   }, 60_000);
 

@@ -42,27 +42,32 @@ export interface RegisterDiffInput {
   now: Date;
   thresholds: number[];
   onFirstSeen: 'baseline' | 'alert';
+  /** Issuers committed even when their named positions did not move: those with aggregate events. */
+  alsoCommit: ReadonlySet<string>;
 }
 
 /**
  * The per-holder events of one register read, through the API's own diff: per watched issuer, the
- * named positions read against the stored snapshot. A register that names no holders (aggregates, a
- * scope list) has none. When a read drops every named holder of many issuers, or after the source's
+ * named positions read against the stored snapshot; issuers in `alsoCommit` are committed whatever
+ * their named positions did. A register that names no holders (aggregates, a scope list) has none. When a read drops every named holder of many issuers, or after the source's
  * last day of named holders, those issuers are regime drops: no close is told. Pure.
  */
 export function diffRegister(input: RegisterDiffInput): RegisterDiff {
-  if (input.snapshot.content !== 'positions' || !input.snapshot.namesHolders)
-    return { issuers: [], drops: [] };
+  const named = input.snapshot.content === 'positions' && input.snapshot.namesHolders;
   const watched = (issuer: { key: string; name: string }) => isWatched(input.source.watchlist, issuer);
   const read = new Map(input.snapshot.issuers.filter(watched).map((issuer) => [issuer.key, issuer]));
   const stored = [...input.previous.entries()].filter(([key, s]) => watched({ key, name: s.issuerName }));
-  const keys = [...new Set([...read.keys(), ...stored.map(([key]) => key)])].sort();
+  // A register that names no holders keeps a snapshot only for the issuers its aggregate events commit.
+  const keys = named
+    ? [...new Set([...read.keys(), ...stored.map(([key]) => key), ...input.alsoCommit])].sort()
+    : [...input.alsoCommit].sort();
   const diffs = keys.map((key) => issuerDiff(input, key, read.get(key), input.previous.get(key) ?? null));
-  const dropped = diffs.filter(droppedAll);
-  if (!isRegimeChange(input, dropped.length)) return { issuers: diffs.filter(changed), drops: [] };
+  const commit = (d: RegisterIssuerDiff) => input.alsoCommit.has(d.key) || (named && changed(d));
+  const dropped = named ? diffs.filter(droppedAll) : [];
+  if (!isRegimeChange(input, dropped.length)) return { issuers: diffs.filter(commit), drops: [] };
   const drops = new Set(dropped);
   return {
-    issuers: diffs.filter((d) => changed(d) && !drops.has(d)),
+    issuers: diffs.filter((d) => commit(d) && !drops.has(d)),
     drops: dropped.map((d) => ({
       key: d.key,
       name: d.name,

@@ -3,13 +3,16 @@ import { displayText } from '../../channels/format.js';
 import type { RegisterSourceConfig } from '../../config/schema/sources.js';
 import type { JobContext } from '../../jobs/context.js';
 import { tellStories } from '../../positions/threshold-story.js';
+import type { PositionEvent } from '../../positions/types.js';
 import { planDelivery, recordFallsTold } from '../../routing/index.js';
 import { noticeDeliveryId, shortHash } from '../../state/delivery-ids.js';
 import { commitPoll } from '../../state/poll-commit.js';
 import type { RegisterStore } from '../../state/register-store.js';
+import { diffAggregates } from '../aggregate-diff.js';
 import { readSource } from '../read-source.js';
 import type { RegisterSnapshot } from '../types.js';
-import { diffRegister, type RegimeDrop, type RegisterIssuerDiff } from './register-diff.js';
+import { aggregateAlerts } from './aggregate-alerts.js';
+import { diffRegister, isWatched, type RegimeDrop, type RegisterIssuerDiff } from './register-diff.js';
 import { sourceNotReadKey } from './source-notices.js';
 
 /** What one register poll did. */
@@ -61,6 +64,7 @@ async function commitRead(
   snapshot: RegisterSnapshot,
 ): Promise<{ events: number; issuers: number; drops: number }> {
   const { config } = ctx.settings();
+  const alerts = await aggregateAlertsOf(ctx, store, source, snapshot);
   const keys = [
     ...new Set([...(await store.issuerKeys(source.name)), ...snapshot.issuers.map((i) => i.key)]),
   ];
@@ -71,13 +75,43 @@ async function commitRead(
     now: ctx.now(),
     thresholds: config.poll.thresholds,
     onFirstSeen: config.poll.onFirstSeen,
+    alsoCommit: new Set(alerts.keys()),
   });
   for (const drop of diff.drops) await tellRegimeDrop(ctx, source, drop);
   let events = 0;
   for (const issuer of [...diff.drops.map((d) => d.silent), ...diff.issuers])
-    events += await commitIssuer(ctx, store, source, issuer);
+    events += await commitIssuer(ctx, store, source, issuer, alerts.get(issuer.key) ?? []);
+  await store.saveSnapshot(source.name, snapshot, ctx.now());
   if (events > 0) ctx.logger.info({ source: source.name, events }, 'register read found changes');
   return { events, issuers: diff.issuers.length, drops: diff.drops.length };
+}
+
+/**
+ * The aggregate and scope events of this read against the last one kept, by issuer key; none on the
+ * first read (a silent baseline, as for named holders).
+ */
+async function aggregateAlertsOf(
+  ctx: JobContext,
+  store: RegisterStore,
+  source: RegisterSourceConfig,
+  snapshot: RegisterSnapshot,
+): Promise<Map<string, PositionEvent[]>> {
+  const last = await store.lastSnapshot(source.name);
+  const byIssuer = new Map<string, PositionEvent[]>();
+  if (last === null) return byIssuer;
+  const watched = diffAggregates(last.snapshot, snapshot, source.aggregates).filter((event) =>
+    isWatched(source.watchlist, event.issuer),
+  );
+  const now = ctx.now();
+  const alerts = aggregateAlerts(watched, {
+    source: source.name,
+    from: last.at,
+    detectedAt: now.toISOString(),
+    listedOn: snapshot.publishedOn ?? now.toISOString().slice(0, 10),
+  });
+  for (const alert of alerts)
+    byIssuer.set(alert.issuer.id, [...(byIssuer.get(alert.issuer.id) ?? []), alert]);
+  return byIssuer;
 }
 
 /** Routes and commits one issuer's events with its snapshot, under the source's own keys. */
@@ -86,6 +120,7 @@ async function commitIssuer(
   store: RegisterStore,
   source: RegisterSourceConfig,
   issuer: RegisterIssuerDiff,
+  aggregates: readonly PositionEvent[],
 ): Promise<number> {
   const { config } = ctx.settings();
   const { previous, diff } = issuer;
@@ -93,8 +128,10 @@ async function commitIssuer(
     reopenWindowMs: config.alerts.reopenWindow,
     flapWindowMs: config.alerts.flapWindow,
   });
-  const mutes = told.events.length > 0 ? await ctx.mutes.list() : [];
-  const plan = planDelivery(told.events, config.channels, mutes, ctx.now(), {
+  // Aggregate events are never read against the 0.5% threshold: they join after the stories.
+  const events = [...told.events, ...aggregates];
+  const mutes = events.length > 0 ? await ctx.mutes.list() : [];
+  const plan = planDelivery(events, config.channels, mutes, ctx.now(), {
     confirmedCloses: config.alerts.confirmedCloses,
   });
   const memory = recordFallsTold(told.memory, plan.logged);
@@ -109,8 +146,8 @@ async function commitIssuer(
     store: { snapshot: keys.snapshot(issuer.key), written: keys.issuers, member: issuer.key },
   });
   if (!committed) return 0;
-  for (const event of told.events) ctx.metrics.events.inc({ kind: event.kind });
-  return told.events.length;
+  for (const event of events) ctx.metrics.events.inc({ kind: event.kind });
+  return events.length;
 }
 
 /**
