@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
+import { collectStatus, readiness } from '../../src/ops/status.js';
 import { holderKey } from '../../src/positions/index.js';
 import { aggregateHolder, SCOPE_HOLDER } from '../../src/sources/daemon/aggregate-alerts.js';
 import { registerBytes } from '../helpers/register-fixtures.js';
@@ -210,6 +211,10 @@ describe('registers: file served → conditional GET → diff → Slack and e-ma
       });
       const notices = await app.ctx.notices.list();
       expect(notices.find((n) => n.key === 'source-not-read-afm')?.text).toContain(reason);
+      const afm = (await collectStatus(app)).sources.find((source) => source.name === 'afm');
+      expect(afm?.state).toBe('not-read');
+      expect(afm?.reason).toMatch(new RegExp(`^${reason}: `));
+      expect((await readiness(app)).notices).toContain('warning: Register afm not read');
       await readsPass(2);
       expect(await registerEvents()).toEqual(events);
       expect(stack.slack.delivered()).toHaveLength(posts);

@@ -109,6 +109,20 @@ export function formatStatus(r: StatusReport): string {
       ['CHANNEL', 'KIND', 'MODE', 'WAITING', 'DELAYED', 'FAILED', 'STAGED'],
       r.channels.map((c) => [c.name, c.kind, c.mode, c.waiting, c.delayed, c.failed, c.staged]),
     ),
+    ...(r.sources.length > 0
+      ? [
+          '',
+          renderTable(
+            ['REGISTER', 'KIND', 'STATE', 'LAST GOOD READ'],
+            r.sources.map((s) => [
+              s.name,
+              s.kind,
+              s.reason ? `${s.state}: ${s.reason}` : s.state,
+              s.lastGoodAt ?? 'never',
+            ]),
+          ),
+        ]
+      : []),
     '',
     `Schedulers: ${r.schedulers.map(describeScheduler).join('; ') || 'none'}${daemon ? '' : ' (no daemon running to run them)'}`,
     `Processes alive: ${r.processes.map((p) => `${p.id} (${p.role})`).join(', ') || 'none'}`,
