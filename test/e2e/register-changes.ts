@@ -120,3 +120,15 @@ export function anspChanged(): Buffer {
       .replace(/^WOOD GROUP.*\n?/m, ''),
   );
 }
+
+/** Five AFM issuers whose every notification the "dropped" copy leaves out. */
+export const AFM_DROPPED = ['LU2290522684', 'NL0000289213', 'NL0000360618', 'NL0000379121', 'NL0000888691'];
+
+/** {@link afmChanged} without any holder of {@link AFM_DROPPED}: a register that stopped naming them. */
+export function afmDropped(): Buffer {
+  const lines = afmChanged().toString('latin1').split('\n');
+  return Buffer.from(
+    lines.filter((line) => !AFM_DROPPED.some((isin) => line.includes(`"${isin}"`))).join('\n'),
+    'latin1',
+  );
+}

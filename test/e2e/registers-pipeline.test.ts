@@ -6,9 +6,11 @@ import { aggregateHolder, SCOPE_HOLDER } from '../../src/sources/daemon/aggregat
 import { registerBytes } from '../helpers/register-fixtures.js';
 import { type Stack, slackText, startStack, waitFor } from './harness.js';
 import {
+  AFM_DROPPED,
   AFM_FIXTURE,
   ANSP_FIXTURE,
   afmChanged,
+  afmDropped,
   afmShrunk,
   afmTruncated,
   afmWrongHeader,
@@ -233,4 +235,29 @@ describe('registers: file served → conditional GET → diff → Slack and e-ma
     },
     30_000,
   );
+
+  it('tells a register that drops every holder of five issuers at once as one message per issuer, not closes', async () => {
+    const events = await registerEvents();
+    const posts = stack.slack.delivered().length;
+    const mails = stack.smtp.mails.length;
+    server.serve('/afm.csv', afmDropped());
+    await waitFor('five regime messages on Slack', () => stack.slack.delivered().length >= posts + 5);
+    await waitFor('five regime e-mails', () => stack.smtp.mails.length >= mails + 5);
+    const slack = stack.slack
+      .delivered()
+      .slice(posts)
+      .map((p) => slackText(p.payload));
+    const mail = stack.smtp.mails.slice(mails).map((m) => `${m.parsed.subject}\n${m.parsed.text}`);
+    for (const isin of AFM_DROPPED) {
+      expect(slack.filter((text) => text.includes(isin))).toHaveLength(1);
+      expect(mail.filter((text) => text.includes(isin))).toHaveLength(1);
+    }
+    expect(slack.join('\n')).toMatch(/Randstad N\.V\.: named holders no longer published \(afm\)/);
+    expect(slack.join('\n')).toMatch(/last named sum 0\.95%/);
+    expect([...slack, ...mail].join('\n')).not.toMatch(/fell below/);
+    // No close is logged or told: the issuers' snapshots moved silently.
+    await readsPass(2);
+    expect(await registerEvents()).toEqual(events);
+    expect(stack.slack.delivered()).toHaveLength(posts + 5);
+  }, 30_000);
 });
