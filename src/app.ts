@@ -267,7 +267,7 @@ export class App {
       jobs: this.#workerRedis,
       logger: this.ctx.logger,
       now: () => this.ctx.now().getTime(),
-      workers: () => this.#workers?.all() ?? [],
+      workers: () => [...(this.#workers?.all() ?? []), ...(this.#registers?.all() ?? [])],
       recreate: () => this.#recreateWorkers(),
       onDead: (reason) => {
         for (const listener of this.#deadListeners) listener(reason);
@@ -293,6 +293,8 @@ export class App {
     this.#workers = new WorkerSet(this.ctx, this.#workerRedis);
     this.#workers.start();
     for (const worker of this.#workers.all()) this.#health.watchBull(`worker:${worker.name}`, worker);
+    await this.#registers?.restart(this.#workerRedis);
+    for (const worker of this.#registers?.all() ?? []) this.#health.watchBull('worker:register', worker);
     return this.#workerRedis;
   }
 
@@ -333,6 +335,7 @@ export class App {
     // Register sources: a hook kept to these lines (src/sources/daemon/ holds the rest).
     this.#registers = new RegisterDaemon(this.ctx, { commands: this.redis, jobs: this.#workerRedis });
     await this.#registers.start({ schedule: !options.workerOnly });
+    for (const worker of this.#registers.all()) this.#health.watchBull('worker:register', worker);
     const wake = openRedis(this.#settings.config.redis, {
       purpose: 'subscriber',
       name: `${this.#connectionName}:wake`,

@@ -22,7 +22,7 @@ export interface RegisterConnections {
 export class RegisterDaemon {
   readonly #ctx: JobContext;
   readonly #queue: Queue;
-  readonly #jobs: RedisClient;
+  #jobs: RedisClient;
   readonly #store: RegisterStore;
   readonly #dispatcher: Dispatcher | undefined;
   #worker: Worker | undefined;
@@ -46,6 +46,22 @@ export class RegisterDaemon {
   /** Starts the worker; with `schedule`, also makes the schedulers match the config. */
   async start(options: { schedule: boolean }): Promise<void> {
     if (options.schedule) await this.sync(this.#ctx.settings().config);
+    this.#startWorker();
+  }
+
+  /** The worker, for the App's liveness and Redis-error watch (empty before `start`). */
+  all(): readonly Worker[] {
+    return this.#worker === undefined ? [] : [this.#worker];
+  }
+
+  /** Starts the worker again on a new job connection (the App recreates a stuck one). */
+  async restart(jobs: RedisClient): Promise<void> {
+    await this.#worker?.close(true).catch(() => undefined);
+    this.#jobs = jobs;
+    this.#startWorker();
+  }
+
+  #startWorker(): void {
     this.#worker = new Worker(QUEUE.register, async (job: Job) => this.#run(job), {
       connection: this.#jobs,
       prefix: bullPrefix(this.#ctx.prefix),
