@@ -132,3 +132,23 @@ export function afmDropped(): Buffer {
     'latin1',
   );
 }
+
+/** FI's aggregate file (ODS, one aggregate from 0.1% per issuer, keyed by LEI). */
+export const SWEDEN_AGGREGATE_FIXTURE = 'shared:sweden/Blankningsregisteraggregat.ods';
+/** Hexagon's LEI in the aggregate file. */
+export const HEXAGON_LEI = '549300WJFW6ILNI4TA80';
+
+/** Sweden's aggregate with Hexagon's moved 1.51% → 2.05% (crossing 2%), written back as ODS. */
+export function swedenAggregateChanged(): Buffer {
+  const book = XLSX.read(registerBytes(SWEDEN_AGGREGATE_FIXTURE), { type: 'buffer' });
+  const name = book.SheetNames[0];
+  const sheet = name === undefined ? undefined : book.Sheets[name];
+  if (name === undefined || sheet === undefined) throw new Error('the Sweden aggregate fixture has no sheet');
+  const rows = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: true, blankrows: false });
+  const changed = rows.map((row) =>
+    row[1] === HEXAGON_LEI ? row.map((cell) => (cell === 1.51 ? 2.05 : cell)) : row,
+  );
+  const out = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(out, XLSX.utils.aoa_to_sheet(changed), name);
+  return Buffer.from(XLSX.write(out, { type: 'buffer', bookType: 'ods' }) as Uint8Array);
+}

@@ -15,11 +15,14 @@ import {
   afmTruncated,
   afmWrongHeader,
   anspChanged,
+  HEXAGON_LEI,
   NORWAY_FIXTURE,
   norwayChanged,
   SCOPE_FIXTURE,
   SCOPE_NEXT_FIXTURE,
+  SWEDEN_AGGREGATE_FIXTURE,
   SWEDEN_FIXTURE,
+  swedenAggregateChanged,
   swedenChanged,
 } from './register-changes.js';
 import { type RegisterServer, startRegisterServer } from './register-server.js';
@@ -33,6 +36,7 @@ const SOURCES = [
   { name: 'afm', kind: 'afm-current', path: '/afm.csv', fixture: AFM_FIXTURE },
   { name: 'oslo', kind: 'no-ssr-json', path: '/ssr.json', fixture: NORWAY_FIXTURE },
   { name: 'fi', kind: 'se-fi-current', path: '/fi.ods', fixture: SWEDEN_FIXTURE },
+  { name: 'fiagg', kind: 'se-fi-aggregate', path: '/fiagg.ods', fixture: SWEDEN_AGGREGATE_FIXTURE },
   { name: 'fca', kind: 'uk-ansp-current', path: '/ansp.csv', fixture: ANSP_FIXTURE },
   { name: 'rsl', kind: 'uk-reportable-shares', path: '/rsl.csv', fixture: SCOPE_FIXTURE },
 ] as const;
@@ -94,35 +98,41 @@ describe('registers: file served → conditional GET → diff → Slack and e-ma
     server.serve('/afm.csv', afmChanged());
     server.serve('/ssr.json', norwayChanged());
     server.serve('/fi.ods', swedenChanged());
+    server.serve('/fiagg.ods', swedenAggregateChanged());
     const expected = [
       ...(await registerEvents()),
       `afm|NL0000379121|${holderKey('Marshall Wace LLP')}|increased`,
       `afm|NL0009739416|${holderKey('Citadel Advisors LLC')}|closed`,
       `fi|SE0000106270|${holderKey('Marshall Wace LLP')}|closed`,
       `fi|SE0000108227|${holderKey('Citadel Advisors Europe Limited')}|increased`,
+      // Hexagon's aggregate (Sweden sums from 0.1%) moved 1.51% → 2.05%, crossing 2%.
+      `fiagg|lei:${HEXAGON_LEI}|${holderKey(aggregateHolder(0.1))}|increased`,
       // NEL's aggregate (Norway sums from 0.5%) moved with its holders: 4.23% → 4.06%.
       `oslo|NO0010081235|${holderKey(aggregateHolder(0.5))}|decreased`,
       `oslo|NO0010081235|${holderKey('Helikon Investments Limited')}|increased`,
       `oslo|NO0010081235|${holderKey('Odey Asset Management LLP')}|closed`,
     ].sort();
-    await waitFor('the seven register events', async () => (await registerEvents()).length >= 7, 30_000);
+    await waitFor('the eight register events', async () => (await registerEvents()).length >= 8, 30_000);
     expect(await registerEvents()).toEqual(expected);
 
-    // Five issuers changed: one Slack message and one e-mail each, naming the register they came from.
-    await waitFor('five Slack messages', () => stack.slack.delivered().length >= 5, 20_000);
-    await waitFor('five e-mails', () => stack.smtp.mails.length >= 5, 20_000);
+    // Six issuers changed: one Slack message and one e-mail each, naming the register they came from.
+    await waitFor('six Slack messages', () => stack.slack.delivered().length >= 6, 20_000);
+    await waitFor('six e-mails', () => stack.smtp.mails.length >= 6, 20_000);
     const slack = stack.slack.delivered().map((post) => slackText(post.payload));
     expect(slack.find((text) => text.includes('Randstad'))).toMatch(/from register afm/);
     expect(slack.find((text) => text.includes('NEL'))).toMatch(/from register oslo/);
-    expect(slack.find((text) => text.includes('SKF'))).toMatch(/from register fi/);
+    expect(slack.find((text) => text.includes('SKF'))).toMatch(/from register fi\b/);
+    expect(slack.find((text) => text.includes('Hexagon'))).toMatch(
+      /Aggregate of positions from 0\.1% raised 1\.51% → 2\.05%[^\n]*crossed 2%/,
+    );
     const randstad = stack.smtp.mails.find((mail) => mail.parsed.subject?.includes('Randstad'));
     expect(randstad?.parsed.text).toMatch(/Marshall Wace LLP raised 0\.70% → 0\.95%/);
     expect(randstad?.parsed.text).toMatch(/from register afm/);
 
     // Later reads find the same files (304s): nothing is told twice.
     await readsPass(3);
-    expect(stack.slack.delivered()).toHaveLength(5);
-    expect(stack.smtp.mails).toHaveLength(5);
+    expect(stack.slack.delivered()).toHaveLength(6);
+    expect(stack.smtp.mails).toHaveLength(6);
     expect(await registerEvents()).toEqual(expected);
   }, 60_000);
 
