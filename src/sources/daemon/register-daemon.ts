@@ -1,5 +1,4 @@
 import { type Job, Queue, Worker } from 'bullmq';
-import type { Dispatcher } from 'undici';
 import type { Config } from '../../config/schema.js';
 import type { JobContext } from '../../jobs/context.js';
 import { bullPrefix } from '../../jobs/queue-set.js';
@@ -24,10 +23,9 @@ export class RegisterDaemon {
   readonly #queue: Queue;
   #jobs: RedisClient;
   readonly #store: RegisterStore;
-  readonly #dispatcher: Dispatcher | undefined;
   #worker: Worker | undefined;
 
-  constructor(ctx: JobContext, connections: RegisterConnections, dispatcher?: Dispatcher) {
+  constructor(ctx: JobContext, connections: RegisterConnections) {
     this.#ctx = ctx;
     this.#jobs = connections.jobs;
     this.#queue = new Queue(QUEUE.register, {
@@ -35,7 +33,6 @@ export class RegisterDaemon {
       prefix: bullPrefix(ctx.prefix),
     });
     this.#store = new RegisterStore(connections.commands, ctx.prefix);
-    this.#dispatcher = dispatcher;
   }
 
   /** The store of every source's reads and health (for `status`). */
@@ -108,10 +105,6 @@ export class RegisterDaemon {
   async #run(job: Job): Promise<RegisterPollResult> {
     const source: unknown = job.data?.source;
     if (typeof source !== 'string') throw new Error(`register job ${job.id} names no source`);
-    const deps =
-      this.#dispatcher === undefined
-        ? { store: this.#store }
-        : { store: this.#store, dispatcher: this.#dispatcher };
-    return runRegisterPoll(this.#ctx, deps, source);
+    return runRegisterPoll(this.#ctx, { store: this.#store }, source);
   }
 }

@@ -1,5 +1,5 @@
-import type { Dispatcher } from 'undici';
 import { displayText } from '../../channels/format.js';
+import { formatDuration } from '../../config/duration.js';
 import type { RegisterSourceConfig } from '../../config/schema/sources.js';
 import type { JobContext } from '../../jobs/context.js';
 import { tellStories } from '../../positions/threshold-story.js';
@@ -24,8 +24,6 @@ export type RegisterPollResult =
 /** What a register poll needs beyond the job context. */
 export interface RegisterPollDeps {
   store: RegisterStore;
-  /** Tests and the bench pass a dispatcher; production uses undici's global one. */
-  dispatcher?: Dispatcher;
 }
 
 /**
@@ -42,7 +40,7 @@ export async function runRegisterPoll(
   const source = ctx.settings().config.sources.find((s) => s.name === sourceName);
   // A source removed by a reload while its job waited.
   if (source === undefined) return { outcome: 'gone' };
-  const read = await readSource(source, await deps.store.lastRead(source.name), deps.dispatcher);
+  const read = await readSource(source, await deps.store.lastRead(source.name));
   if (read.status === 'not-read') {
     await notRead(ctx, deps.store, source, read.reason, read.detail);
     return { outcome: 'not-read', reason: read.reason };
@@ -195,7 +193,7 @@ async function notRead(
     sourceNotReadKey(source.name),
     'warning',
     `Register ${source.name} not read`,
-    `The ${source.name} register (${source.kind}) was not read: ${reason} (${displayText(detail)}). Nothing it lists changed in shortwatch; it is asked again every ${Math.round(source.interval / 1000)} s.`,
+    `The ${source.name} register (${source.kind}) was not read: ${reason} (${displayText(detail)}). Nothing it lists changed in shortwatch; it is asked again every ${formatDuration(source.interval)}.`,
   );
 }
 
