@@ -3,6 +3,7 @@ import { eventsSubject } from '../../src/channels/email/subject.js';
 import { aggregateHeadline, storyLines, storyOf, storySentence } from '../../src/channels/event-story.js';
 import { SLACK_MARKUP } from '../../src/channels/slack/lines.js';
 import { eventsStoryDraft } from '../../src/channels/story-draft.js';
+import { renderWebhookBody } from '../../src/channels/webhook/render.js';
 import { aggregateEventsSchema } from '../../src/config/schema/sources.js';
 import { matchFilter } from '../../src/routing/filter.js';
 import { diffAggregates } from '../../src/sources/aggregate-diff.js';
@@ -76,6 +77,23 @@ describe('aggregateAlerts: aggregate events as events every channel tells', () =
       SLACK_MARKUP,
     );
     expect(draft?.context).toBe('GB1 · from register fca · disclosed 2026-09-15');
+  });
+
+  it('reaches a webhook as JSON with its source and what the aggregate did', () => {
+    const alerts = alertsBetween({ GB2: 0.95 }, { GB2: 1.05 });
+    const body = JSON.parse(
+      renderWebhookBody(
+        'hook',
+        { type: 'events', issuer: { id: 'GB2', name: 'Issuer GB2' }, events: alerts },
+        new Date(0),
+      ),
+    );
+    expect(body.events[0]).toMatchObject({
+      source: 'fca',
+      holder: 'Aggregate of positions from 0.2%',
+      thresholdsCrossed: [1],
+      aggregate: { kind: 'aggregate-crossed', thresholdPercent: 0.2, direction: 'up' },
+    });
   });
 
   it('is filtered and muted by its holder, the aggregate', () => {
