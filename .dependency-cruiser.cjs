@@ -63,14 +63,15 @@ module.exports = {
     {
       name: 'state-imports-config-positions-and-redis',
       comment:
-        'The Redis stores know config, the pure data they store (positions, routing, the upstream and channel ' +
-        'schemas and types) and Redis: never a sender, a job, the budget or anything above.',
+        'The Redis stores know config, the pure data they store (positions, routing, the upstream, register and ' +
+        'channel schemas and types) and Redis: never a sender, a job, the budget or anything above.',
       severity: 'error',
       from: { path: '^src/state/' },
       to: {
         pathNot: [
           '^src/(state|config|time|text|positions|routing|telemetry)/',
           '^src/upstream/schemas[.]ts$',
+          '^src/sources/types[.]ts$',
           '^src/channels/(types|message-schema)[.]ts$',
           '^node_modules/',
         ],

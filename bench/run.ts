@@ -7,6 +7,7 @@ import { diffThroughput } from './diff-throughput.js';
 import { e2eLatency } from './e2e-latency.js';
 import { footprint } from './footprint.js';
 import { type Benchmark, formatReport, machineInfo, writeReport } from './lib/report.js';
+import { registerE2e } from './register-e2e.js';
 import { registers } from './registers.js';
 
 const BENCHMARKS: readonly Benchmark[] = [
@@ -17,6 +18,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   footprint,
   consoleRender,
   registers,
+  registerE2e,
 ];
 const RESULTS = join(new URL('.', import.meta.url).pathname, 'results');
 

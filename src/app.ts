@@ -16,6 +16,7 @@ import type { JobContext, Settings } from './jobs/context.js';
 import { DirectoryFollower } from './jobs/directory-follower.js';
 import { planFor } from './jobs/plan-for.js';
 import { QueueSet } from './jobs/queue-set.js';
+import { RegisterDaemon } from './jobs/registers/register-daemon.js';
 import { sweepEvery, syncSchedulers } from './jobs/schedulers.js';
 import { reportStateLost } from './jobs/state-kept.js';
 import { WorkerSet } from './jobs/workers.js';
@@ -91,6 +92,8 @@ export class App {
   #clients: Record<ClientRole, UpstreamClient>;
   #workers: WorkerSet | undefined;
   #deliveries: DeliverySet | undefined;
+  /** The whole-register sources (issue 24): their own queue and worker, beside the API's. */
+  #registers: RegisterDaemon | undefined;
   #beat: NodeJS.Timeout | undefined;
   /** The beat running now: `stop()` waits for it, so that nothing it writes lands after the leave. */
   #beating: Promise<void> | undefined;
@@ -275,7 +278,7 @@ export class App {
       jobs: this.#workerRedis,
       logger: this.ctx.logger,
       now: () => this.ctx.now().getTime(),
-      workers: () => this.#workers?.all() ?? [],
+      workers: () => [...(this.#workers?.all() ?? []), ...(this.#registers?.all() ?? [])],
       recreate: () => this.#recreateWorkers(),
       onDead: (reason) => void this.#workersDead('its BullMQ workers are', reason),
       watch: (name, emitter) => this.#health.watchBull(name, emitter),
@@ -355,7 +358,14 @@ export class App {
     this.#workers = new WorkerSet(this.ctx, this.#workerRedis);
     this.#workers.start();
     for (const worker of this.#workers.all()) this.#health.watchBull(`worker:${worker.name}`, worker);
+    await this.#registers?.restart(this.#workerRedis);
+    for (const worker of this.#registers?.all() ?? []) this.#health.watchBull('worker:register', worker);
     return this.#workerRedis;
+  }
+
+  /** The register sources of a running daemon (undefined before `startDaemon`). */
+  get registers(): RegisterDaemon | undefined {
+    return this.#registers;
   }
 
   /** The current settings (config, plan, watchlist, senders). */
@@ -389,6 +399,10 @@ export class App {
     this.#workers = new WorkerSet(this.ctx, this.#workerRedis);
     this.#workers.start();
     for (const worker of this.#workers.all()) this.#health.watchBull(`worker:${worker.name}`, worker);
+    // Register sources: a hook kept to these lines (src/jobs/registers/ holds the rest).
+    this.#registers = new RegisterDaemon(this.ctx, { commands: this.redis, jobs: this.#workerRedis });
+    await this.#registers.start({ schedule: !options.workerOnly });
+    for (const worker of this.#registers.all()) this.#health.watchBull('worker:register', worker);
     this.#deliveries = await this.#startDeliveries();
     this.#startLiveness();
     if (!options.workerOnly) this.#health.onRecovered(() => void this.#resyncSchedulers());
@@ -441,6 +455,7 @@ export class App {
     }
     await this.#reconcileAccess();
     if (!options.workerOnly) await syncSchedulers(this.queues, config, plan);
+    if (!options.workerOnly) await this.#registers?.sync(config);
     this.#deliveries?.sync(config.channels);
     await this.#accountForChannels();
     await Promise.all([...oldSenders.values()].map((s) => s.close().catch(() => undefined)));
@@ -488,7 +503,11 @@ export class App {
     await this.#beating;
     await this.#liveness?.stop();
     this.#deliveryLiveness?.stop();
-    await Promise.all([this.#workers?.close(timeoutMs), this.#deliveries?.close(timeoutMs)]);
+    await Promise.all([
+      this.#workers?.close(timeoutMs),
+      this.#deliveries?.close(timeoutMs),
+      this.#registers?.close(timeoutMs),
+    ]);
     await this.redis.hdel(stateKeys(this.ctx.prefix).workers, this.#processId).catch(() => undefined);
     if (this.#beat) {
       await this.ctx.budget.spenders

@@ -177,7 +177,8 @@ export function buildProgram(setExit: (code: number) => void): Command {
       '--chaos',
       'the sandbox misbehaves in turn (null, lagging or backwards last_updated, wrong issuer, …)',
     )
-    .action(async (opts: { out: string; duration?: string; chaos?: boolean }) => {
+    .option('--registers', 'also read two register files (AFM and FCA ANSP formats) replayed with changes')
+    .action(async (opts: { out: string; duration?: string; chaos?: boolean; registers?: boolean }) => {
       const { runDemo } = await import('./demo/run.js');
       setExit(await runDemo(opts));
     });

@@ -1,6 +1,12 @@
 import { round4 } from '../positions/round.js';
 import { crossesThreshold, DISCLOSURE_THRESHOLD, isAbove } from '../positions/threshold-story.js';
-import type { Disclosure, EventKind, PositionEvent, ThresholdStory } from '../positions/types.js';
+import type {
+  AggregateFacts,
+  Disclosure,
+  EventKind,
+  PositionEvent,
+  ThresholdStory,
+} from '../positions/types.js';
 import { formatDelta, formatPercent, KIND_VERB } from './format.js';
 
 /**
@@ -43,6 +49,8 @@ export const FELL_BELOW = `fell below the ${THRESHOLD} disclosure threshold`;
  * were told, what its values alone say (a return cannot be told from values: it reads as an opening).
  */
 export function storyOf(event: PositionEvent): ThresholdStory | undefined {
+  // An aggregate is a sum, not a position: the 0.5% disclosure threshold says nothing of it.
+  if (event.aggregate) return undefined;
   if (event.story) return event.story;
   if (isAbove(event.previous) && !isAbove(event.current)) return { kind: 'fell-below' };
   if (event.kind === 'closed') return { kind: 'below-confirmed', fellBelowOn: event.previous?.date ?? '?' };
@@ -62,6 +70,7 @@ function days(count: number): string {
 
 /** The line of one event on its own. */
 function singleLine(event: PositionEvent): StoryLine {
+  if (event.aggregate) return aggregateLine(event, event.aggregate);
   const story = storyOf(event);
   const after = listedAfter(event);
   const before = event.previous;
@@ -133,6 +142,61 @@ function singleLine(event: PositionEvent): StoryLine {
     phrase: false,
     ...change(before, current),
   };
+}
+
+/**
+ * The line of an issuer-aggregate or scope event: its "holder" names the aggregate with the threshold
+ * it counts from (`Aggregate of positions from 0.1%`), so that no line compares a 0.1% sum with a 0.5% one.
+ */
+function aggregateLine(event: PositionEvent, facts: AggregateFacts): StoryLine {
+  const base = { holder: event.holder, look: event.kind, crossed: event.thresholdsCrossed, events: [event] };
+  const from = event.previous ?? { value: 0, date: '?' };
+  const to = event.current ?? { value: 0, date: '?' };
+  const change = {
+    values: `${formatPercent(from.value)} → ${formatPercent(to.value)}`,
+    delta: formatDelta(to.value - from.value),
+    date: to.date,
+  };
+  switch (facts.kind) {
+    case 'aggregate-entered':
+      return { ...base, what: 'published', phrase: false, values: formatPercent(to.value), date: to.date };
+    case 'aggregate-ended':
+      return {
+        ...base,
+        what: 'no longer published',
+        phrase: true,
+        values: `${formatPercent(from.value)} → under ${formatPercent(facts.thresholdPercent ?? 0)}`,
+        date: from.date,
+      };
+    case 'aggregate-changed':
+    case 'aggregate-crossed':
+      return { ...base, what: KIND_VERB[event.kind], phrase: false, ...change };
+    case 'aggregate-revised':
+      return { ...base, what: 'revised', phrase: false, ...change };
+    case 'below-threshold-moved':
+      return { ...base, what: 'moved', phrase: false, ...change };
+    case 'scope-added':
+      return { ...base, what: 'added the share', phrase: false, values: '(now in scope)', date: to.date };
+    case 'scope-removed':
+      return {
+        ...base,
+        what: 'removed the share',
+        phrase: false,
+        values: '(no longer in scope)',
+        date: to.date,
+      };
+  }
+}
+
+/**
+ * One aggregate or scope line as a headline about `issuer`: `ABRDN PLC added to the Reportable Shares
+ * List`, `Aggregate of positions from 0.2% raised in ABRDN PLC: 6.12% → 6.45%`.
+ */
+export function aggregateHeadline(line: StoryLine, issuer: string): string {
+  const facts = line.events.at(-1)?.aggregate;
+  if (facts?.kind === 'scope-added') return `${issuer} added to the ${line.holder}`;
+  if (facts?.kind === 'scope-removed') return `${issuer} removed from the ${line.holder}`;
+  return `${line.holder} ${line.what} in ${issuer}: ${line.values}`;
 }
 
 /** Where a step of a sequence leaves the position: `0.52%`, `off the list at 0.48%` or `off the list`. */
@@ -235,7 +299,9 @@ function hiddenByFilters(events: readonly PositionEvent[]): { count: number; del
  * message's polls went out in an earlier message. The untold part is the total's move less the events'
  * (exact whatever the grouping); the hidden part is what each poll's routing recorded.
  */
-export function totalWithHidden(events: readonly PositionEvent[]): string | undefined {
+export function totalWithHidden(all: readonly PositionEvent[]): string | undefined {
+  // Aggregates are not part of the named total: their lines carry their own values.
+  const events = all.filter((event) => !event.aggregate);
   const byTime = [...events].sort((a, b) => a.detectedAt.localeCompare(b.detectedAt));
   const oldest = byTime[0];
   const newest = byTime.at(-1);
@@ -263,7 +329,7 @@ export function totalWithHidden(events: readonly PositionEvent[]): string | unde
  */
 function leftWith(line: StoryLine): number | undefined {
   const last = line.events.at(-1);
-  if (!last || last.current || !last.previous) return undefined;
+  if (!last || last.current || !last.previous || last.aggregate) return undefined;
   const end = listedAfter(last);
   const start = line.events[0]?.previous?.value ?? 0;
   const shown = end ? round4(end.value - start) : undefined;
@@ -303,4 +369,14 @@ export function disclosedOn(lines: readonly StoryLine[]): string | undefined {
   const last = dates.at(-1);
   if (!first || !last) return undefined;
   return first === last ? first : `${first} to ${last}`;
+}
+
+/**
+ * Which register the events were read from: `register afm`, `registers afm, fi`; undefined for events
+ * of the upstream API alone (they carry no source).
+ */
+export function sourceNote(events: readonly PositionEvent[]): string | undefined {
+  const sources = [...new Set(events.flatMap((event) => (event.source ? [event.source] : [])))].sort();
+  if (sources.length === 0) return undefined;
+  return `${sources.length === 1 ? 'register' : 'registers'} ${sources.join(', ')}`;
 }

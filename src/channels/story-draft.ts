@@ -3,6 +3,7 @@ import {
   crossedText,
   disclosedOn,
   type StoryLine,
+  sourceNote,
   storyLines,
   storySentence,
   totalWithNote,
@@ -109,6 +110,8 @@ function issuerHeading(issuer: IssuerEvents['issuer'], events: IssuerEvents['eve
   const total = totalWithNote(events, lines);
   const disclosed = dated ? undefined : disclosedOn(lines);
   const parts = [`${markup.bold(markup.name(issuer.name || issuer.id))} (${markup.name(issuer.id)})`];
+  const source = sourceNote(events);
+  if (source) parts.push(markup.escape(source));
   if (total) parts.push(`total ${markup.escape(total)}`);
   if (disclosed) parts.push(`disclosed ${markup.escape(disclosed)}`);
   return { lines, dated, heading: parts.join(' · ') };
@@ -126,6 +129,8 @@ export function eventsStoryDraft(message: EventsMessage, markup: ChatMarkup): St
   const total = totalWithNote(events, lines);
   const disclosed = dated ? undefined : disclosedOn(lines);
   const context = [markup.name(issuer.id)];
+  const source = sourceNote(events);
+  if (source) context.push(`from ${markup.escape(source)}`);
   if (total) context.push(`Issuer total disclosed short ${markup.escape(total)}`);
   if (disclosed) context.push(`disclosed ${markup.escape(disclosed)}`);
   return {

@@ -22,6 +22,8 @@ export interface DemoOptions {
   duration?: string;
   /** The sandbox cycles through the upstream's misbehaviours (issue 11) while the demo runs. */
   chaos?: boolean;
+  /** Also read two register sources (AFM and FCA ANSP formats) replayed by a local server, changing each step. */
+  registers?: boolean;
 }
 
 /** What the demo runs against: the process by default. */
@@ -142,7 +144,7 @@ async function runWithRedis(
   let demo: RunningDemo;
   try {
     print(`Redis: ${redis.note}.`);
-    demo = await startDemo(options.out, redis, deps, teardown);
+    demo = await startDemo(options.out, redis, deps, teardown, { registers: options.registers ?? false });
     const consoleUrl = await startDemoConsole(demo, teardown);
     for (const line of banner(demo, redis, options, durationMs, consoleUrl)) print(line);
     await demo.app.startDaemon({ workerOnly: false });

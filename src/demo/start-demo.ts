@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import { App } from '../app.js';
 import { accessFingerprint } from '../budget/access-state.js';
+import { sourcesSchema } from '../config/schema/sources.js';
 import type { Config } from '../config/schema.js';
 import { collectSecrets } from '../config/secret.js';
 import { createScenario, type Sandbox, startSandbox } from '../sandbox/index.js';
@@ -15,6 +16,7 @@ import { loadDemoConfig } from './demo-config.js';
 import { createEmailScreenshots } from './email-screenshots.js';
 import { connectOnce } from './redis-probe.js';
 import { freePort } from './redis-server-child.js';
+import { startRegisterReplay } from './register-replay.js';
 import { startSlackCapture } from './slack-capture.js';
 import { startSmtpCapture } from './smtp-capture.js';
 import type { Teardown } from './teardown.js';
@@ -98,6 +100,23 @@ async function startCaptures(out: string, io: DemoIo, teardown: Teardown) {
   return { files, slack, smtp };
 }
 
+/** How often the demo reads its replayed registers (production: each source's `interval`). */
+const DEMO_REGISTER_INTERVAL = '2s';
+
+/** `--registers`: the replay server started, and its two sources added to the demo's config. */
+async function withRegisters(config: Config, io: DemoIo, teardown: Teardown): Promise<Config> {
+  const replay = await startRegisterReplay(DEMO_STEP_MS);
+  teardown.add('register replay', () => replay.close());
+  for (const source of replay.sources)
+    io.stdout.write(
+      `Register ${source.name} (${source.kind}): ${source.url}, read every ${DEMO_REGISTER_INTERVAL}\n`,
+    );
+  const sources = sourcesSchema.parse(
+    replay.sources.map((s) => ({ ...s, interval: DEMO_REGISTER_INTERVAL })),
+  );
+  return { ...config, sources };
+}
+
 /**
  * Starts, in this process, the Slack stand-in, the SMTP server, the sandbox and the daemon's parts on
  * config/demo.yaml, under a fresh key prefix; each is registered on `teardown` as soon as it runs.
@@ -107,6 +126,7 @@ export async function startDemo(
   redis: DemoRedis,
   io: DemoIo,
   teardown: Teardown,
+  options: { registers: boolean } = { registers: false },
 ): Promise<RunningDemo> {
   const prefix = `shortwatch-demo-${randomBytes(4).toString('hex')}`;
   const admin = connectOnce(redis.url, 2_000);
@@ -123,7 +143,7 @@ export async function startDemo(
   const { files, slack, smtp } = await startCaptures(out, io, teardown);
   // The sandbox's port is known before it starts, so it can take its limits from the config.
   const sandboxPort = await freePort();
-  const config = loadDemoConfig(
+  const loaded = loadDemoConfig(
     {
       upstreamUrl: `http://127.0.0.1:${sandboxPort}`,
       slackUrl: slack.url,
@@ -133,6 +153,7 @@ export async function startDemo(
     },
     io.env,
   );
+  const config = options.registers ? await withRegisters(loaded, io, teardown) : loaded;
   ledger = ledgerRoot(accessFingerprint(config.upstream.baseUrl, config.upstream.apiKey));
   const { budget } = config;
   const sandbox = await startSandbox({

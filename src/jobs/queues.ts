@@ -8,6 +8,8 @@ export const QUEUE = {
   sweep: 'sweep',
   poll: 'poll',
   digest: 'digest',
+  /** Whole-register reads (src/jobs/registers/): one job per source every `interval`. */
+  register: 'register',
 } as const;
 
 /** Scheduler ids: one per purpose, so upserting from many processes leaves one scheduler each. */
@@ -15,6 +17,7 @@ export const SCHEDULER = {
   sweep: 'sweep',
   digest: (channel: string) => `digest-${channel}`,
   heartbeat: 'heartbeat',
+  register: (source: string) => `register-${source}`,
 } as const;
 
 /** A poll of one issuer for one dataset version: repeated sweeps before it runs add nothing. */

@@ -2,6 +2,7 @@ import type { App } from '../app.js';
 import { formatDuration } from '../config/duration.js';
 import { channelStall, describeStall } from '../delivery/stall.js';
 import { describeOverdue, overdueAfterMs, overdueIssuers } from '../jobs/poll-health-report.js';
+import { collectSources, type SourceStatus } from '../jobs/registers/source-status.js';
 import { schedulerHealth, sweepEvery } from '../jobs/schedulers.js';
 import { isWholeDirectory, resolveWatchlist, watchEntries } from '../jobs/watchlist.js';
 import { round4 } from '../positions/index.js';
@@ -86,6 +87,8 @@ export interface StatusReport {
   /** `registered` is false until a `shortwatch start` process upserts the scheduler; `late` needs one. */
   schedulers: Array<{ id: string; registered: boolean; next: string | null; late: boolean }>;
   processes: Array<{ id: string; role: string; seenAt: string }>;
+  /** The whole-register sources (`sources`): read, not read (with the reason), stale or never read. */
+  sources: SourceStatus[];
   notices: ActiveNotice[];
 }
 
@@ -208,6 +211,7 @@ export async function collectStatus(app: App): Promise<StatusReport> {
       if (!record || now.getTime() - Date.parse(record.seenAt) > PROCESS_FRESH_MS) return [];
       return [{ id, role: record.role, seenAt: record.seenAt }];
     }),
+    sources: await collectSources(ctx.redis, ctx.prefix, config.sources, now.getTime()),
     notices,
   };
 }
@@ -283,7 +287,8 @@ async function stalledChannels(app: App): Promise<string[]> {
 
 /**
  * Readiness: Redis answers, upstream access is not revoked, no watched issuer is overdue for its poll,
- * the schedulers exist and are on time, and no channel is stalled (`delivery.stalledAfter`).
+ * the schedulers exist and are on time, no channel is stalled (`delivery.stalledAfter`), and no register
+ * source is stale.
  * `notices` lists the operator problems going on, so they reach a probe even when the ops channel cannot.
  */
 export async function readiness(app: App): Promise<{ ready: boolean; reasons: string[]; notices: string[] }> {
@@ -316,6 +321,12 @@ export async function readiness(app: App): Promise<{ ready: boolean; reasons: st
   const schedulers = await schedulerHealth(app.queues, app.settings.config, app.ctx.now().getTime());
   for (const s of schedulers)
     if (s.late || !s.registered) reasons.push(`scheduler ${s.id} is missing or late`);
+  const sources = await collectSources(app.redis, app.ctx.prefix, config.sources, app.ctx.now().getTime());
+  for (const s of sources)
+    if (s.state === 'stale')
+      reasons.push(
+        `register ${s.name} stale: no good read since ${s.lastGoodAt ?? 'start'}${s.reason ? ` (${s.reason})` : ''}`,
+      );
   const notices = (await app.ctx.notices.list()).map((n) => `${n.severity}: ${n.title}`);
   return { ready: reasons.length === 0, reasons, notices };
 }

@@ -70,6 +70,26 @@ export const positionEventSchema = z.object({
   thresholdsCrossed: z.array(z.number()),
   issuerTotal: z.object({ before: z.number(), after: z.number() }),
   detectedAt: z.string(),
+  source: z.string().optional(),
+  aggregate: z
+    .object({
+      kind: z.enum([
+        'aggregate-entered',
+        'aggregate-ended',
+        'aggregate-changed',
+        'aggregate-crossed',
+        'aggregate-revised',
+        'below-threshold-moved',
+        'scope-added',
+        'scope-removed',
+      ]),
+      thresholdPercent: z.number().optional(),
+      direction: z.enum(['up', 'down']).optional(),
+      revisedDate: z.string().optional(),
+      aggregatePercent: z.number().optional(),
+      namedPercent: z.number().optional(),
+    })
+    .optional(),
   story: storySchema.optional(),
   hold: holdSchema.optional(),
   hidden: z.object({ count: z.number(), delta: z.number() }).optional(),

@@ -101,6 +101,36 @@ export interface HiddenChanges {
   delta: number;
 }
 
+/** The kinds of issuer-aggregate and scope events a register raises (src/sources/aggregate-events.ts). */
+export type AggregateKind =
+  | 'aggregate-entered'
+  | 'aggregate-ended'
+  | 'aggregate-changed'
+  | 'aggregate-crossed'
+  | 'aggregate-revised'
+  | 'below-threshold-moved'
+  | 'scope-added'
+  | 'scope-removed';
+
+/**
+ * What an event read from a register's issuer aggregate or scope list says beyond a holder's change. The
+ * event's "holder" is then the aggregate itself ("Aggregate of positions from 0.1%"), so filters, mutes,
+ * routing and every renderer handle it like a holder's change, and its values are never read against the
+ * 0.5% disclosure threshold.
+ */
+export interface AggregateFacts {
+  kind: AggregateKind;
+  /** The smallest position the aggregate counts: never compare a 0.1% sum with a 0.5% one. Absent for scope events. */
+  thresholdPercent?: number;
+  /** `aggregate-crossed`: which way the levels in `thresholdsCrossed` were crossed. */
+  direction?: 'up' | 'down';
+  /** `aggregate-revised`: the position date whose published value changed. */
+  revisedDate?: string;
+  /** `below-threshold-moved`: the aggregate and the named sum it was computed from. */
+  aggregatePercent?: number;
+  namedPercent?: number;
+}
+
 /** One change of one holder's position in one issuer. Serialisable as JSON. */
 export interface PositionEvent {
   /** Deterministic hash of where it was observed (issuer, holder key, the snapshot moved from) and what (event-id.ts). */
@@ -123,6 +153,10 @@ export interface PositionEvent {
   issuerTotal: { before: number; after: number };
   /** When shortwatch detected the change (ISO 8601). */
   detectedAt: string;
+  /** The register source (`sources[].name`) the change was read from; absent: the upstream API. */
+  source?: string;
+  /** Present on an issuer-aggregate or scope event of a register: what it says (never a threshold story). */
+  aggregate?: AggregateFacts;
   /** The event against the 0.5% disclosure threshold (not part of the id: derived from memory). */
   story?: ThresholdStory;
   /** Set while the holder flaps: human channels hold the change until the hold ends. */

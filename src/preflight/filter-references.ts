@@ -3,6 +3,7 @@ import type { ConfigIssue } from '../config/config-error.js';
 import type { Config } from '../config/schema.js';
 import { closestNames } from '../jobs/watchlist.js';
 import { issuerMatches } from '../routing/match-keys.js';
+import { looksLikeIsin } from '../sources/values.js';
 import type { Issuer } from '../upstream/index.js';
 import { closestHolders, isKnownHolder, type KnownHolder } from './known-holders.js';
 
@@ -39,10 +40,25 @@ export function filterIssuerIssues(config: Config, directory: readonly Issuer[])
   const issuers = directory.map((issuer) => ({ id: issuer.svc_issuer_id, name: issuer.name }));
   return entriesOf(config, 'issuers').flatMap(({ path, value }) => {
     if (issuers.some((issuer) => issuerMatches(value, issuer))) return [];
+    if (namesRegisterIssuer(config, value)) return [];
     const closest = closestNames(value, directory).map(displayText);
     const message = `issuer "${displayText(value)}" is not in the upstream's issuer list, so this filter never matches it; closest: ${closest.join(', ') || 'none'}`;
     return [{ path, message }];
   });
+}
+
+/**
+ * True when a filter entry may name an issuer of a register source: register events name issuers by
+ * ISIN, known only once the file is read, so an ISIN or an entry of a source's watchlist is not refused.
+ */
+function namesRegisterIssuer(config: Config, value: string): boolean {
+  if (config.sources.length === 0) return false;
+  if (looksLikeIsin(value)) return true;
+  return config.sources.some(
+    (source) =>
+      source.watchlist !== 'all' &&
+      source.watchlist.some((entry) => issuerMatches(entry, { id: value, name: value })),
+  );
 }
 
 /** What the holder lists of the filters say against the holders this deployment knows. */

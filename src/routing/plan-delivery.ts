@@ -64,7 +64,8 @@ function withHidden(
   const shown = new Set(target.events.map((event) => event.id));
   const hiddenByIssuer = new Map<string, HiddenChanges>();
   for (const event of events) {
-    if (shown.has(event.id)) continue;
+    // Aggregates are not part of the named total a hidden change is counted against.
+    if (shown.has(event.id) || event.aggregate) continue;
     const sum = hiddenByIssuer.get(event.issuer.id) ?? { count: 0, delta: 0 };
     hiddenByIssuer.set(event.issuer.id, { count: sum.count + 1, delta: round4(sum.delta + event.delta) });
   }

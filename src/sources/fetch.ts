@@ -2,12 +2,7 @@ import { type Dispatcher, request } from 'undici';
 import type { RegisterFetchConfig } from '../config/schema/sources.js';
 import { declaresTooLarge, readLimited } from '../upstream/read-body.js';
 import { isRegisterReadError, RegisterReadError } from './errors.js';
-
-/** The validators of the last file read, sent back so an unchanged file costs a 304. */
-export interface Validators {
-  etag?: string;
-  lastModified?: string;
-}
+import type { Validators } from './types.js';
 
 /** A new body with its validators, or the server's word that nothing changed since `Validators`. */
 export type FetchOutcome =

@@ -1,16 +1,10 @@
 import type { Dispatcher } from 'undici';
 import type { RegisterSourceConfig } from '../config/schema/sources.js';
 import { isRegisterReadError, type NotReadReason } from './errors.js';
-import { fetchRegister, type Validators } from './fetch.js';
+import { fetchRegister } from './fetch.js';
 import { readRegister } from './health.js';
 import { REGISTER_READERS } from './registers.js';
-import type { RegisterSnapshot } from './types.js';
-
-/** What the last good read left: its validators (for the conditional GET) and its row count. */
-export interface LastRead {
-  validators: Validators;
-  rows: number;
-}
+import type { LastRead, RegisterSnapshot } from './types.js';
 
 /**
  * One poll of a whole-register source: nothing new (304), a snapshot with the validators to keep, or

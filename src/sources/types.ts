@@ -69,3 +69,15 @@ export interface DecodedTable {
 
 /** A cell: text from CSV, or a number / text / boolean from a spreadsheet; null when empty. */
 export type Cell = string | number | boolean | null;
+
+/** The validators of the last file read, sent back so an unchanged file costs a 304. */
+export interface Validators {
+  etag?: string;
+  lastModified?: string;
+}
+
+/** What the last good read left: its validators (for the conditional GET) and its row count. */
+export interface LastRead {
+  validators: Validators;
+  rows: number;
+}

@@ -66,6 +66,11 @@ export function requireDate(cell: Cell | undefined, where: string): string {
 
 const ISIN = /^[A-Z]{2}[A-Z0-9]{9}\d$/;
 
+/** True when `text` has the shape of an ISIN (two letters, nine letters or digits, a check digit). */
+export function looksLikeIsin(text: string): boolean {
+  return ISIN.test(text.trim().toUpperCase());
+}
+
 /** The ISIN of a row (upper-cased), or a `RegisterReadError` naming the row. */
 export function requireIsin(cell: Cell | undefined, where: string): string {
   const isin = cellText(cell).toUpperCase();

@@ -64,6 +64,25 @@ export function stateKeys(root: string) {
     /** Stream, one entry per send attempt's answer: the record of every message (state/delivery-record.ts). */
     record: `${root}:record`,
     outbox: (channel: string) => outboxKeys(root, channel),
+    /** The keys of one whole-register source (`sources[].name`). */
+    register: (source: string) => registerKeys(root, source),
+  };
+}
+
+/** The keys of one whole-register source: what it read last, its health, one snapshot per issuer. */
+export function registerKeys(root: string, source: string) {
+  const base = `${root}:register:${source}`;
+  return {
+    /** HASH `etag`, `lastModified`, `rows`, `at`: the last good read, for the conditional GET and the shrink check. */
+    read: `${base}:read`,
+    /** HASH `status` (read | not-read), `reason`, `detail`, `at`, `lastGoodAt`, `since`: the source's health. */
+    health: `${base}:health`,
+    /** HASH `at`, `json` per issuer key (ISIN or `lei:…`): the named positions last read, as the poll commit writes them. */
+    snapshot: (issuerKey: string) => `${base}:snapshot:${issuerKey}`,
+    /** SET of issuer keys with a snapshot: the issuers a read that lacks them closes. */
+    issuers: `${base}:issuers`,
+    /** STRING JSON `{ at, snapshot }`: the last good read's issuers and aggregates, for the aggregate diff. */
+    last: `${base}:last`,
   };
 }
 

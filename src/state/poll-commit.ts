@@ -100,6 +100,11 @@ export interface PollCommit {
   suppressed: Array<{ channel: string; count: number }>;
   /** Events kept per issuer in the log; 0 turns the log off. */
   eventsKept: number;
+  /**
+   * Where the snapshot lives and the set that records it was written: a register source's own keys
+   * (state/keys.ts `register`); absent, the upstream issuer's `snapshot` and `baselined`.
+   */
+  store?: { snapshot: string; written: string; member: string };
 }
 
 /** The JSON of an outbox item holding one event. */
@@ -115,7 +120,12 @@ export async function commitPoll(redis: RedisClient, root: string, commit: PollC
   const snapshot = snapshotSchema.parse(commit.snapshot);
   const keys = stateKeys(root);
   const logged = commit.eventsKept > 0 ? commit.logged : [];
-  const keyList = [keys.snapshot(snapshot.issuerId), keys.events, keys.muteSuppressed, keys.baselined];
+  const store = commit.store ?? {
+    snapshot: keys.snapshot(snapshot.issuerId),
+    written: keys.baselined,
+    member: snapshot.issuerId,
+  };
+  const keyList = [store.snapshot, keys.events, keys.muteSuppressed, store.written];
   const args: Array<string | number> = [
     commit.expectedPolledAt ?? '',
     snapshot.polledAt,
@@ -125,7 +135,7 @@ export async function commitPoll(redis: RedisClient, root: string, commit: PollC
     EVENT_SEEN_TTL_SECONDS,
     DEDUPE_MEMORY_MS,
     keys.outboxWake,
-    snapshot.issuerId,
+    store.member,
     logged.length,
   ];
   for (const { event, routes } of logged) {

@@ -64,6 +64,7 @@ const FRESH: StatusReport = {
     { id: 'digest-morning', registered: true, next: '2026-01-05T07:30:00.000Z', late: true },
   ],
   processes: [],
+  sources: [],
   notices: [],
 };
 
@@ -115,6 +116,33 @@ describe('formatStatus', () => {
     expect(text).toContain(
       'Schedulers: sweep not registered yet (`shortwatch start` registers it); digest-morning next 2026-01-05T07:30:00.000Z (LATE)',
     );
+  });
+
+  it('lists the register sources with their state and the reason a file was not read', () => {
+    const withSources = formatStatus({
+      ...FRESH,
+      sources: [
+        {
+          name: 'afm',
+          kind: 'afm-current',
+          state: 'read',
+          reason: null,
+          lastGoodAt: '2026-01-05T07:59:00.000Z',
+        },
+        {
+          name: 'fca',
+          kind: 'uk-ansp-current',
+          state: 'not-read',
+          reason: 'html-page: an HTML page was served in place of the file',
+          lastGoodAt: null,
+        },
+      ],
+    });
+    expect(withSources).toMatch(/^afm +afm-current +read +2026-01-05T07:59:00.000Z$/m);
+    expect(withSources).toMatch(
+      /^fca +uk-ansp-current +not-read: html-page: an HTML page was served in place of the file +never$/m,
+    );
+    expect(text).not.toContain('REGISTER');
   });
 
   it('counts and names the watchlist entries that do not resolve', () => {

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { describeFailure, EXIT } from '../../src/cli/exit.js';
 import { type ConfigIssue, isConfigError } from '../../src/config/config-error.js';
 import { configPath, loadConfig, parseConfig } from '../../src/config/load.js';
+import { REGISTER_KINDS } from '../../src/config/schema/sources.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'shortwatch-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -121,6 +122,32 @@ describe('parseConfig rejects, naming the key path', () => {
       yaml(`channels: [{ name: desk, ${SLACK} }, { name: desk, kind: console }]`),
       ENV,
       { path: 'channels[1].name', message: 'duplicate channel name "desk"' },
+    ],
+    [
+      'a duplicate source name',
+      yaml(
+        'sources: [{ name: afm, kind: afm-current, url: http://127.0.0.1/a.csv }, { name: afm, kind: no-ssr-json, url: http://127.0.0.1/n.json }]',
+      ),
+      ENV,
+      { path: 'sources[1].name', message: 'duplicate source name "afm"' },
+    ],
+    [
+      'a register kind shortwatch cannot read',
+      yaml('sources: [{ name: bafin, kind: de-bafin, url: http://127.0.0.1/b.csv }]'),
+      ENV,
+      {
+        path: 'sources[0].kind',
+        message: `Invalid option: expected one of ${REGISTER_KINDS.map((k) => `"${k}"`).join('|')}`,
+      },
+    ],
+    [
+      'a source name that cannot be part of a key',
+      yaml('sources: [{ name: "AFM:NL", kind: afm-current, url: http://127.0.0.1/a.csv }]'),
+      ENV,
+      {
+        path: 'sources[0].name',
+        message: 'must be lower-case letters, digits and -, starting with a letter',
+      },
     ],
     [
       'an email channel without smtpUrl or host',

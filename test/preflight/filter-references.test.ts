@@ -14,13 +14,14 @@ const dir = mkdtempSync(join(tmpdir(), 'shortwatch-refs-'));
 let files = 0;
 
 /** A valid config whose channels are `channels`, loaded as the CLI loads it. */
-function withChannels(channels: Record<string, unknown>[]) {
+function withChannels(channels: Record<string, unknown>[], extra: Record<string, unknown> = {}) {
   files += 1;
   const path = join(dir, `c${files}.yaml`);
   const config = {
     upstream: { baseUrl: 'https://api.example.com', apiKey: 'key-1' },
     watchlist: [{ id: 'ISS-1' }],
     channels,
+    ...extra,
   };
   writeFileSync(path, stringify(config));
   return loadConfig(path);
@@ -50,6 +51,21 @@ describe('filterIssuerIssues', () => {
     expect(filterIssuerIssues(withChannels([slack({ filter: { issuers: [entry] } })]), DIRECTORY)).toEqual(
       [],
     );
+  });
+
+  it('accepts an ISIN or a source watchlist entry while register sources are configured (known once read)', () => {
+    const sources = {
+      sources: [
+        { name: 'afm', kind: 'afm-current', url: 'http://127.0.0.1/a.csv', watchlist: ['Signify N.V.'] },
+      ],
+    };
+    const filter = { filter: { issuers: ['NL0000379121', 'signify n.v.'] } };
+    expect(filterIssuerIssues(withChannels([slack(filter)], sources), DIRECTORY)).toEqual([]);
+    // Without a source the same entries name nothing the upstream lists.
+    expect(filterIssuerIssues(withChannels([slack(filter)]), DIRECTORY).map((i) => i.path)).toEqual([
+      'channels[0].filter.issuers[0]',
+      'channels[0].filter.issuers[1]',
+    ]);
   });
 
   it('names a misspelt issuer of a digest filter at its key path, with the closest name', () => {

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aggregateEventsSchema, registerSourceSchema } from '../../src/config/schema/sources.js';
 import { diffAggregates } from '../../src/sources/aggregate-diff.js';
-import { type LastRead, readSource } from '../../src/sources/read-source.js';
-import type { RegisterSnapshot } from '../../src/sources/types.js';
+import { readSource } from '../../src/sources/read-source.js';
+import type { LastRead, RegisterSnapshot } from '../../src/sources/types.js';
 import { registerBytes } from '../helpers/register-fixtures.js';
 
 // A stand-in for the FCA: serves whichever body the test sets, with an ETag per body.
@@ -32,7 +32,7 @@ function serve(next: Buffer, tag: string): void {
 
 describe('readSource: the UK ANSP served, changed, broken and unchanged', () => {
   it('reads, diffs, refuses an HTML page without losing its place, and costs a 304 when nothing changed', async () => {
-    const source = registerSourceSchema.parse({ kind: 'uk-ansp-current', url });
+    const source = registerSourceSchema.parse({ name: 'fca', kind: 'uk-ansp-current', url });
     const config = aggregateEventsSchema.parse({});
 
     serve(registerBytes('uk/aggregated-current-net-short-positions.2026-07-13.csv'), 'a');
@@ -58,7 +58,12 @@ describe('readSource: the UK ANSP served, changed, broken and unchanged', () => 
   });
 
   it('refuses a file that shrank by half against the last good read', async () => {
-    const source = registerSourceSchema.parse({ kind: 'uk-ansp-current', url, fetch: { shrinkFloor: 4 } });
+    const source = registerSourceSchema.parse({
+      name: 'fca',
+      kind: 'uk-ansp-current',
+      url,
+      fetch: { shrinkFloor: 4 },
+    });
     const lines = registerBytes('uk/aggregated-current-net-short-positions.2026-09-15.csv')
       .toString()
       .split('\n');
@@ -68,7 +73,11 @@ describe('readSource: the UK ANSP served, changed, broken and unchanged', () => 
   });
 
   it('names a server that is down', async () => {
-    const source = registerSourceSchema.parse({ kind: 'uk-ansp-current', url: 'http://127.0.0.1:1/x.csv' });
+    const source = registerSourceSchema.parse({
+      name: 'fca',
+      kind: 'uk-ansp-current',
+      url: 'http://127.0.0.1:1/x.csv',
+    });
     const outcome = await readSource(source, undefined);
     expect(outcome).toMatchObject({ status: 'not-read', reason: 'transport' });
     expect((outcome as { snapshot?: RegisterSnapshot }).snapshot).toBeUndefined();

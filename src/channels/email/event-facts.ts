@@ -1,6 +1,7 @@
 import { DISCLOSURE_THRESHOLD } from '../../positions/threshold-story.js';
 import type { PositionEvent } from '../../positions/types.js';
 import {
+  aggregateHeadline,
   FELL_BELOW,
   type StoryLine,
   storyLines,
@@ -47,6 +48,8 @@ export function subjectEvent(event: PositionEvent): PositionEvent {
 export function eventHeadline(event: PositionEvent): string {
   const { holder, issuer } = event;
   const [line] = storyLines([event]);
+  // An aggregate's headline names the aggregate with its threshold, never a holder's move.
+  if (event.aggregate && line) return aggregateHeadline(line, issuer.name);
   switch (line?.story) {
     case 'fell-below':
       return `${holder}'s short in ${issuer.name} ${line.what}`;

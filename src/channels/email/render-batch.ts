@@ -1,4 +1,4 @@
-import { type StoryLine, storyLines, totalWithNote } from '../event-story.js';
+import { type StoryLine, sourceNote, storyLines, totalWithNote } from '../event-story.js';
 import { formatInstant } from '../time.js';
 import type { BatchMessage, IssuerEvents } from '../types.js';
 import {
@@ -39,8 +39,9 @@ function batchHeadline(changes: number, issuers: number): string {
 function issuerSection(group: IssuerEvents): IssuerSection {
   const events = group.events.map(oneLineEvent);
   const lines = storyLines(events);
+  const source = sourceNote(events);
   return {
-    title: `${oneLine(group.issuer.name)} (${oneLine(group.issuer.id)})`,
+    title: `${oneLine(group.issuer.name)} (${oneLine(group.issuer.id)})${source ? `, ${oneLine(source)}` : ''}`,
     total: totalWithNote(events, lines),
     lines,
     changes: events.length,

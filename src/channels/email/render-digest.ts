@@ -1,6 +1,6 @@
 import type { PositionEvent } from '../../positions/types.js';
 import { digestIssuers, shortPeriod, topMovers } from '../digest-facts.js';
-import { type StoryLine, storyLines, storySentence, totalWithNote } from '../event-story.js';
+import { type StoryLine, sourceNote, storyLines, storySentence, totalWithNote } from '../event-story.js';
 import { formatPeriod } from '../time.js';
 import type { DigestMessage } from '../types.js';
 import {
@@ -29,7 +29,12 @@ function issuerGroups(events: readonly PositionEvent[]): IssuerGroup[] {
   return digestIssuers(events).map(({ issuer, events: group }) => {
     // A flap reads as its sequence, every value in it; other holders one line each.
     const lines = storyLines(group);
-    return { name: issuer.name, lines, total: totalWithNote(group, lines) };
+    const source = sourceNote(group);
+    return {
+      name: source ? `${issuer.name} (${source})` : issuer.name,
+      lines,
+      total: totalWithNote(group, lines),
+    };
   });
 }
 

@@ -1,4 +1,4 @@
-import { storyLines, totalNote, totalWithHidden } from '../event-story.js';
+import { sourceNote, storyLines, totalNote, totalWithHidden } from '../event-story.js';
 import { formatInstant } from '../time.js';
 import type { EventsMessage } from '../types.js';
 import {
@@ -41,7 +41,9 @@ export function renderEvents(message: EventsMessage, options: RenderOptions): Re
     .sort()
     .at(-1);
   const detected = newest ? ` · detected ${formatInstant(newest, options.timezone, { year: true })}` : '';
-  const footer = `shortwatch · issuer ${oneLine(message.issuer.id)}${detected} (${options.timezone})`;
+  const source = sourceNote(events);
+  const from = source ? ` · from ${oneLine(source)}` : '';
+  const footer = `shortwatch · issuer ${oneLine(message.issuer.id)}${from}${detected} (${options.timezone})`;
 
   const text = [
     headline,

@@ -1,6 +1,6 @@
 import { DISCLOSURE_THRESHOLD } from '../../positions/threshold-story.js';
 import type { PositionEvent } from '../../positions/types.js';
-import { type StoryLine, storyLines, storyOf } from '../event-story.js';
+import { aggregateHeadline, type StoryLine, storyLines, storyOf } from '../event-story.js';
 import { formatDelta, formatPercent } from '../format.js';
 import { clipChars, countChanges, MAX_SUBJECT_NAME_CHARS } from './text.js';
 
@@ -41,6 +41,8 @@ export function linesSummary(lines: readonly StoryLine[]): string {
 function lineSubject(line: StoryLine, issuer: string): string {
   const event = line.events.at(-1);
   const now = formatPercent(event?.current?.value ?? 0);
+  // An aggregate says what it is, with the threshold it counts from, and its own values.
+  if (event?.aggregate) return aggregateHeadline(line, issuer);
   switch (tallyOf(line)) {
     case 'opened':
       return `${line.holder} opened ${now} in ${issuer}`;

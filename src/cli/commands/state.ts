@@ -118,6 +118,20 @@ export function formatStatus(r: StatusReport): string {
         describeOldest(c),
       ]),
     ),
+    ...(r.sources.length > 0
+      ? [
+          '',
+          renderTable(
+            ['REGISTER', 'KIND', 'STATE', 'LAST GOOD READ'],
+            r.sources.map((s) => [
+              s.name,
+              s.kind,
+              s.reason ? `${s.state}: ${s.reason}` : s.state,
+              s.lastGoodAt ?? 'never',
+            ]),
+          ),
+        ]
+      : []),
     '',
     `Schedulers: ${r.schedulers.map(describeScheduler).join('; ') || 'none'}${daemon ? '' : ' (no daemon running to run them)'}`,
     `Processes alive: ${r.processes.map((p) => `${p.id} (${p.role})`).join(', ') || 'none'}`,

@@ -9,6 +9,7 @@ import { opsSchema } from './ops.js';
 import { pollSchema } from './poll.js';
 import { redisSchema } from './redis.js';
 import { retentionSchema } from './retention.js';
+import { sourcesSchema } from './sources.js';
 import { upstreamSchema } from './upstream.js';
 import { watchlistSchema } from './watchlist.js';
 
@@ -20,6 +21,7 @@ const sections = z.strictObject({
   poll: pollSchema.prefault({}),
   alerts: alertsSchema.prefault({}),
   watchlist: watchlistSchema,
+  sources: sourcesSchema,
   channels: channelsSchema,
   delivery: deliverySchema.prefault({}),
   ops: opsSchema.prefault({}),
@@ -84,6 +86,20 @@ function checkChannelReferences(config: Sections, ctx: z.RefinementCtx): void {
   }
 }
 
+function checkSources(config: Sections, ctx: z.RefinementCtx): void {
+  const seen = new Set<string>();
+  config.sources.forEach((source, index) => {
+    if (seen.has(source.name)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sources', index, 'name'],
+        message: `duplicate source name "${source.name}"`,
+      });
+    }
+    seen.add(source.name);
+  });
+}
+
 function checkBudget(config: Sections, ctx: z.RefinementCtx): void {
   if (config.budget.reserve >= config.budget.perDay) {
     ctx.addIssue({
@@ -101,6 +117,7 @@ export const configSchema = sections
     checkChannels(config, ctx);
     checkChannelReferences(config, ctx);
     checkBudget(config, ctx);
+    checkSources(config, ctx);
   });
 
 /** The validated configuration. */

@@ -50,16 +50,6 @@ export const registerFetchSchema = z.strictObject({
     .describe('The shrink check applies only when the last good read had at least this many data rows.'),
 });
 
-/** Schema of one whole-register source in the config file. */
-export const registerSourceSchema = z.strictObject({
-  kind: z.enum(REGISTER_KINDS).describe('Which register (and so which parser) this source reads.'),
-  url: z.url().describe("The file's address; the public page of each register is in docs/sources.md."),
-  interval: duration
-    .prefault('1h')
-    .describe('How often the file is asked for (one conditional GET: an unchanged file costs a 304).'),
-  fetch: registerFetchSchema.prefault({}).describe('Limits on each read of the file.'),
-});
-
 /** Schema of the issuer-aggregate events (src/sources/aggregate-diff.ts). */
 export const aggregateEventsSchema = z.strictObject({
   levels: z
@@ -79,6 +69,71 @@ export const aggregateEventsSchema = z.strictObject({
       'Move, in percentage points, of "aggregate minus the named positions" (the short interest below the public threshold) that raises `below-threshold-moved`.',
     ),
 });
+
+/** Schema of a register source's watchlist: `all`, or issuers by ISIN or name. */
+export const registerWatchlistSchema = z
+  .union([
+    z.literal('all').describe('Every issuer the register lists, followed as issuers join and leave it.'),
+    z
+      .array(z.string().min(1))
+      .min(1)
+      .describe('Issuers by ISIN (exact) or by name (case- and whitespace-insensitive).'),
+  ])
+  .default('all')
+  .describe(
+    'Issuers followed in this register: `all`, or a list of ISINs and names. An issuer named here is followed in every source that lists it under that ISIN or name.',
+  );
+
+/** Schema of when a register stops naming holders (the UK on 13 July 2026). */
+export const regimeBoundarySchema = z.strictObject({
+  namedHoldersUntil: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/u, 'must be a date, YYYY-MM-DD')
+    .optional()
+    .describe(
+      'The last day this register names holders (the UK legacy workbook: 2026-07-12). From the next day on, holders it drops are told once per issuer as "named holders no longer published", never as closes.',
+    ),
+  minIssuers: z
+    .number()
+    .int()
+    .min(1)
+    .default(5)
+    .describe(
+      'A read that drops every named holder of at least this many issuers at once is a regime change, told once per issuer, not as closes.',
+    ),
+});
+
+/** Source names become parts of Redis keys and job ids: letters, digits and `-` only. */
+const sourceName = z
+  .string()
+  .regex(/^[a-z][a-z0-9-]{0,39}$/u, 'must be lower-case letters, digits and -, starting with a letter')
+  .describe('Name of the source, shown on every event it raises (e.g. `afm`); unique.');
+
+/** Schema of one whole-register source in the config file. */
+export const registerSourceSchema = z.strictObject({
+  name: sourceName,
+  kind: z.enum(REGISTER_KINDS).describe('Which register (and so which parser) this source reads.'),
+  url: z.url().describe("The file's address; the public page of each register is in docs/sources.md."),
+  interval: duration
+    .prefault('1h')
+    .describe('How often the file is asked for (one conditional GET: an unchanged file costs a 304).'),
+  watchlist: registerWatchlistSchema,
+  fetch: registerFetchSchema.prefault({}).describe('Limits on each read of the file.'),
+  aggregates: aggregateEventsSchema
+    .prefault({})
+    .describe('When issuer aggregates and the interest below the public threshold raise events.'),
+  regimeBoundary: regimeBoundarySchema
+    .prefault({})
+    .describe('When holders dropped by this register are a regime change rather than closes.'),
+});
+
+/** Schema of the `sources` section: the whole registers read beside the upstream API. */
+export const sourcesSchema = z
+  .array(registerSourceSchema)
+  .default([])
+  .describe(
+    "Regulators' registers read whole beside the upstream API, each by one conditional GET every `interval` (docs/sources.md).",
+  );
 
 /** A whole-register source as configured (defaults applied). */
 export type RegisterSourceConfig = z.output<typeof registerSourceSchema>;

@@ -1,0 +1,135 @@
+import type { RegisterSourceConfig } from '../../config/schema/sources.js';
+import { type DiffResult, diffPositions, type PositionEvent, type Snapshot } from '../../positions/index.js';
+import { issuerNameKey } from '../../routing/match-keys.js';
+import type { RegisterIssuer, RegisterSnapshot } from '../../sources/types.js';
+import type { IssuerPosition } from '../../upstream/schemas.js';
+
+/** One issuer's diff within one read of a register. */
+export interface RegisterIssuerDiff {
+  /** The register's issuer key (ISIN, or `lei:…`). */
+  key: string;
+  name: string;
+  previous: Snapshot | null;
+  diff: DiffResult;
+}
+
+/** An issuer whose named holders the register stopped publishing: one message, never closes. */
+export interface RegimeDrop {
+  key: string;
+  name: string;
+  /** The sum of the named positions last read, in %. */
+  lastNamedSum: number;
+  /** The closes the drop stands for: routed to find who would have been told, never sent. */
+  closes: PositionEvent[];
+  /** The issuer's diff with its closes left out: committed so the next read starts from no holders. */
+  silent: RegisterIssuerDiff;
+}
+
+/** What one read of a register changes in the named positions. */
+export interface RegisterDiff {
+  /** Issuers to commit (changed, new or closed); unchanged ones are left as stored. */
+  issuers: RegisterIssuerDiff[];
+  /** Issuers told as a regime change: committed silently (their closes dropped). */
+  drops: RegimeDrop[];
+}
+
+/** Everything the per-holder diff of one register read needs. */
+export interface RegisterDiffInput {
+  source: Pick<RegisterSourceConfig, 'name' | 'watchlist' | 'regimeBoundary'>;
+  snapshot: RegisterSnapshot;
+  /** The stored snapshot of every issuer the source had, by issuer key. */
+  previous: ReadonlyMap<string, Snapshot>;
+  now: Date;
+  thresholds: number[];
+  onFirstSeen: 'baseline' | 'alert';
+  /** Issuers committed even when their named positions did not move: those with aggregate events. */
+  alsoCommit: ReadonlySet<string>;
+}
+
+/**
+ * The per-holder events of one register read, through the API's own diff: per watched issuer, the
+ * named positions read against the stored snapshot; issuers in `alsoCommit` are committed whatever
+ * their named positions did. A register that names no holders (aggregates, a scope list) has none. When a read drops every named holder of many issuers, or after the source's
+ * last day of named holders, those issuers are regime drops: no close is told. Pure.
+ */
+export function diffRegister(input: RegisterDiffInput): RegisterDiff {
+  const named = input.snapshot.content === 'positions' && input.snapshot.namesHolders;
+  const watched = (issuer: { key: string; name: string }) => isWatched(input.source.watchlist, issuer);
+  const read = new Map(input.snapshot.issuers.filter(watched).map((issuer) => [issuer.key, issuer]));
+  const stored = [...input.previous.entries()].filter(([key, s]) => watched({ key, name: s.issuerName }));
+  // A register that names no holders keeps a snapshot only for the issuers its aggregate events commit.
+  const keys = named
+    ? [...new Set([...read.keys(), ...stored.map(([key]) => key), ...input.alsoCommit])].sort()
+    : [...input.alsoCommit].sort();
+  const diffs = keys.map((key) => issuerDiff(input, key, read.get(key), input.previous.get(key) ?? null));
+  const commit = (d: RegisterIssuerDiff) => input.alsoCommit.has(d.key) || (named && changed(d));
+  const dropped = named ? diffs.filter(droppedAll) : [];
+  if (!isRegimeChange(input, dropped.length)) return { issuers: diffs.filter(commit), drops: [] };
+  const drops = new Set(dropped);
+  return {
+    issuers: diffs.filter((d) => commit(d) && !drops.has(d)),
+    drops: dropped.map((d) => ({
+      key: d.key,
+      name: d.name,
+      lastNamedSum: d.diff.events[0]?.issuerTotal.before ?? 0,
+      closes: d.diff.events,
+      silent: { ...d, diff: { ...d.diff, events: [] } },
+    })),
+  };
+}
+
+/** True when a register watchlist follows this issuer: `all`, its ISIN (key) or its name. */
+export function isWatched(
+  watchlist: RegisterSourceConfig['watchlist'],
+  issuer: { key: string; name: string },
+): boolean {
+  if (watchlist === 'all') return true;
+  const name = issuerNameKey(issuer.name);
+  return watchlist.some((entry) => entry === issuer.key || issuerNameKey(entry) === name);
+}
+
+function issuerDiff(
+  input: RegisterDiffInput,
+  key: string,
+  issuer: RegisterIssuer | undefined,
+  previous: Snapshot | null,
+): RegisterIssuerDiff {
+  const name = issuer?.name ?? previous?.issuerName ?? key;
+  const diff = diffPositions({
+    previous,
+    // Qualified by the source, so two registers listing one ISIN never share an event id.
+    issuer: { id: `${input.source.name}:${key}`, name },
+    rows: (issuer?.positions ?? []).map(
+      (p): IssuerPosition => ({ position_holder: p.holder, value: p.percent, date: p.date }),
+    ),
+    lastUpdated: input.snapshot.publishedOn ?? null,
+    now: input.now,
+    thresholds: input.thresholds,
+    onFirstSeen: input.onFirstSeen,
+  });
+  // Events name the issuer by its ISIN, so filters, mutes and the event log follow it across sources.
+  const events = diff.events.map((event) => ({
+    ...event,
+    issuer: { id: key, name },
+    source: input.source.name,
+  }));
+  return { key, name, previous, diff: { ...diff, events } };
+}
+
+/** A first sight, or a read that moved a position (a date alone moving is not worth a write). */
+function changed(d: RegisterIssuerDiff): boolean {
+  if (d.previous === null || d.diff.events.length > 0) return true;
+  return JSON.stringify(d.previous.positions) !== JSON.stringify(d.diff.next.positions);
+}
+
+function droppedAll(d: RegisterIssuerDiff): boolean {
+  const before = Object.keys(d.previous?.positions ?? {}).length;
+  return before > 0 && Object.keys(d.diff.next.positions).length === 0;
+}
+
+function isRegimeChange(input: RegisterDiffInput, dropped: number): boolean {
+  if (dropped === 0) return false;
+  const until = input.source.regimeBoundary.namedHoldersUntil;
+  if (until !== undefined && input.now.toISOString().slice(0, 10) > until) return true;
+  return dropped >= input.source.regimeBoundary.minIssuers;
+}

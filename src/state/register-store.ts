@@ -1,0 +1,186 @@
+import { z } from 'zod';
+import { REGISTER_KINDS } from '../config/schema/sources.js';
+import { snapshotSchema } from '../positions/schemas.js';
+import type { Snapshot } from '../positions/types.js';
+import type { LastRead, RegisterSnapshot } from '../sources/types.js';
+import { registerKeys } from './keys.js';
+import type { RedisClient } from './redis-connection.js';
+
+/** How a register source's last attempt went: read (or unchanged), or refused with the reason. */
+export interface SourceHealth {
+  status: 'read' | 'not-read';
+  /** The `NotReadReason` of a refused read. */
+  reason?: string;
+  detail?: string;
+  /** When the last attempt ended (ISO). */
+  at: string;
+  /** When the file was last read or found unchanged (ISO); absent before the first good read. */
+  lastGoodAt?: string;
+  /** When the current status began (ISO): how long a source has not been read. */
+  since: string;
+}
+
+const healthSchema = z.object({
+  status: z.enum(['read', 'not-read']),
+  reason: z.string().optional(),
+  detail: z.string().optional(),
+  at: z.string(),
+  lastGoodAt: z.string().optional(),
+  since: z.string(),
+});
+
+const readSchema = z.object({
+  etag: z.string().optional(),
+  lastModified: z.string().optional(),
+  rows: z.coerce.number().int().nonnegative(),
+});
+
+const pointSchema = z.object({ date: z.string(), percent: z.number(), endedOn: z.string().optional() });
+const namedSchema = z.object({
+  holder: z.string(),
+  holderKey: z.string(),
+  percent: z.number(),
+  date: z.string(),
+});
+const lastSchema = z.object({
+  at: z.string(),
+  snapshot: z.object({
+    kind: z.enum(REGISTER_KINDS),
+    content: z.enum(['positions', 'scope']),
+    rows: z.number(),
+    namesHolders: z.boolean(),
+    publishedOn: z.string().optional(),
+    aggregateThreshold: z.number().optional(),
+    issuers: z.array(
+      z.object({
+        key: z.string(),
+        isin: z.string().optional(),
+        lei: z.string().optional(),
+        name: z.string(),
+        positions: z.array(namedSchema),
+        aggregate: z
+          .object({ percent: z.number(), date: z.string(), thresholdPercent: z.number() })
+          .optional(),
+        aggregateHistory: z.array(pointSchema).optional(),
+      }),
+    ),
+  }),
+});
+
+/** The last good read of a register as kept for the aggregate diff, and when it was read. */
+export interface StoredRead {
+  /** When it was read (ISO): the occurrence the next read's aggregate events move from. */
+  at: string;
+  snapshot: RegisterSnapshot;
+}
+
+/**
+ * What shortwatch keeps of each whole-register source: the last good read (validators and row count),
+ * its health, and per issuer the named positions last read (written by the poll commit, read here).
+ */
+export class RegisterStore {
+  readonly #redis: RedisClient;
+  readonly #root: string;
+
+  constructor(redis: RedisClient, root: string) {
+    this.#redis = redis;
+    this.#root = root;
+  }
+
+  /** The keys of one source. */
+  keys(source: string) {
+    return registerKeys(this.#root, source);
+  }
+
+  /** The last good read of a source, or undefined before the first one (or when unreadable). */
+  async lastRead(source: string): Promise<LastRead | undefined> {
+    const parsed = readSchema.safeParse(await this.#redis.hgetall(this.keys(source).read));
+    if (!parsed.success) return undefined;
+    const { etag, lastModified, rows } = parsed.data;
+    return {
+      validators: { ...(etag ? { etag } : {}), ...(lastModified ? { lastModified } : {}) },
+      rows,
+    };
+  }
+
+  /** Records a good read: written after its issuers were committed, so a crash reads the file again. */
+  async saveRead(source: string, last: LastRead, at: Date): Promise<void> {
+    const key = this.keys(source).read;
+    const fields: Record<string, string> = { rows: String(last.rows), at: at.toISOString() };
+    if (last.validators.etag !== undefined) fields.etag = last.validators.etag;
+    if (last.validators.lastModified !== undefined) fields.lastModified = last.validators.lastModified;
+    await this.#redis.multi().del(key).hset(key, fields).exec();
+  }
+
+  /** The last good read's issuers, or null before the first one (or when unreadable: a new baseline). */
+  async lastSnapshot(source: string): Promise<StoredRead | null> {
+    const raw = await this.#redis.get(this.keys(source).last);
+    if (raw === null) return null;
+    const parsed = lastSchema.safeParse(parseJson(raw));
+    return parsed.success ? parsed.data : null;
+  }
+
+  /** Keeps a good read for the next aggregate diff; a history file's every row is left out. */
+  async saveSnapshot(source: string, snapshot: RegisterSnapshot, at: Date): Promise<void> {
+    const issuers = snapshot.issuers.map(({ history: _history, ...issuer }) => issuer);
+    const stored: StoredRead = { at: at.toISOString(), snapshot: { ...snapshot, issuers } };
+    await this.#redis.set(this.keys(source).last, JSON.stringify(stored));
+  }
+
+  /** The source's health, or null before its first attempt. */
+  async health(source: string): Promise<SourceHealth | null> {
+    const raw = await this.#redis.hgetall(this.keys(source).health);
+    const parsed = healthSchema.safeParse(raw);
+    return parsed.success ? parsed.data : null;
+  }
+
+  /** Records the outcome of one attempt; the previous status's `since` carries over while it lasts. */
+  async recordHealth(
+    source: string,
+    outcome: { status: 'read' } | { status: 'not-read'; reason: string; detail: string },
+    at: Date,
+  ): Promise<{ before: SourceHealth | null; after: SourceHealth }> {
+    const before = await this.health(source);
+    const iso = at.toISOString();
+    const after: SourceHealth = {
+      ...outcome,
+      at: iso,
+      since: before?.status === outcome.status ? before.since : iso,
+    };
+    const lastGoodAt = outcome.status === 'read' ? iso : before?.lastGoodAt;
+    if (lastGoodAt !== undefined) after.lastGoodAt = lastGoodAt;
+    const key = this.keys(source).health;
+    const fields = Object.fromEntries(Object.entries(after).map(([k, v]) => [k, String(v)]));
+    await this.#redis.multi().del(key).hset(key, fields).exec();
+    return { before, after };
+  }
+
+  /** Issuer keys that have a snapshot in this source. */
+  async issuerKeys(source: string): Promise<string[]> {
+    return this.#redis.smembers(this.keys(source).issuers);
+  }
+
+  /** The stored snapshots of these issuers; an unreadable one is absent (taken as a first sight). */
+  async snapshots(source: string, issuerKeys: readonly string[]): Promise<Map<string, Snapshot>> {
+    const found = new Map<string, Snapshot>();
+    if (issuerKeys.length === 0) return found;
+    const pipeline = this.#redis.pipeline();
+    for (const key of issuerKeys) pipeline.hget(this.keys(source).snapshot(key), 'json');
+    const replies = (await pipeline.exec()) ?? [];
+    issuerKeys.forEach((key, index) => {
+      const raw = replies[index]?.[1];
+      if (typeof raw !== 'string') return;
+      const parsed = snapshotSchema.safeParse(parseJson(raw));
+      if (parsed.success) found.set(key, parsed.data);
+    });
+    return found;
+  }
+}
+
+function parseJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+}

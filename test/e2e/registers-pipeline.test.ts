@@ -1,0 +1,273 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { App } from '../../src/app.js';
+import { aggregateHolder, SCOPE_HOLDER } from '../../src/jobs/registers/aggregate-alerts.js';
+import { collectStatus, readiness } from '../../src/ops/status.js';
+import { holderKey } from '../../src/positions/index.js';
+import { registerBytes } from '../helpers/register-fixtures.js';
+import { type Stack, slackText, startStack, waitFor } from './harness.js';
+import {
+  AFM_DROPPED,
+  AFM_FIXTURE,
+  ANSP_FIXTURE,
+  afmChanged,
+  afmDropped,
+  afmShrunk,
+  afmTruncated,
+  afmWrongHeader,
+  anspChanged,
+  HEXAGON_LEI,
+  NORWAY_FIXTURE,
+  norwayChanged,
+  SCOPE_FIXTURE,
+  SCOPE_NEXT_FIXTURE,
+  SWEDEN_AGGREGATE_FIXTURE,
+  SWEDEN_FIXTURE,
+  swedenAggregateChanged,
+  swedenChanged,
+} from './register-changes.js';
+import { type RegisterServer, startRegisterServer } from './register-server.js';
+
+// One stack for the file: registers served by a local stand-in, read every 500 ms beside the sandbox API.
+let stack: Stack;
+let app: App;
+let server: RegisterServer;
+
+const SOURCES = [
+  { name: 'afm', kind: 'afm-current', path: '/afm.csv', fixture: AFM_FIXTURE },
+  { name: 'oslo', kind: 'no-ssr-json', path: '/ssr.json', fixture: NORWAY_FIXTURE },
+  { name: 'fi', kind: 'se-fi-current', path: '/fi.ods', fixture: SWEDEN_FIXTURE },
+  { name: 'fiagg', kind: 'se-fi-aggregate', path: '/fiagg.ods', fixture: SWEDEN_AGGREGATE_FIXTURE },
+  { name: 'fca', kind: 'uk-ansp-current', path: '/ansp.csv', fixture: ANSP_FIXTURE },
+  { name: 'rsl', kind: 'uk-reportable-shares', path: '/rsl.csv', fixture: SCOPE_FIXTURE },
+] as const;
+
+beforeAll(async () => {
+  server = await startRegisterServer();
+  for (const source of SOURCES) server.serve(source.path, registerBytes(source.fixture));
+  stack = await startStack({
+    issuers: 1,
+    config: {
+      sources: SOURCES.map((s) => ({
+        name: s.name,
+        kind: s.kind,
+        url: server.url(s.path),
+        interval: '500ms',
+      })),
+    },
+  });
+  app = await stack.openApp();
+  await app.startDaemon({ workerOnly: false });
+  await waitFor('every register read once', async () => {
+    const health = await Promise.all(SOURCES.map((s) => app.registers?.store.health(s.name)));
+    return health.every((h) => h?.status === 'read');
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await app?.stop(2_000);
+  await stack?.cleanup();
+  await server?.close();
+});
+
+/** The register events of the log, as `source|issuer|holderKey|kind`. */
+async function registerEvents(): Promise<string[]> {
+  const events = await app.ctx.eventLog.recent({ limit: 500 });
+  return events
+    .filter((e) => e.source !== undefined)
+    .map((e) => `${e.source}|${e.issuer.id}|${e.holderKey}|${e.kind}`)
+    .sort();
+}
+
+/** Waits until every source answered at least `n` more requests: reads after a change have happened. */
+async function readsPass(n: number): Promise<void> {
+  const start = SOURCES.map((s) => server.hits(s.path).all);
+  await waitFor(`${n} more reads of every register`, () =>
+    SOURCES.every((s, i) => server.hits(s.path).all >= (start[i] ?? 0) + n),
+  );
+}
+
+describe('registers: file served → conditional GET → diff → Slack and e-mail', () => {
+  it('takes a silent baseline, then tells each holder raised or gone once, naming the register', async () => {
+    expect(await registerEvents()).toEqual([]);
+    await readsPass(2);
+    // An unchanged file costs a 304.
+    expect(server.hits('/afm.csv').notModified).toBeGreaterThan(0);
+    expect(stack.slack.delivered()).toHaveLength(0);
+    expect(stack.smtp.mails).toHaveLength(0);
+
+    server.serve('/afm.csv', afmChanged());
+    server.serve('/ssr.json', norwayChanged());
+    server.serve('/fi.ods', swedenChanged());
+    server.serve('/fiagg.ods', swedenAggregateChanged());
+    const expected = [
+      ...(await registerEvents()),
+      `afm|NL0000379121|${holderKey('Marshall Wace LLP')}|increased`,
+      `afm|NL0009739416|${holderKey('Citadel Advisors LLC')}|closed`,
+      `fi|SE0000106270|${holderKey('Marshall Wace LLP')}|closed`,
+      `fi|SE0000108227|${holderKey('Citadel Advisors Europe Limited')}|increased`,
+      // Hexagon's aggregate (Sweden sums from 0.1%) moved 1.51% → 2.05%, crossing 2%.
+      `fiagg|lei:${HEXAGON_LEI}|${holderKey(aggregateHolder(0.1))}|increased`,
+      // NEL's aggregate (Norway sums from 0.5%) moved with its holders: 4.23% → 4.06%.
+      `oslo|NO0010081235|${holderKey(aggregateHolder(0.5))}|decreased`,
+      `oslo|NO0010081235|${holderKey('Helikon Investments Limited')}|increased`,
+      `oslo|NO0010081235|${holderKey('Odey Asset Management LLP')}|closed`,
+    ].sort();
+    await waitFor('the eight register events', async () => (await registerEvents()).length >= 8, 30_000);
+    expect(await registerEvents()).toEqual(expected);
+
+    // Six issuers changed: one Slack message and one e-mail each, naming the register they came from.
+    await waitFor('six Slack messages', () => stack.slack.delivered().length >= 6, 20_000);
+    await waitFor('six e-mails', () => stack.smtp.mails.length >= 6, 20_000);
+    const slack = stack.slack.delivered().map((post) => slackText(post.payload));
+    expect(slack.find((text) => text.includes('Randstad'))).toMatch(/from register afm/);
+    expect(slack.find((text) => text.includes('NEL'))).toMatch(/from register oslo/);
+    expect(slack.find((text) => text.includes('SKF'))).toMatch(/from register fi\b/);
+    expect(slack.find((text) => text.includes('Hexagon'))).toMatch(
+      /Aggregate of positions from 0\.1% raised 1\.51% → 2\.05%[^\n]*crossed 2%/,
+    );
+    const randstad = stack.smtp.mails.find((mail) => mail.parsed.subject?.includes('Randstad'));
+    expect(randstad?.parsed.text).toMatch(/Marshall Wace LLP raised 0\.70% → 0\.95%/);
+    expect(randstad?.parsed.text).toMatch(/from register afm/);
+
+    // Later reads find the same files (304s): nothing is told twice.
+    await readsPass(3);
+    expect(stack.slack.delivered()).toHaveLength(6);
+    expect(stack.smtp.mails).toHaveLength(6);
+    expect(await registerEvents()).toEqual(expected);
+  }, 60_000);
+
+  it('tells the UK aggregates and scope list: moved, crossed 1%, no longer published, added, removed', async () => {
+    const before = await registerEvents();
+    const posts = stack.slack.delivered().length;
+    const mails = stack.smtp.mails.length;
+    server.serve('/ansp.csv', anspChanged());
+    server.serve('/rsl.csv', registerBytes(SCOPE_NEXT_FIXTURE));
+    const aggregate = holderKey(aggregateHolder(0.2));
+    const scope = holderKey(SCOPE_HOLDER);
+    const expected = [
+      ...before,
+      `fca|GB00B1VQ6H25|${aggregate}|increased`,
+      `fca|GB00B5N0P849|${aggregate}|decreased`,
+      `fca|GB00BF8Q6K64|${aggregate}|increased`,
+      `rsl|GB00B5N0P849|${scope}|opened`,
+      `rsl|GI000A0F6407|${scope}|decreased`,
+    ].sort();
+    await waitFor(
+      'the five UK events',
+      async () => (await registerEvents()).length >= expected.length,
+      20_000,
+    );
+    expect(await registerEvents()).toEqual(expected);
+    const logged = (await app.ctx.eventLog.recent({ limit: 500 })).filter((e) => e.source === 'fca');
+    expect(logged.find((e) => e.issuer.id === 'GB00B1VQ6H25')?.aggregate).toMatchObject({
+      kind: 'aggregate-crossed',
+      thresholdPercent: 0.2,
+      direction: 'up',
+    });
+
+    await waitFor('the UK e-mails', () => stack.smtp.mails.length >= mails + 4, 20_000);
+    await waitFor('the UK Slack messages', async () => {
+      const text = stack.slack
+        .delivered()
+        .slice(posts)
+        .map((p) => slackText(p.payload))
+        .join('\n');
+      return ['ABRDN', 'YOUGOV', 'WOOD GROUP', '888 HOLDINGS'].every((name) => text.includes(name));
+    });
+    const slack = stack.slack
+      .delivered()
+      .slice(posts)
+      .map((p) => slackText(p.payload))
+      .join('\n');
+    const mail = stack.smtp.mails
+      .slice(mails)
+      .map((m) => `${m.parsed.subject}\n${m.parsed.text}`)
+      .join('\n');
+    for (const text of [slack, mail]) {
+      expect(text).toMatch(/Aggregate of positions from 0\.2% raised/);
+      expect(text).toMatch(/[Cc]rossed:? 1%/);
+      expect(text).toMatch(/Aggregate of positions from 0\.2% no longer published/);
+      expect(text).toMatch(/Reportable Shares List added the share|added to the Reportable Shares List/);
+      expect(text).toMatch(
+        /Reportable Shares List removed the share|removed from the Reportable Shares List/,
+      );
+      // An aggregate that is no longer published never reads as a position that fell below 0.5%.
+      expect(text).not.toMatch(/fell below/);
+    }
+    const sent = stack.slack.delivered().length;
+    const mailed = stack.smtp.mails.length;
+    await readsPass(3);
+    expect(stack.slack.delivered()).toHaveLength(sent);
+    expect(stack.smtp.mails).toHaveLength(mailed);
+    expect(await registerEvents()).toEqual(expected);
+  }, 60_000);
+
+  it.each([
+    ['a truncated file', () => afmTruncated(), 'truncated'],
+    ['a file under the wrong header', () => afmWrongHeader(), 'wrong-header'],
+    [
+      'an HTML error page served with 200',
+      () => Buffer.from('<!DOCTYPE html><html><body>Error</body></html>'),
+      'html-page',
+    ],
+    ['a file shrunk by half', () => afmShrunk(0.45), 'shrank'],
+  ])(
+    '%s changes nothing: the source is "not read" with the reason and a notice is raised',
+    async (_, body, reason) => {
+      const events = await registerEvents();
+      const posts = stack.slack.delivered().length;
+      server.serve('/afm.csv', body());
+      await waitFor(`afm not read (${reason})`, async () => {
+        const health = await app.registers?.store.health('afm');
+        return health?.status === 'not-read' && health.reason === reason;
+      });
+      const notices = await app.ctx.notices.list();
+      expect(notices.find((n) => n.key === 'source-not-read-afm')?.text).toContain(reason);
+      const afm = (await collectStatus(app)).sources.find((source) => source.name === 'afm');
+      expect(afm?.state).toBe('not-read');
+      expect(afm?.reason).toMatch(new RegExp(`^${reason}: `));
+      expect((await readiness(app)).notices).toContain('warning: Register afm not read');
+      await readsPass(2);
+      expect(await registerEvents()).toEqual(events);
+      expect(stack.slack.delivered()).toHaveLength(posts);
+
+      // The good file back: read again, the notice cleared, still nothing told.
+      server.serve('/afm.csv', afmChanged());
+      await waitFor(
+        'afm read again',
+        async () => (await app.registers?.store.health('afm'))?.status === 'read',
+      );
+      await waitFor('notice cleared', async () =>
+        (await app.ctx.notices.list()).every((n) => n.key !== 'source-not-read-afm'),
+      );
+      await readsPass(1);
+      expect(await registerEvents()).toEqual(events);
+    },
+    30_000,
+  );
+
+  it('tells a register that drops every holder of five issuers at once as one message per issuer, not closes', async () => {
+    const events = await registerEvents();
+    const posts = stack.slack.delivered().length;
+    const mails = stack.smtp.mails.length;
+    server.serve('/afm.csv', afmDropped());
+    await waitFor('five regime messages on Slack', () => stack.slack.delivered().length >= posts + 5);
+    await waitFor('five regime e-mails', () => stack.smtp.mails.length >= mails + 5);
+    const slack = stack.slack
+      .delivered()
+      .slice(posts)
+      .map((p) => slackText(p.payload));
+    const mail = stack.smtp.mails.slice(mails).map((m) => `${m.parsed.subject}\n${m.parsed.text}`);
+    for (const isin of AFM_DROPPED) {
+      expect(slack.filter((text) => text.includes(isin))).toHaveLength(1);
+      expect(mail.filter((text) => text.includes(isin))).toHaveLength(1);
+    }
+    expect(slack.join('\n')).toMatch(/Randstad N\.V\.: named holders no longer published \(afm\)/);
+    expect(slack.join('\n')).toMatch(/last named sum 0\.95%/);
+    expect([...slack, ...mail].join('\n')).not.toMatch(/fell below/);
+    // No close is logged or told: the issuers' snapshots moved silently.
+    await readsPass(2);
+    expect(await registerEvents()).toEqual(events);
+    expect(stack.slack.delivered()).toHaveLength(posts + 5);
+  }, 30_000);
+});

@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { registerSourceSchema } from '../../src/config/schema/sources.js';
+import { diffRegister, isWatched } from '../../src/jobs/registers/register-diff.js';
+import type { Snapshot } from '../../src/positions/types.js';
+import { issuersFromPositions, snapshotOf } from '../../src/sources/snapshot.js';
+import type { RegisterSnapshot } from '../../src/sources/types.js';
+
+const NOW = new Date('2026-07-14T08:00:00.000Z');
+
+function source(extra: Record<string, unknown> = {}) {
+  return registerSourceSchema.parse({
+    name: 'fca-legacy',
+    kind: 'uk-legacy-holders',
+    url: 'http://127.0.0.1/x',
+    ...extra,
+  });
+}
+
+/** A read listing `holders` (name → %) per ISIN. */
+function read(issuers: Record<string, Record<string, number>>): RegisterSnapshot {
+  const rows = Object.entries(issuers).flatMap(([isin, holders]) =>
+    Object.entries(holders).map(([holder, percent]) => ({
+      isin,
+      issuer: `Issuer ${isin}`,
+      holder,
+      percent,
+      date: '2026-07-10',
+    })),
+  );
+  return snapshotOf('uk-legacy-holders', issuersFromPositions(rows), rows.length);
+}
+
+/** The snapshots a first read of `snapshot` leaves (a silent baseline of each issuer). */
+function baseline(snapshot: RegisterSnapshot, config = source()): Map<string, Snapshot> {
+  const first = diffRegister({
+    source: config,
+    snapshot,
+    previous: new Map(),
+    now: new Date('2026-07-10T08:00:00.000Z'),
+    thresholds: [],
+    onFirstSeen: 'baseline',
+    alsoCommit: new Set(),
+  });
+  return new Map(first.issuers.map((issuer) => [issuer.key, issuer.diff.next]));
+}
+
+function diff(before: RegisterSnapshot, after: RegisterSnapshot, config = source()) {
+  return diffRegister({
+    source: config,
+    snapshot: after,
+    previous: baseline(before, config),
+    now: NOW,
+    thresholds: [],
+    onFirstSeen: 'baseline',
+    alsoCommit: new Set(),
+  });
+}
+
+const events = (result: ReturnType<typeof diff>) =>
+  result.issuers.flatMap((issuer) =>
+    issuer.diff.events.map((e) => `${e.source} ${e.issuer.id} ${e.holder} ${e.kind}`),
+  );
+
+const FIVE = Object.fromEntries(
+  ['GB0000000001', 'GB0000000002', 'GB0000000003', 'GB0000000004', 'GB0000000005'].map((isin) => [
+    isin,
+    { 'Marshall Wace LLP': 0.8, 'Citadel Advisors LLC': 0.6 },
+  ]),
+);
+
+describe('diffRegister: named holders of a register through the API diff', () => {
+  it('tells a holder raised and one gone, naming the source and the issuer by ISIN', () => {
+    const result = diff(
+      read({ NL0000379121: { 'Marshall Wace LLP': 0.7, 'Citadel Advisors LLC': 0.6 } }),
+      read({ NL0000379121: { 'Marshall Wace LLP': 0.95 } }),
+    );
+    expect(events(result)).toEqual([
+      'fca-legacy NL0000379121 Citadel Advisors LLC closed',
+      'fca-legacy NL0000379121 Marshall Wace LLP increased',
+    ]);
+    expect(result.drops).toEqual([]);
+  });
+
+  it('leaves an issuer whose positions did not move uncommitted', () => {
+    const same = read({ NL0000379121: { 'Marshall Wace LLP': 0.7 } });
+    expect(diff(same, same).issuers).toEqual([]);
+  });
+
+  it('tells every holder of many issuers dropped at once as one regime drop per issuer, never as closes', () => {
+    const result = diff(read(FIVE), read({}));
+    expect(events(result)).toEqual([]);
+    expect(result.drops.map((d) => [d.key, d.lastNamedSum, d.closes.length])).toEqual(
+      Object.keys(FIVE).map((isin) => [isin, 1.4, 2]),
+    );
+    // Each drop is still committed (silently), so the next read starts from no named holders.
+    expect(result.drops.every((d) => d.silent.diff.events.length === 0)).toBe(true);
+    expect(result.drops.every((d) => Object.keys(d.silent.diff.next.positions).length === 0)).toBe(true);
+  });
+
+  it('tells fewer dropped issuers than regimeBoundary.minIssuers as closes', () => {
+    const result = diff(read(FIVE), read({}), source({ regimeBoundary: { minIssuers: 6 } }));
+    expect(result.drops).toEqual([]);
+    expect(events(result)).toHaveLength(10);
+  });
+
+  it('after namedHoldersUntil, one issuer dropped is a regime drop too', () => {
+    const before = read({
+      GB0000000001: { 'Marshall Wace LLP': 0.8 },
+      GB0000000002: { 'Citadel Advisors LLC': 0.6 },
+    });
+    const after = read({ GB0000000002: { 'Citadel Advisors LLC': 0.6 } });
+    const config = source({ regimeBoundary: { namedHoldersUntil: '2026-07-12' } });
+    expect(diff(before, after, config).drops.map((d) => d.key)).toEqual(['GB0000000001']);
+    const stillNamed = source({ regimeBoundary: { namedHoldersUntil: '2026-07-14' } });
+    expect(diff(before, after, stillNamed).drops).toEqual([]);
+  });
+
+  it('follows only the watched issuers, by ISIN or by name', () => {
+    const config = source({ watchlist: ['GB0000000001', 'issuer   gb0000000003'] });
+    const result = diff(read(FIVE), read({}), config);
+    expect(result.drops).toEqual([]);
+    expect(new Set(result.issuers.map((i) => i.key))).toEqual(new Set(['GB0000000001', 'GB0000000003']));
+  });
+});
+
+describe('isWatched', () => {
+  it.each([
+    ['all', 'NL1', 'Randstad N.V.', true],
+    [['NL1'], 'NL1', 'Randstad N.V.', true],
+    [['randstad  n.v.'], 'NL1', 'Randstad N.V.', true],
+    [['NL2', 'Signify'], 'NL1', 'Randstad N.V.', false],
+  ] as const)('%j watches %s (%s): %s', (watchlist, key, name, watched) => {
+    expect(isWatched(watchlist === 'all' ? 'all' : [...watchlist], { key, name })).toBe(watched);
+  });
+});
