@@ -1,12 +1,12 @@
 import { isDeliveryError } from '../channels/delivery-error.js';
 import type { ChannelSender, IssuerEvents } from '../channels/types.js';
 import type { ChannelConfig } from '../config/schema.js';
-import type { JobContext } from '../jobs/context.js';
 import { stateKeys } from '../state/keys.js';
 import { Lease } from '../state/lease.js';
 import type { Inflight, UnreadableRecord } from '../state/outbox.js';
 import { backoffMs } from './backoff.js';
 import { composeNext, inflightOf } from './compose.js';
+import type { DeliveryParts } from './parts.js';
 
 /** How long a drain lease lives unrenewed: a dead holder's channel is taken over within this. */
 export const DRAIN_LEASE_MS = 6_000;
@@ -32,7 +32,7 @@ const RECORD_RETRY_MS = { first: 100, max: 2_000 } as const;
  * delays the record, never repeats the send.
  */
 export class ChannelDeliverer {
-  readonly #ctx: JobContext;
+  readonly #ctx: DeliveryParts;
   readonly #channel: string;
   readonly #lease: Lease;
   #running = false;
@@ -46,7 +46,7 @@ export class ChannelDeliverer {
   /** Parts of a split message known sent, kept here too in case Redis missed the update. */
   #progress: { deliveryId: string; partsSent: number } | undefined;
 
-  constructor(ctx: JobContext, channel: string) {
+  constructor(ctx: DeliveryParts, channel: string) {
     this.#ctx = ctx;
     this.#channel = channel;
     const key = stateKeys(ctx.prefix).outbox(channel).lease;

@@ -1,18 +1,18 @@
 import type { ChannelConfig } from '../config/schema.js';
-import type { JobContext } from '../jobs/context.js';
 import type { RedisClient } from '../state/redis-connection.js';
 import { ChannelDeliverer } from './deliverer.js';
+import type { DeliveryParts } from './parts.js';
 
 /**
  * The deliverers of one process, one per configured channel, woken through Redis pub/sub whenever a
  * commit, a notice or a digest seal adds work (the deliverers also look once a second on their own).
  */
 export class DeliverySet {
-  readonly #ctx: JobContext;
+  readonly #ctx: DeliveryParts;
   readonly #subscriber: RedisClient;
   readonly #deliverers = new Map<string, ChannelDeliverer>();
 
-  constructor(ctx: JobContext, subscriber: RedisClient) {
+  constructor(ctx: DeliveryParts, subscriber: RedisClient) {
     this.#ctx = ctx;
     this.#subscriber = subscriber;
   }
