@@ -1,12 +1,41 @@
-import type { App } from '../app.js';
+import type { Queue } from 'bullmq';
+import type { AccessState, RateBudget } from '../budget/index.js';
 import { formatDuration } from '../config/duration.js';
+import type { Queues, Settings } from '../jobs/context.js';
 import { describeOverdue, overdueAfterMs, overdueIssuers } from '../jobs/poll-health-report.js';
 import { schedulerHealth, sweepEvery } from '../jobs/schedulers.js';
 import { isWholeDirectory, resolveWatchlist, watchEntries } from '../jobs/watchlist.js';
 import { round4 } from '../positions/index.js';
+import type { IssuerDirectory } from '../state/directory.js';
 import { stateKeys } from '../state/keys.js';
-import type { ActiveNotice } from '../state/notices.js';
-import type { IssuerHealth } from '../state/poll-health.js';
+import type { ActiveNotice, Notices } from '../state/notices.js';
+import type { Outbox } from '../state/outbox.js';
+import type { IssuerHealth, PollHealth } from '../state/poll-health.js';
+import type { RedisClient } from '../state/redis-connection.js';
+import type { SnapshotStore } from '../state/snapshot-store.js';
+
+/** The stores `status` and `/readyz` read, each narrowed to what they read. */
+export interface StatusStores {
+  /** The hash-tagged key root of the deployment (state/keys.ts). */
+  prefix: string;
+  redis: RedisClient;
+  now: () => Date;
+  access: Pick<AccessState, 'get'>;
+  budget: Pick<RateBudget, 'usage' | 'spenders'>;
+  notices: Pick<Notices, 'list'>;
+  directory: Pick<IssuerDirectory, 'load'>;
+  snapshots: Pick<SnapshotStore, 'getMany'>;
+  pollHealth: Pick<PollHealth, 'all'>;
+  outbox: Pick<Outbox, 'depth' | 'stagedCount'>;
+}
+
+/** What any process (a daemon, a CLI command) shows the deployment's state from: an App is one. */
+export interface StatusSource {
+  readonly ctx: StatusStores;
+  readonly settings: Pick<Settings, 'config' | 'plan' | 'watched'>;
+  readonly queues: Queues & { all(): readonly Queue[] };
+  readonly redis: RedisClient;
+}
 
 /** Everything `shortwatch status` shows, as plain data (`--json` prints it as is). */
 export interface StatusReport {
@@ -87,7 +116,7 @@ export interface StatusReport {
 const PROCESS_FRESH_MS = 30_000;
 
 /** Reads the daemon's state from Redis: any process can answer for all of them. */
-export async function collectStatus(app: App): Promise<StatusReport> {
+export async function collectStatus(app: StatusSource): Promise<StatusReport> {
   const { ctx } = app;
   const { config, plan, watched } = app.settings;
   const now = ctx.now();
@@ -263,7 +292,9 @@ function parseProcess(raw: string): { role: string; seenAt: string } | null {
  * and the schedulers exist and are on time.
  * `notices` lists the operator problems going on, so they reach a probe even when the ops channel cannot.
  */
-export async function readiness(app: App): Promise<{ ready: boolean; reasons: string[]; notices: string[] }> {
+export async function readiness(
+  app: StatusSource,
+): Promise<{ ready: boolean; reasons: string[]; notices: string[] }> {
   const reasons: string[] = [];
   try {
     await app.redis.ping();

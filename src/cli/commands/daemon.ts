@@ -4,6 +4,7 @@ import { formatDuration } from '../../config/duration.js';
 import { loadConfig } from '../../config/load.js';
 import type { Config } from '../../config/schema.js';
 import { collectSecrets } from '../../config/secret.js';
+import { createConsole } from '../../console/handler.js';
 import { sweepEvery } from '../../jobs/schedulers.js';
 import { isWholeDirectory } from '../../jobs/watchlist.js';
 import { startHttpServer } from '../../ops/http-server.js';
@@ -34,7 +35,8 @@ export async function runDaemon(ctx: CommandContext, options: DaemonOptions): Pr
   let http: Awaited<ReturnType<typeof startHttpServer>> | undefined;
   try {
     // The port first: a taken port must stop start-up before any worker takes a job.
-    if (config.http.port !== undefined) http = await startHttpServer(app, config.http.port, config.http.host);
+    if (config.http.port !== undefined)
+      http = await startHttpServer(app, config.http.port, config.http.host, createConsole(app));
     await app.startDaemon({ workerOnly: options.workerOnly });
   } catch (error) {
     http?.server.close();
