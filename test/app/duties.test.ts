@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { accessNoticeClears, accessNoticeUp } from '../../src/app/duties/access-notice.js';
 import { afterRetiring, channelStep } from '../../src/app/duties/channel-accounting.js';
@@ -143,4 +145,19 @@ describe('directory-follow', () => {
       expect(sweepMoved(schedules, before, after)).toBe(moved);
     },
   );
+});
+
+describe('docs/architecture.md', () => {
+  const root = join(import.meta.dirname, '..', '..');
+  it('lists every duty of src/app/duties/ in its table of periodic duties', () => {
+    const dir = join(root, 'src', 'app', 'duties');
+    const named = readdirSync(dir).flatMap((file) =>
+      [...readFileSync(join(dir, file), 'utf8').matchAll(/^\s+name: '([a-z-]+)',$/gm)].map((m) => m[1]),
+    );
+    const doc = readFileSync(join(root, 'docs', 'architecture.md'), 'utf8');
+    const section = doc.split("## The daemon's periodic duties")[1]?.split('\n## ')[0] ?? '';
+    const listed = [...section.matchAll(/^\| `([a-z-]+)` \| 10 s \|/gm)].map((m) => m[1]);
+    expect(named).toHaveLength(9);
+    expect([...listed].sort()).toEqual([...named].sort());
+  });
 });
