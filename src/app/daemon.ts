@@ -1,11 +1,8 @@
 import { hostname } from 'node:os';
-import type { Config } from '../config/schema.js';
 import { DeliverySet } from '../delivery/delivery-set.js';
 import type { JobContext } from '../jobs/context.js';
 import { reportStateLost } from '../jobs/state-kept.js';
-import type { Logger } from '../ops/logger.js';
 import type { RedisHealth } from '../ops/redis-health.js';
-import { inspectTopology } from '../preflight/redis-topology.js';
 import { DeploymentLedger } from '../state/deployment-ledger.js';
 import { stateKeys } from '../state/keys.js';
 import { openRedis, type RedisClient } from '../state/redis-connection.js';
@@ -78,11 +75,6 @@ export class Daemon {
     return this.#duties.started;
   }
 
-  /** The duties of the beat, in the order they run. */
-  get duties(): DutyScheduler['duties'] {
-    return this.#duties.duties;
-  }
-
   /** After a reload: deliverers for the channels configured now. */
   syncChannels(): void {
     this.#deliveries.sync(this.#parts.live.current.config.channels);
@@ -150,20 +142,5 @@ async function resyncAfterOutage(parts: Pick<DaemonParts, 'ctx' | 'syncScheduler
     parts.ctx.logger.info('job schedulers upserted again after the Redis outage');
   } catch (error) {
     parts.ctx.logger.warn({ err: error }, 'could not upsert the job schedulers after the Redis outage');
-  }
-}
-
-/** The topology reached and what would lose data (no persistence, no replica): logged at every start. */
-export async function reportTopology(
-  redis: RedisClient,
-  config: Config['redis'],
-  logger: Logger,
-): Promise<void> {
-  try {
-    const report = await inspectTopology(redis, config);
-    logger.info({ topology: report.topology, nodes: report.nodes }, `redis ${report.summary}`);
-    for (const warning of report.warnings) logger.warn({ topology: report.topology }, warning);
-  } catch (error) {
-    logger.warn({ err: error }, 'could not inspect the redis topology');
   }
 }

@@ -1,15 +1,17 @@
 import { ConfigError } from '../config/config-error.js';
 import type { Config } from '../config/schema.js';
 import type { JobContext } from '../jobs/context.js';
+import type { Logger } from '../ops/logger.js';
 import { checkEvictionPolicy, reportEvictionPolicy } from '../ops/redis-eviction.js';
 import { planFor } from '../plan-for.js';
 import { configIssues } from '../preflight/preflight.js';
+import { inspectTopology } from '../preflight/redis-topology.js';
 import {
   checkReferences,
   type ReferenceSources,
   type ReferencesAccepted,
 } from '../preflight/reference-check.js';
-import { reportTopology } from './daemon.js';
+import type { RedisClient } from '../state/redis-connection.js';
 import { reconcileAccess } from './duties/access-notice.js';
 import type { LiveSettings } from './live-settings.js';
 
@@ -54,4 +56,19 @@ export async function prepareStart(parts: StartParts, workerOnly: boolean): Prom
   await reportTopology(ctx.redis, config.redis, ctx.logger);
   await reconcileAccess(ctx, live.current.fingerprint);
   if (!workerOnly) await parts.syncSchedulers();
+}
+
+/** The topology reached and what would lose data (no persistence, no replica): logged at every start. */
+export async function reportTopology(
+  redis: RedisClient,
+  config: Config['redis'],
+  logger: Logger,
+): Promise<void> {
+  try {
+    const report = await inspectTopology(redis, config);
+    logger.info({ topology: report.topology, nodes: report.nodes }, `redis ${report.summary}`);
+    for (const warning of report.warnings) logger.warn({ topology: report.topology }, warning);
+  } catch (error) {
+    logger.warn({ err: error }, 'could not inspect the redis topology');
+  }
 }
