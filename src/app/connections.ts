@@ -13,7 +13,7 @@ import { fingerprintOf } from '../upstream-clients.js';
  * The fingerprint of a config whose API key could not be read (a command that sends nothing was loaded
  * without it): no client can send without the key, and no daemon starts without it (see startDaemon).
  */
-export const UNREAD_KEY_FINGERPRINT = 'unread-key';
+const UNREAD_KEY_FINGERPRINT = 'unread-key';
 
 /** Redis did not answer; the CLI explains how to get one. */
 export class RedisUnavailableError extends Error {

@@ -19,7 +19,7 @@ import type { UpstreamClient } from '../upstream/index.js';
 import { budgetCaps } from './connections.js';
 
 /** What the stores of one process are built on. */
-export interface ContextDeps {
+interface ContextDeps {
   redis: RedisClient;
   logger: Logger;
   now: () => Date;

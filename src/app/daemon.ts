@@ -21,7 +21,7 @@ import type { LiveSettings } from './live-settings.js';
 import type { Poller } from './poller.js';
 
 /** What the running daemon is wired from. */
-export interface DaemonParts {
+interface DaemonParts {
   ctx: JobContext;
   live: LiveSettings;
   poller: Poller;

@@ -13,7 +13,7 @@ import { recordSpender } from './duties/shared-budget.js';
 import { type Clients, closeAll, type LiveSettings } from './live-settings.js';
 
 /** What a reload reads, builds and swaps. */
-export interface ReloadParts {
+interface ReloadParts {
   ctx: JobContext;
   live: LiveSettings;
   daemon: Daemon | undefined;

@@ -30,7 +30,7 @@ export async function preflight(
 }
 
 /** What a start checks and registers before its daemon runs. */
-export interface StartParts {
+interface StartParts {
   ctx: JobContext;
   live: LiveSettings;
   preflight: (config: Config) => Promise<ReferencesAccepted>;
@@ -59,11 +59,7 @@ export async function prepareStart(parts: StartParts, workerOnly: boolean): Prom
 }
 
 /** The topology reached and what would lose data (no persistence, no replica): logged at every start. */
-export async function reportTopology(
-  redis: RedisClient,
-  config: Config['redis'],
-  logger: Logger,
-): Promise<void> {
+async function reportTopology(redis: RedisClient, config: Config['redis'], logger: Logger): Promise<void> {
   try {
     const report = await inspectTopology(redis, config);
     logger.info({ topology: report.topology, nodes: report.nodes }, `redis ${report.summary}`);

@@ -29,7 +29,7 @@ export function upstreamClientsOrUnavailable(config: Config, deps: ClientDeps): 
 }
 
 /** What the channel senders record each attempt's answer with. */
-export interface SenderDeps {
+interface SenderDeps {
   redis: RedisClient;
   prefix: string;
   logger: Logger;

@@ -7,7 +7,7 @@ import type { Outbox } from '../state/outbox.js';
 import type { RedisClient } from '../state/redis-connection.js';
 
 /** The settings delivery reads afresh at each look (a reload swaps channels and senders). */
-export interface DeliverySettings {
+interface DeliverySettings {
   config: Config;
   senders: ReadonlyMap<string, ChannelSender>;
 }

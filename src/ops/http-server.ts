@@ -8,14 +8,14 @@ import { readiness, type StatusSource } from './status.js';
 import { type LivenessReport, withLiveness } from './worker-liveness.js';
 
 /** What the ops endpoints read: the state `status` shows, the metrics, this process's workers' liveness. */
-export interface OpsSource extends StatusSource {
+interface OpsSource extends StatusSource {
   readonly ctx: StatusSource['ctx'] & { logger: Logger };
   readonly metrics: Metrics;
   readonly liveness: LivenessReport | undefined;
 }
 
 /** Answers the paths it serves (the web console, src/console/): true when it answered the request. */
-export interface PathHandler {
+interface PathHandler {
   handle(request: IncomingMessage, response: ServerResponse): Promise<boolean>;
 }
 

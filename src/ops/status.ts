@@ -15,7 +15,7 @@ import type { RedisClient } from '../state/redis-connection.js';
 import type { SnapshotStore } from '../state/snapshot-store.js';
 
 /** The stores `status` and `/readyz` read, each narrowed to what they read. */
-export interface StatusStores {
+interface StatusStores {
   /** The hash-tagged key root of the deployment (state/keys.ts). */
   prefix: string;
   redis: RedisClient;

@@ -7,7 +7,7 @@ import type { Duty } from '../duty-scheduler.js';
 import { BEAT_MS } from './beat.js';
 
 /** What a channel the deployment ran with needs now. */
-export type ChannelStep = 'nothing' | 'clear-removed-notice' | 'retire';
+type ChannelStep = 'nothing' | 'clear-removed-notice' | 'retire';
 
 /** A configured channel needs nothing, or its removal notice cleared; a removed one is retired. */
 export function channelStep(configured: boolean, removedNoticeUp: boolean): ChannelStep {
@@ -22,7 +22,7 @@ export function afterRetiring(retired: Retired | 'busy', parked: number): 'later
 }
 
 /** The stores accounting for channels touches. */
-export interface ChannelAccountingParts extends RetireParts {
+interface ChannelAccountingParts extends RetireParts {
   channels: Pick<ChannelRegistry, 'register' | 'names' | 'forget'>;
   notices: Pick<Notices, 'list' | 'clear' | 'raise'>;
   outbox: RetireParts['outbox'] & Pick<Outbox, 'parked'>;

@@ -25,7 +25,7 @@ export function directoryFollow(deps: { follow: () => Promise<void> }): Duty {
 }
 
 /** What following the directory reads and writes. */
-export interface FollowParts {
+interface FollowParts {
   follower: Pick<DirectoryFollower, 'follow'>;
   live: Pick<LiveSettings, 'current' | 'update'>;
   /** Upserts the job schedulers for the settings in force. */

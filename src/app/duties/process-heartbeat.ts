@@ -4,7 +4,7 @@ import type { Duty } from '../duty-scheduler.js';
 import { BEAT_MS } from './beat.js';
 
 /** How a daemon process is told in the workers hash (`status` lists it while `seenAt` is fresh). */
-export interface ProcessRecord {
+interface ProcessRecord {
   role: 'start' | 'worker';
   pid: number;
   host: string;
