@@ -13,6 +13,9 @@ import { describeFailure, EXIT } from './cli/exit.js';
 
 type Action = (ctx: CommandContext) => Promise<number | undefined> | number | undefined;
 
+/** Wraps a command's action: runs it in a command context and sets the exit code it returns. */
+type Run = (action: Action) => () => Promise<void>;
+
 /** Builds the CLI. Every action's outcome lands in `setExit`; nothing here calls process.exit. */
 export function buildProgram(setExit: (code: number) => void): Command {
   const program = new Command('shortwatch')
@@ -24,11 +27,22 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .showHelpAfterError('(run shortwatch --help for usage)')
     .exitOverride();
 
-  const run = (action: Action) => async () => {
+  const run: Run = (action) => async () => {
     const options: GlobalOptions = program.opts();
     setExit((await action(commandContext(options))) ?? EXIT.ok);
   };
 
+  addUpstreamCommands(program, run);
+  addDaemonCommands(program, run);
+  addStateCommands(program, run);
+  addDeliveryCommands(program, run);
+  addMuteCommands(program, run);
+  addToolCommands(program, setExit);
+  return program;
+}
+
+/** `check`, `plan`, `issuers`, `positions`: the config and the upstream. */
+function addUpstreamCommands(program: Command, run: Run): void {
   program
     .command('check')
     .description('validate the config, verify channels and Redis without sending, and test the upstream key')
@@ -52,6 +66,10 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .action((issuer: string, opts: { all?: boolean }) =>
       run((ctx) => positionsCommand(ctx, issuer, opts).then(() => EXIT.ok))(),
     );
+}
+
+/** `start` and `worker`: the daemon. */
+function addDaemonCommands(program: Command, run: Run): void {
   program
     .command('start')
     .description('run the daemon: job schedulers and workers')
@@ -66,6 +84,10 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .action((opts: { watchConfig?: boolean }) =>
       run((ctx) => runDaemon(ctx, { workerOnly: true, ...opts }))(),
     );
+}
+
+/** `status`, `resume`, `events`, `route`: the deployment's state. */
+function addStateCommands(program: Command, run: Run): void {
   program
     .command('status')
     .description('access, budget, plan, issuers, channels, schedulers and processes')
@@ -96,6 +118,10 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .action((opts: { issuer: string; holder: string; kind: string; value: string; previous?: string }) =>
       run((ctx) => routeCommand(ctx, opts).then(() => EXIT.ok))(),
     );
+}
+
+/** `deliveries` (`retry`, `export`) and `test-notify`. */
+function addDeliveryCommands(program: Command, run: Run): void {
   const deliveries = program
     .command('deliveries')
     .description('queued and parked deliveries')
@@ -123,6 +149,10 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .command('test-notify <channel>')
     .description('send a clearly marked sample message to one channel')
     .action((channel: string) => run((ctx) => testNotifyCommand(ctx, channel).then(() => EXIT.ok))());
+}
+
+/** `mute`, `unmute`, `mutes`. */
+function addMuteCommands(program: Command, run: Run): void {
   program
     .command('mute <scope> <name>')
     .description('mute a holder or an issuer for a while (scope: holder|issuer)')
@@ -148,6 +178,10 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .command('mutes')
     .description('mutes in force and suppressed counts')
     .action(() => run((ctx) => mutesCommand(ctx).then(() => EXIT.ok))());
+}
+
+/** `sandbox` and `demo`: tools that run without a deployment. */
+function addToolCommands(program: Command, setExit: (code: number) => void): void {
   program
     .command('sandbox')
     .description('run the upstream simulator (no API key needed; key: sandbox-key)')
@@ -182,7 +216,6 @@ export function buildProgram(setExit: (code: number) => void): Command {
       const { runDemo } = await import('./demo/run.js');
       setExit(await runDemo(opts));
     });
-  return program;
 }
 
 /** Runs the CLI with `argv` and resolves to the exit code. */

@@ -48,37 +48,7 @@ export function buildUpstreamClients(config: Config, deps: ClientDeps): Record<C
       interactive: role === 'interactive',
       probe: role === 'probe',
       rateLimitProbeMs: config.budget.probeInterval,
-      onRevoked: async (status) => {
-        const what =
-          status.state === 'unauthorized' ? 'rejected the API key (401)' : 'refused API access (403)';
-        await deps.notices.raise(
-          'access-revoked',
-          'critical',
-          'Upstream access revoked: polling stopped',
-          `The upstream ${what}. Fix the key or plan and reload the config, or run \`shortwatch resume\`. One probe an hour checks whether access came back.`,
-        );
-      },
-      onRestored: async () => {
-        await deps.notices.clear('access-revoked', 'Upstream access is back; polling resumes.');
-      },
-      onBlocked: async (untilMs, window, block) => {
-        deps.logger.warn(
-          { until: new Date(untilMs).toISOString(), window, probing: block.probing },
-          'upstream rate limit (429): holding every request',
-        );
-        // Probing may last hours: say so once (the notice is deduplicated across processes).
-        if (block.probing) {
-          await deps.notices.raise(
-            RATE_LIMITED_NOTICE,
-            'warning',
-            'Upstream rate limit without Retry-After: polling paused',
-            `The upstream answered 429 for the ${window ?? 'unnamed'} window without saying when to retry, and its window alignment is unknown. One request every ${formatDuration(config.budget.probeInterval)} (from any process) checks whether it answers again; the next at ${new Date(untilMs).toISOString()}. Something else may be spending the same API key.`,
-          );
-        }
-      },
-      onRateLimitLifted: async () => {
-        await deps.notices.clear(RATE_LIMITED_NOTICE, RATE_LIMIT_LIFTED);
-      },
+      ...guardNotices(config, deps),
     });
     return createUpstreamClient({
       baseUrl: config.upstream.baseUrl,
@@ -90,14 +60,62 @@ export function buildUpstreamClients(config: Config, deps: ClientDeps): Record<C
       retryDelayMs: config.upstream.retryDelay,
       beforeRequest: guard.beforeRequest,
       afterResponse: async (info) => {
-        deps.metrics.upstreamRequests.inc({ operation: info.operation, status: String(info.status) });
-        if (isRateLimitedError(info.error))
-          deps.metrics.upstreamRateLimited.inc({ window: info.error.window ?? 'unknown' });
-        // A 200 whose body breaks the schema is a 200 to the transport, and counted apart.
-        if (isSchemaError(info.error)) deps.metrics.upstreamInvalidBodies.inc({ operation: info.operation });
+        countAnswer(deps.metrics, info);
         await guard.afterResponse(info);
       },
     });
   };
   return { polling: build('polling'), probe: build('probe'), interactive: build('interactive') };
+}
+
+type GuardOptions = Parameters<typeof createBudgetGuard>[0];
+type AnswerInfo = Parameters<NonNullable<Parameters<typeof createUpstreamClient>[0]['afterResponse']>>[0];
+
+/** Every answer counted by operation and status; 429s by window; schema failures apart from transport. */
+function countAnswer(metrics: Metrics, info: AnswerInfo): void {
+  metrics.upstreamRequests.inc({ operation: info.operation, status: String(info.status) });
+  if (isRateLimitedError(info.error))
+    metrics.upstreamRateLimited.inc({ window: info.error.window ?? 'unknown' });
+  // A 200 whose body breaks the schema is a 200 to the transport, and counted apart.
+  if (isSchemaError(info.error)) metrics.upstreamInvalidBodies.inc({ operation: info.operation });
+}
+
+/** What the guard tells the operator: access revoked and back, a 429 block (probing), the block lifted. */
+function guardNotices(
+  config: Config,
+  deps: ClientDeps,
+): Pick<GuardOptions, 'onRevoked' | 'onRestored' | 'onBlocked' | 'onRateLimitLifted'> {
+  return {
+    onRevoked: async (status) => {
+      const what =
+        status.state === 'unauthorized' ? 'rejected the API key (401)' : 'refused API access (403)';
+      await deps.notices.raise(
+        'access-revoked',
+        'critical',
+        'Upstream access revoked: polling stopped',
+        `The upstream ${what}. Fix the key or plan and reload the config, or run \`shortwatch resume\`. One probe an hour checks whether access came back.`,
+      );
+    },
+    onRestored: async () => {
+      await deps.notices.clear('access-revoked', 'Upstream access is back; polling resumes.');
+    },
+    onBlocked: async (untilMs, window, block) => {
+      deps.logger.warn(
+        { until: new Date(untilMs).toISOString(), window, probing: block.probing },
+        'upstream rate limit (429): holding every request',
+      );
+      // Probing may last hours: say so once (the notice is deduplicated across processes).
+      if (block.probing) {
+        await deps.notices.raise(
+          RATE_LIMITED_NOTICE,
+          'warning',
+          'Upstream rate limit without Retry-After: polling paused',
+          `The upstream answered 429 for the ${window ?? 'unnamed'} window without saying when to retry, and its window alignment is unknown. One request every ${formatDuration(config.budget.probeInterval)} (from any process) checks whether it answers again; the next at ${new Date(untilMs).toISOString()}. Something else may be spending the same API key.`,
+        );
+      }
+    },
+    onRateLimitLifted: async () => {
+      await deps.notices.clear(RATE_LIMITED_NOTICE, RATE_LIMIT_LIFTED);
+    },
+  };
 }

@@ -68,36 +68,14 @@ function days(count: number): string {
   return `${count} ${count === 1 ? 'day' : 'days'}`;
 }
 
-/** The line of one event on its own. */
+/** The line of one event on its own: its threshold story's when it has one, else the plain change. */
 function singleLine(event: PositionEvent): StoryLine {
   if (event.aggregate) return aggregateLine(event, event.aggregate);
   const story = storyOf(event);
-  const after = listedAfter(event);
-  const before = event.previous;
   const base = { holder: event.holder, crossed: event.thresholdsCrossed, events: [event] };
-  const change = (from: Disclosure, to: Disclosure) => ({
-    values: `${formatPercent(from.value)} → ${formatPercent(to.value)}`,
-    delta: formatDelta(to.value - from.value),
-    date: to.date,
-  });
   switch (story?.kind) {
-    case 'fell-below': {
-      const what = after
-        ? `${FELL_BELOW} (${formatPercent(after.value)}), no longer public`
-        : `${FELL_BELOW}, no longer public`;
-      const from = before ?? { value: 0, date: '?' };
-      // Still listed (a cut under the threshold) reads as a value; gone from the list says so.
-      const values = event.current
-        ? change(from, event.current)
-        : after
-          ? {
-              values: `${formatPercent(from.value)} → ${stop(event)}`,
-              delta: formatDelta(after.value - from.value),
-              date: after.date,
-            }
-          : { values: `${formatPercent(from.value)} → ${stop(event)}` };
-      return { ...base, look: event.kind, story: story.kind, what, phrase: true, ...values };
-    }
+    case 'fell-below':
+      return { ...base, look: event.kind, story: story.kind, phrase: true, ...fellBelowLine(event) };
     case 'below-confirmed':
       return {
         ...base,
@@ -105,42 +83,61 @@ function singleLine(event: PositionEvent): StoryLine {
         story: story.kind,
         what: `confirmed: no longer listed, as it ${FELL_BELOW} on ${story.fellBelowOn}`,
         phrase: true,
-        values: `${formatPercent(before?.value ?? 0)} → ${stop(event)}`,
+        values: `${formatPercent(event.previous?.value ?? 0)} → ${stop(event)}`,
       };
-    case 'back-above': {
-      const current = event.current ?? { value: 0, date: '?' };
+    case 'back-above':
       return {
         ...base,
         look: event.kind,
         story: story.kind,
         what: `back above ${THRESHOLD} after ${days(story.daysBelow)}`,
         phrase: true,
-        ...(before
-          ? change(before, current)
-          : { values: formatPercent(current.value), delta: formatDelta(event.delta), date: current.date }),
+        ...currentValues(event),
       };
-    }
     case undefined:
       break;
   }
-  const current = event.current ?? { value: 0, date: '?' };
-  if (!before) {
-    return {
-      ...base,
-      look: 'opened',
-      what: KIND_VERB.opened,
-      phrase: false,
-      values: formatPercent(current.value),
-      delta: formatDelta(event.delta),
-      date: current.date,
-    };
-  }
+  if (!event.previous)
+    return { ...base, look: 'opened', what: KIND_VERB.opened, phrase: false, ...currentValues(event) };
+  return { ...base, look: event.kind, what: KIND_VERB[event.kind], phrase: false, ...currentValues(event) };
+}
+
+/** The values of a change from one disclosure to another. */
+function change(from: Disclosure, to: Disclosure): { values: string; delta: string; date: string } {
   return {
-    ...base,
-    look: event.kind,
-    what: KIND_VERB[event.kind],
-    phrase: false,
-    ...change(before, current),
+    values: `${formatPercent(from.value)} → ${formatPercent(to.value)}`,
+    delta: formatDelta(to.value - from.value),
+    date: to.date,
+  };
+}
+
+/** The values of an event that ends listed: a change from its previous value, or its first value. */
+function currentValues(event: PositionEvent): { values: string; delta: string; date: string } {
+  const current = event.current ?? { value: 0, date: '?' };
+  if (event.previous) return change(event.previous, current);
+  return { values: formatPercent(current.value), delta: formatDelta(event.delta), date: current.date };
+}
+
+/** What a fall below the threshold says, and its values. */
+function fellBelowLine(event: PositionEvent): {
+  what: string;
+  values: string;
+  delta?: string;
+  date?: string;
+} {
+  const after = listedAfter(event);
+  const what = after
+    ? `${FELL_BELOW} (${formatPercent(after.value)}), no longer public`
+    : `${FELL_BELOW}, no longer public`;
+  const from = event.previous ?? { value: 0, date: '?' };
+  // Still listed (a cut under the threshold) reads as a value; gone from the list says so.
+  if (event.current) return { what, ...change(from, event.current) };
+  if (!after) return { what, values: `${formatPercent(from.value)} → ${stop(event)}` };
+  return {
+    what,
+    values: `${formatPercent(from.value)} → ${stop(event)}`,
+    delta: formatDelta(after.value - from.value),
+    date: after.date,
   };
 }
 

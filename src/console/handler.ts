@@ -74,100 +74,138 @@ export function createConsole(app: App, csrf: CsrfTokens = new CsrfTokens()): Co
   return {
     async handle(request, response) {
       const url = new URL(request.url ?? '/', 'http://console.invalid');
-      const path = url.pathname;
-      const { http } = app.settings.config;
-      if (!http.console || !ownsPath(path)) return false;
-      if (request.method === 'GET' && path === '/assets/console.css') {
-        send(response, 200, 'text/css; charset=utf-8', CONSOLE_CSS);
-        return true;
-      }
-      if (request.method === 'GET' && path === '/assets/console.js') {
-        send(response, 200, 'text/javascript; charset=utf-8', CONSOLE_JS);
-        return true;
-      }
-      const secrets = pageSecrets(collectSecrets(app.settings.config));
-      const cookies = parseCookies(request.headers.cookie);
-      const given = cookies.get(SESSION_COOKIE);
-      const session = csrf.isSession(given) ? given : csrf.newSession();
-      const cookie = { secure: secureCookies(request, http) };
-      const setCookies = session === given ? [] : [consoleCookie(SESSION_COOKIE, session, cookie)];
-      const sessions = new ConsoleSessions(app.ctx.redis, app.ctx.prefix);
-      const auth = new ConsoleAuth(http.auth.token, sessions);
-      const allowed = await auth.allows(cookies.get(AUTH_COOKIE), request.headers.authorization);
-      const token = csrf.tokenFor(session);
-      const reply = (result: PageResult, extraCookies: string[] = []) => {
-        const cookie = [...setCookies, ...extraCookies];
-        const headers: Record<string, string | string[]> = cookie.length > 0 ? { 'set-cookie': cookie } : {};
-        if (result.kind === 'redirect') {
-          send(response, 303, 'text/plain; charset=utf-8', '', { ...headers, location: result.location });
-          return;
-        }
-        const frame = auth.required && allowed ? { ...result.frame, signOut: token } : result.frame;
-        send(
-          response,
-          result.status ?? 200,
-          'text/html; charset=utf-8',
-          layout(frame, result.body).value,
-          headers,
-          secrets,
-        );
-      };
+      if (!app.settings.config.http.console || !ownsPath(url.pathname)) return false;
+      if (servedAsset(request, response, url.pathname)) return true;
+      const visit = await openVisit(app, csrf, request, response);
       try {
-        const form = request.method === 'POST' ? await readForm(request) : new URLSearchParams();
-        if (request.method === 'POST') checkPost(request, form, { http, csrf, session: given });
-        if (path === '/login' || (path === '/logout' && request.method === 'POST')) {
-          const signIn = await signInRoute(
-            {
-              method: request.method,
-              url,
-              form,
-              session: cookies.get(AUTH_COOKIE),
-              address: request.socket.remoteAddress ?? 'unknown',
-              csrf: token,
-              nowMs: app.ctx.now().getTime(),
-            },
-            auth,
-            sessions,
-            { http, cookie },
-          );
-          reply(signIn.result, signIn.cookies);
-          return true;
-        }
-        if (!allowed) {
-          if (request.method !== 'GET') throw new Refusal(401, 'Sign in first.');
-          reply({ kind: 'redirect', location: `/login?next=${encodeURIComponent(path + url.search)}` });
-          return true;
-        }
-        const route = findRoute(request.method ?? 'GET', path);
-        if (route === 'method-not-allowed') throw new Refusal(405, 'method not allowed');
-        const ctx: PageContext = { app, csrf: token, query: url.searchParams, form };
-        const result = route ? await route.run(ctx) : notFoundPage();
-        if (result.kind !== 'download') reply(result);
-        else {
-          const failed = await sendChunks(response, result, secrets);
-          if (failed) app.ctx.logger.warn({ err: failed, path }, 'console download cut short');
-        }
+        await answer(app, visit, request, response, url);
       } catch (error) {
-        if (error instanceof Refusal) {
-          reply(
-            page(
-              { title: 'Refused', section: null },
-              html`<p class="notice bad">${error.message}</p>`,
-              error.status,
-            ),
-          );
-          return true;
-        }
-        app.ctx.logger.warn({ err: error, path }, 'console page failed');
-        reply(
-          page(
-            { title: 'Something went wrong', section: null },
-            html`<p class="notice bad">This page could not be built; the daemon's log says why.</p>`,
-            500,
-          ),
-        );
+        answerFailure(app, visit, error, url.pathname);
       }
       return true;
     },
   };
+}
+
+/** The console's stylesheet and script; true when the request was for one. */
+function servedAsset(request: IncomingMessage, response: ServerResponse, path: string): boolean {
+  if (request.method !== 'GET') return false;
+  if (path === '/assets/console.css') send(response, 200, 'text/css; charset=utf-8', CONSOLE_CSS);
+  else if (path === '/assets/console.js') send(response, 200, 'text/javascript; charset=utf-8', CONSOLE_JS);
+  else return false;
+  return true;
+}
+
+/** One request's session, sign-in state and CSRF token, and how a page is sent back with its cookies. */
+interface Visit {
+  csrf: CsrfTokens;
+  http: App['settings']['config']['http'];
+  cookies: Map<string, string>;
+  /** The CSRF session the browser sent, if any. */
+  given: string | undefined;
+  token: string;
+  auth: ConsoleAuth;
+  sessions: ConsoleSessions;
+  allowed: boolean;
+  cookie: { secure: boolean };
+  secrets: ReturnType<typeof pageSecrets>;
+  reply(result: PageResult, extraCookies?: string[]): void;
+}
+
+async function openVisit(
+  app: App,
+  csrf: CsrfTokens,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<Visit> {
+  const { http } = app.settings.config;
+  const secrets = pageSecrets(collectSecrets(app.settings.config));
+  const cookies = parseCookies(request.headers.cookie);
+  const given = cookies.get(SESSION_COOKIE);
+  const session = csrf.isSession(given) ? given : csrf.newSession();
+  const cookie = { secure: secureCookies(request, http) };
+  const setCookies = session === given ? [] : [consoleCookie(SESSION_COOKIE, session, cookie)];
+  const sessions = new ConsoleSessions(app.ctx.redis, app.ctx.prefix);
+  const auth = new ConsoleAuth(http.auth.token, sessions);
+  const allowed = await auth.allows(cookies.get(AUTH_COOKIE), request.headers.authorization);
+  const token = csrf.tokenFor(session);
+  const reply = (result: PageResult, extraCookies: string[] = []) => {
+    const cookie = [...setCookies, ...extraCookies];
+    const headers: Record<string, string | string[]> = cookie.length > 0 ? { 'set-cookie': cookie } : {};
+    if (result.kind === 'redirect') {
+      send(response, 303, 'text/plain; charset=utf-8', '', { ...headers, location: result.location });
+      return;
+    }
+    const frame = auth.required && allowed ? { ...result.frame, signOut: token } : result.frame;
+    const body = layout(frame, result.body).value;
+    send(response, result.status ?? 200, 'text/html; charset=utf-8', body, headers, secrets);
+  };
+  return { csrf, http, cookies, given, token, auth, sessions, allowed, cookie, secrets, reply };
+}
+
+/** Checks a POST, then answers sign-in and out, the sign-in redirect, or the route's page. */
+async function answer(
+  app: App,
+  visit: Visit,
+  request: IncomingMessage,
+  response: ServerResponse,
+  url: URL,
+): Promise<void> {
+  const path = url.pathname;
+  const form = request.method === 'POST' ? await readForm(request) : new URLSearchParams();
+  if (request.method === 'POST')
+    checkPost(request, form, { http: visit.http, csrf: visit.csrf, session: visit.given });
+  if (path === '/login' || (path === '/logout' && request.method === 'POST')) {
+    const signIn = await signInRoute(
+      {
+        method: request.method,
+        url,
+        form,
+        session: visit.cookies.get(AUTH_COOKIE),
+        address: request.socket.remoteAddress ?? 'unknown',
+        csrf: visit.token,
+        nowMs: app.ctx.now().getTime(),
+      },
+      visit.auth,
+      visit.sessions,
+      { http: visit.http, cookie: visit.cookie },
+    );
+    return visit.reply(signIn.result, signIn.cookies);
+  }
+  if (!visit.allowed) {
+    if (request.method !== 'GET') throw new Refusal(401, 'Sign in first.');
+    return visit.reply({
+      kind: 'redirect',
+      location: `/login?next=${encodeURIComponent(path + url.search)}`,
+    });
+  }
+  const route = findRoute(request.method ?? 'GET', path);
+  if (route === 'method-not-allowed') throw new Refusal(405, 'method not allowed');
+  const ctx: PageContext = { app, csrf: visit.token, query: url.searchParams, form };
+  const result = route ? await route.run(ctx) : notFoundPage();
+  if (result.kind !== 'download') return visit.reply(result);
+  const failed = await sendChunks(response, result, visit.secrets);
+  if (failed) app.ctx.logger.warn({ err: failed, path }, 'console download cut short');
+}
+
+/** A refusal is told as such; anything else is logged and told as a page that could not be built. */
+function answerFailure(app: App, visit: Visit, error: unknown, path: string): void {
+  if (error instanceof Refusal) {
+    visit.reply(
+      page(
+        { title: 'Refused', section: null },
+        html`<p class="notice bad">${error.message}</p>`,
+        error.status,
+      ),
+    );
+    return;
+  }
+  app.ctx.logger.warn({ err: error, path }, 'console page failed');
+  visit.reply(
+    page(
+      { title: 'Something went wrong', section: null },
+      html`<p class="notice bad">This page could not be built; the daemon's log says why.</p>`,
+      500,
+    ),
+  );
 }

@@ -1,12 +1,12 @@
 import { isDeliveryError } from '../channels/delivery-error.js';
 import type { ChannelSender, IssuerEvents } from '../channels/types.js';
 import type { ChannelConfig } from '../config/schema.js';
-import type { JobContext } from '../jobs/context.js';
 import { stateKeys } from '../state/keys.js';
 import { Lease } from '../state/lease.js';
 import type { Inflight, UnreadableRecord } from '../state/outbox.js';
 import { backoffMs } from './backoff.js';
 import { composeNext, inflightOf } from './compose.js';
+import type { DeliveryParts } from './parts.js';
 import { describeCap, type RateLimitPause, rateLimitPause } from './retry-after-cap.js';
 import { StallWatch } from './stall-watch.js';
 
@@ -34,7 +34,7 @@ const RECORD_RETRY_MS = { first: 100, max: 2_000 } as const;
  * delays the record, never repeats the send.
  */
 export class ChannelDeliverer {
-  readonly #ctx: JobContext;
+  readonly #ctx: DeliveryParts;
   readonly #channel: string;
   readonly #lease: Lease;
   #running = false;
@@ -51,7 +51,7 @@ export class ChannelDeliverer {
   /** Whether a capped Retry-After's notice may be active: cleared at the next message sent. */
   #capTold = true;
 
-  constructor(ctx: JobContext, channel: string) {
+  constructor(ctx: DeliveryParts, channel: string) {
     this.#ctx = ctx;
     this.#channel = channel;
     this.#stall = new StallWatch(ctx, channel);

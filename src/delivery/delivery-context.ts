@@ -1,37 +1,23 @@
-import type { JobContext } from '../jobs/context.js';
 import { Outbox } from '../state/outbox.js';
 import type { RedisClient } from '../state/redis-connection.js';
+import type { DeliveryParts } from './parts.js';
 
 /**
- * The job context of the delivery path: the process's own, with the outboxes and leases on `redis`, the
- * delivery path's own connection, so that a stuck one can be told apart and replaced without touching
- * the stores every other part uses (src/ops/delivery-liveness.ts).
+ * The parts of the delivery path with the outboxes and leases on `redis`, the path's own connection, so
+ * that a stuck one can be told apart and replaced without touching the stores every other part uses
+ * (src/ops/delivery-liveness.ts). Notices stay on the process's command connection.
  */
-export function deliveryContext(ctx: JobContext, redis: RedisClient): JobContext {
+export function deliveryParts(parts: DeliveryParts, redis: RedisClient): DeliveryParts {
+  const { settings, prefix, processId, now, logger, metrics, notices } = parts;
   return {
-    settings: ctx.settings,
-    prefix: ctx.prefix,
-    processId: ctx.processId,
+    settings,
+    prefix,
+    processId,
+    now,
+    logger,
+    metrics,
+    notices,
     redis,
-    now: ctx.now,
-    logger: ctx.logger,
-    metrics: ctx.metrics,
-    upstream: ctx.upstream,
-    probe: ctx.probe,
-    budget: ctx.budget,
-    access: ctx.access,
-    snapshots: ctx.snapshots,
-    pollHealth: ctx.pollHealth,
-    epoch: ctx.epoch,
-    eventLog: ctx.eventLog,
-    directory: ctx.directory,
-    mutes: ctx.mutes,
-    notices: ctx.notices,
-    outbox: new Outbox(redis, ctx.prefix),
-    channels: ctx.channels,
-    // Read through: the queues open on first use (a refused start must leave Redis as it found it).
-    get queues() {
-      return ctx.queues;
-    },
+    outbox: new Outbox(redis, prefix),
   };
 }

@@ -1,7 +1,7 @@
 import type { ChannelConfig } from '../config/schema.js';
-import type { JobContext } from '../jobs/context.js';
 import type { RedisClient } from '../state/redis-connection.js';
 import { ChannelDeliverer } from './deliverer.js';
+import type { DeliveryParts } from './parts.js';
 
 /** Wake-up messages starting with this are liveness probes (channel names cannot hold a `:`). */
 export const WAKE_PROBE_PREFIX = 'probe:';
@@ -18,13 +18,13 @@ export function wakeProbePrefix(processId: string): string {
  * subscriber answer, and replaces the whole set when either is stuck.
  */
 export class DeliverySet {
-  readonly #ctx: JobContext;
+  readonly #ctx: DeliveryParts;
   readonly #subscriber: RedisClient;
   readonly #deliverers = new Map<string, ChannelDeliverer>();
   /** The last liveness probe heard on the wake-up topic. */
   #probeHeard: string | undefined;
 
-  constructor(ctx: JobContext, subscriber: RedisClient) {
+  constructor(ctx: DeliveryParts, subscriber: RedisClient) {
     this.#ctx = ctx;
     this.#subscriber = subscriber;
   }

@@ -1,8 +1,14 @@
-import type { JobContext } from '../jobs/context.js';
 import { stateKeys } from '../state/keys.js';
 import { Lease } from '../state/lease.js';
+import type { Outbox } from '../state/outbox.js';
 import { composeNext, inflightOf } from './compose.js';
 import { DRAIN_LEASE_MS } from './deliverer.js';
+import type { DeliveryParts } from './parts.js';
+
+/** What retiring a channel touches: its outbox under its drain lease. */
+export type RetireParts = Pick<DeliveryParts, 'prefix' | 'processId' | 'redis' | 'now'> & {
+  outbox: Pick<Outbox, 'inflight' | 'finish' | 'ready' | 'digestEvents' | 'claim' | 'stagedCount'>;
+};
 
 /** What retiring a removed channel left behind: messages parked, digest events still staged. */
 export interface Retired {
@@ -22,7 +28,7 @@ const READ_LIMIT = 500;
  * channel's drain lease, so a process still running the old config cannot send what is being parked;
  * `busy` when that process holds it (try again later).
  */
-export async function retireChannel(ctx: JobContext, channel: string): Promise<Retired | 'busy'> {
+export async function retireChannel(ctx: RetireParts, channel: string): Promise<Retired | 'busy'> {
   const box = stateKeys(ctx.prefix).outbox(channel);
   const lease = new Lease(ctx.redis, box.lease, `${ctx.processId}|${channel}|retire`, DRAIN_LEASE_MS);
   if (!(await lease.take())) return 'busy';

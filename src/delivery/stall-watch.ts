@@ -1,4 +1,4 @@
-import type { JobContext } from '../jobs/context.js';
+import type { DeliveryParts } from './parts.js';
 import { channelStall, describeStall, stalledNoticeKey } from './stall.js';
 
 /** How often the lease holder looks at its channel's oldest undelivered message. */
@@ -11,13 +11,13 @@ const CHECK_EVERY_MS = 1_000;
  * the metric read the same age from Redis themselves, so every process answers for the channel.
  */
 export class StallWatch {
-  readonly #ctx: JobContext;
+  readonly #ctx: DeliveryParts;
   readonly #channel: string;
   #checkedAt = Number.NEGATIVE_INFINITY;
   /** What this process last told; undefined until its first look (another process may have raised it). */
   #stalled: boolean | undefined;
 
-  constructor(ctx: JobContext, channel: string) {
+  constructor(ctx: DeliveryParts, channel: string) {
     this.#ctx = ctx;
     this.#channel = channel;
   }

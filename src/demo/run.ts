@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import { CliError, EXIT } from '../cli/exit.js';
 import { parseDuration } from '../config/duration.js';
+import { createConsole } from '../console/handler.js';
 import { sweepEvery } from '../jobs/schedulers.js';
 import { startHttpServer } from '../ops/http-server.js';
 import { acquireRedis, type DemoRedis } from './acquire-redis.js';
@@ -82,7 +83,7 @@ function banner(
 
 /** The web console on a free loopback port (no token needed there), closed at teardown; its address. */
 async function startDemoConsole(demo: RunningDemo, teardown: Teardown): Promise<string> {
-  const { server, port } = await startHttpServer(demo.app, 0, '127.0.0.1');
+  const { server, port } = await startHttpServer(demo.app, 0, '127.0.0.1', createConsole(demo.app));
   teardown.add(
     'web console',
     () =>

@@ -118,6 +118,45 @@ async function withRegisters(config: Config, io: DemoIo, teardown: Teardown): Pr
 }
 
 /**
+ * The Redis connection that deletes the demo's keys at teardown: those under its prefix, and its budget's
+ * ledger once `ledger` is known (it belongs to the upstream's URL and key, not to the prefix; the demo's
+ * sandbox listens on a port of this run, so no one else counts in it). `removed` counts them.
+ */
+async function demoKeys(
+  url: string,
+  prefix: string,
+  teardown: Teardown,
+): Promise<{ ledger: string | undefined; removed: number | undefined }> {
+  const admin = connectOnce(url, 2_000);
+  await admin.connect();
+  teardown.add('Redis connection', () => admin.quit());
+  const keys: { ledger: string | undefined; removed: number | undefined } = {
+    ledger: undefined,
+    removed: undefined,
+  };
+  teardown.add('demo keys', async () => {
+    keys.removed = await deleteKeysUnder(admin, prefix);
+    if (keys.ledger !== undefined) keys.removed += await deleteKeysUnder(admin, keys.ledger);
+  });
+  return keys;
+}
+
+/** The sandbox upstream playing the demo's scenario, within the config's budget limits. */
+function startDemoSandbox(port: number, budget: Config['budget']) {
+  return startSandbox({
+    port,
+    scenario: createScenario(DEMO_SCENARIO),
+    stepEvery: DEMO_STEP_MS,
+    limits: {
+      perMinute: budget.perMinute,
+      perDay: budget.perDay,
+      minuteMs: budget.minuteWindow,
+      dayMs: budget.dayWindow,
+    },
+  });
+}
+
+/**
  * Starts, in this process, the Slack stand-in, the SMTP server, the sandbox and the daemon's parts on
  * config/demo.yaml, under a fresh key prefix; each is registered on `teardown` as soon as it runs.
  */
@@ -129,17 +168,7 @@ export async function startDemo(
   options: { registers: boolean } = { registers: false },
 ): Promise<RunningDemo> {
   const prefix = `shortwatch-demo-${randomBytes(4).toString('hex')}`;
-  const admin = connectOnce(redis.url, 2_000);
-  await admin.connect();
-  teardown.add('Redis connection', () => admin.quit());
-  let removed: number | undefined;
-  let ledger: string | undefined;
-  teardown.add('demo keys', async () => {
-    removed = await deleteKeysUnder(admin, prefix);
-    // The budget's ledger belongs to the upstream's URL and key, not to the prefix; the demo's sandbox
-    // listens on a port of this run, so no one else counts in its ledger and it goes too.
-    if (ledger !== undefined) removed += await deleteKeysUnder(admin, ledger);
-  });
+  const keys = await demoKeys(redis.url, prefix, teardown);
   const { files, slack, smtp } = await startCaptures(out, io, teardown);
   // The sandbox's port is known before it starts, so it can take its limits from the config.
   const sandboxPort = await freePort();
@@ -154,19 +183,8 @@ export async function startDemo(
     io.env,
   );
   const config = options.registers ? await withRegisters(loaded, io, teardown) : loaded;
-  ledger = ledgerRoot(accessFingerprint(config.upstream.baseUrl, config.upstream.apiKey));
-  const { budget } = config;
-  const sandbox = await startSandbox({
-    port: sandboxPort,
-    scenario: createScenario(DEMO_SCENARIO),
-    stepEvery: DEMO_STEP_MS,
-    limits: {
-      perMinute: budget.perMinute,
-      perDay: budget.perDay,
-      minuteMs: budget.minuteWindow,
-      dayMs: budget.dayWindow,
-    },
-  });
+  keys.ledger = ledgerRoot(accessFingerprint(config.upstream.baseUrl, config.upstream.apiKey));
+  const sandbox = await startDemoSandbox(sandboxPort, config.budget);
   teardown.add('sandbox', () => sandbox.close());
   const logger = createLogger({
     level: config.log.level,
@@ -187,6 +205,6 @@ export async function startDemo(
     slackUrl: slack.url,
     smtp: `${smtp.host}:${smtp.port}`,
     files,
-    removedKeys: () => removed,
+    removedKeys: () => keys.removed,
   };
 }

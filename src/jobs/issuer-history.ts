@@ -1,7 +1,7 @@
 import { type HistorySummary, holderKey, type PositionEvent, type Snapshot } from '../positions/index.js';
 import { historyEvidence } from '../schedule/index.js';
 import type { IssuerPosition, PositionsResponse } from '../upstream/index.js';
-import type { JobContext } from './context.js';
+import type { JobContext, Settings } from './context.js';
 
 // An issuer's `status=all` history serves two ends, with one request: the last value disclosed by a
 // holder that closed (it fell below the 0.5% threshold), and once per issuer the change rate's
@@ -15,13 +15,14 @@ import type { JobContext } from './context.js';
  */
 export async function historyForPoll(
   ctx: JobContext,
+  settings: Settings,
   issuerId: string,
   events: readonly PositionEvent[],
   previous: Snapshot | null,
 ): Promise<PositionsResponse | null> {
-  const finals = ctx.settings().config.poll.enrichClosed && events.some((e) => e.kind === 'closed');
+  const finals = settings.config.poll.enrichClosed && events.some((e) => e.kind === 'closed');
   if (!finals && previous !== null) return null;
-  if (!(await sweepStillFits(ctx))) return null;
+  if (!(await sweepStillFits(ctx, settings))) return null;
   try {
     const history = await ctx.upstream.getPositions(issuerId, 'all');
     // Stored for good once summed up: an answer for another issuer or status must not be.
@@ -51,9 +52,8 @@ export function historyFits(input: {
   return input.dayLeft - input.reserve > input.watched + checksLeft;
 }
 
-async function sweepStillFits(ctx: JobContext): Promise<boolean> {
+async function sweepStillFits(ctx: JobContext, { plan, config, watched }: Settings): Promise<boolean> {
   const { day, reserve } = await ctx.budget.usage();
-  const { plan, config, watched } = ctx.settings();
   return historyFits({
     dayLeft: day.left,
     reserve,

@@ -11,7 +11,7 @@ import {
   isUnauthorizedError,
   type PositionsResponse,
 } from '../upstream/index.js';
-import type { JobContext } from './context.js';
+import type { JobContext, Settings } from './context.js';
 import { checkAnswer } from './plausibility.js';
 import { sweepEvery } from './schedulers.js';
 import { isWholeDirectory } from './watchlist.js';
@@ -26,6 +26,7 @@ export type NoAnswer = { outcome: 'missing' | 'revoked' };
  */
 export async function fetchChecked(
   ctx: JobContext,
+  settings: Settings,
   issuer: { id: string; name: string },
   previous: Snapshot | null,
 ): Promise<PositionsResponse | NoAnswer> {
@@ -51,7 +52,7 @@ export async function fetchChecked(
       // The next sweep after access returns plans this issuer again: its snapshot is still old.
       return { outcome: 'revoked' };
     }
-    if (isIssuerNotFoundError(error)) return notFound(ctx, issuer);
+    if (isIssuerNotFoundError(error)) return notFound(ctx, settings, issuer);
     throw error;
   }
   const unknownKeys = checkAnswer(response, { issuerId: issuer.id }, previous);
@@ -72,8 +73,11 @@ export function notFoundBackoffMs(count: number, sweepIntervalMs: number): numbe
  * with backoff and an ops notice goes out only when it persists (`poll.notFoundNoticeAfter`); an issuer
  * the directory no longer lists is the watchlist problem the sweep reports, asked again daily.
  */
-async function notFound(ctx: JobContext, issuer: { id: string; name: string }): Promise<NoAnswer> {
-  const { config, plan } = ctx.settings();
+async function notFound(
+  ctx: JobContext,
+  { config, plan }: Settings,
+  issuer: { id: string; name: string },
+): Promise<NoAnswer> {
   const now = ctx.now();
   const directory = await ctx.directory.load();
   const listed = directory === null || directory.issuers.some((i) => i.svc_issuer_id === issuer.id);

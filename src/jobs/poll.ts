@@ -8,13 +8,26 @@ import { Lease } from '../state/lease.js';
 import { commitPoll } from '../state/poll-commit.js';
 import { failureBackoffMs, lagBackoffMs } from '../state/polling-state.js';
 import type { PositionsResponse } from '../upstream/index.js';
-import type { JobContext } from './context.js';
+import type { JobContext, Settings } from './context.js';
 import { historyForPoll, historySummary, withFinals } from './issuer-history.js';
 import { withIssuerLabel } from './issuer-label.js';
-import { fetchChecked } from './poll-answer.js';
+import { fetchChecked, type NoAnswer } from './poll-answer.js';
 import { failureCause, isDeterministic, nextPollTry } from './poll-failure.js';
 import { sweepEvery } from './schedulers.js';
 import type { PollJobData } from './sweep.js';
+
+/** One poll job and the settings it runs with, read once at its start. */
+interface PollRun {
+  ctx: JobContext;
+  job: Job<PollJobData>;
+  settings: Settings;
+}
+
+/** An answer to diff: the positions and their diff against the snapshot (confirmed when it had to be). */
+interface Answer {
+  response: PositionsResponse;
+  diff: DiffResult;
+}
 
 /** What one poll did. */
 export type PollResult =
@@ -32,13 +45,15 @@ export async function runPoll(
   token: string | undefined,
 ): Promise<PollResult> {
   const { issuerId } = job.data;
+  // The settings are read once: a reload while the poll runs changes nothing in it.
+  const run: PollRun = { ctx, job, settings: ctx.settings() };
   // A retry of this job finds its own dead run's lease (same job id) and takes it over at once; any
   // other holder that died stops renewing, and its lease lapses within one lease period.
   const lease = new Lease(
     ctx.redis,
     stateKeys(ctx.prefix).pollLease(issuerId),
     `${job.id}|${ctx.processId}|${token ?? ''}`,
-    pollLeaseMs(ctx.settings().config),
+    pollLeaseMs(run.settings.config),
   );
   if (!(await lease.take(`${job.id}|`))) {
     // Another worker polls this issuer right now: come back after it rather than diff against a moving snapshot.
@@ -48,12 +63,12 @@ export async function runPoll(
   lease.keepAlive();
   const started = performance.now();
   try {
-    const result = await pollLeased(ctx, job);
+    const result = await pollLeased(run);
     ctx.metrics.polls.inc({ outcome: result.outcome });
     return result;
   } catch (error) {
     if (error instanceof DelayedError || error instanceof RateLimitError) throw error;
-    throw await failed(ctx, job, error);
+    throw await failed(run, error);
   } finally {
     ctx.metrics.pollDuration.observe((performance.now() - started) / 1000);
     await lease.release();
@@ -83,58 +98,82 @@ function alreadyCurrent(snapshot: Snapshot | null, job: Job<PollJobData>): boole
   return Date.parse(snapshot.polledAt) >= turn;
 }
 
-async function pollLeased(ctx: JobContext, job: Job<PollJobData>): Promise<PollResult> {
-  const { issuerId, issuerName } = job.data;
-  const issuer = { id: issuerId, name: issuerName };
-  const previous = await ctx.snapshots.get(issuerId);
+async function pollLeased(run: PollRun): Promise<PollResult> {
+  const { ctx, job } = run;
+  const issuer = { id: job.data.issuerId, name: job.data.issuerName };
+  const previous = await ctx.snapshots.get(issuer.id);
   // A duplicate of a poll that already committed (a replay, an overlapping sweep) costs no token.
   if (alreadyCurrent(previous, job)) {
     await recovered(ctx, issuer);
     return { outcome: 'current' };
   }
-  let response = await fetchChecked(ctx, issuer, previous);
-  if ('outcome' in response) return response;
-  let diff = diffOf(ctx, job, previous, response);
-  if (await closesNeedConfirmation(ctx, job, previous, diff)) {
-    // One observation that closes every holder, or too much of the watchlist at once, is more often a
-    // glitch upstream than a market event: a second answer decides, and is the one committed.
-    const second = await fetchChecked(ctx, issuer, previous);
-    if ('outcome' in second) return second;
-    const confirmed = diffOf(ctx, job, previous, second);
-    const [before, after] = [closedCount(diff.events), closedCount(confirmed.events)];
-    ctx.metrics.closeConfirmations.inc({ result: after >= before ? 'confirmed' : 'refuted' });
-    if (after < before) {
-      await ctx.redis.decrby(closesKey(ctx, job), before - after);
-      ctx.logger.warn({ issuerId, closed: before, confirmed: after }, 'closes refuted by a second answer');
-    }
-    response = second;
-    diff = confirmed;
-  }
+  const answer = await confirmedAnswer(run, issuer, previous);
+  if ('outcome' in answer) return answer;
+  const { committed, events } = await commitAnswer(run, previous, answer);
+  await afterCommit(run, issuer, answer.response);
+  if (events > 0) ctx.logger.info({ issuerId: issuer.id, events, committed }, 'poll found changes');
+  const outcome = answer.diff.baseline ? 'baseline' : events > 0 ? 'changed' : 'unchanged';
+  return { outcome, events: committed ? events : 0, committed };
+}
 
-  const { config } = ctx.settings();
-  const { events, next, baseline } = diff;
-  const history = await historyForPoll(ctx, issuerId, events, previous);
+/**
+ * The positions and their diff. One observation that closes every holder, or too much of the watchlist at
+ * once, is more often a glitch upstream than a market event: a second answer decides, and is the one kept.
+ */
+async function confirmedAnswer(
+  run: PollRun,
+  issuer: { id: string; name: string },
+  previous: Snapshot | null,
+): Promise<Answer | NoAnswer> {
+  const { ctx, settings } = run;
+  const response = await fetchChecked(ctx, settings, issuer, previous);
+  if ('outcome' in response) return response;
+  const diff = diffOf(run, previous, response);
+  if (!(await closesNeedConfirmation(run, previous, diff))) return { response, diff };
+  const second = await fetchChecked(ctx, settings, issuer, previous);
+  if ('outcome' in second) return second;
+  const confirmed = diffOf(run, previous, second);
+  const [before, after] = [closedCount(diff.events), closedCount(confirmed.events)];
+  ctx.metrics.closeConfirmations.inc({ result: after >= before ? 'confirmed' : 'refuted' });
+  if (after < before) {
+    await ctx.redis.decrby(closesKey(run), before - after);
+    ctx.logger.warn(
+      { issuerId: issuer.id, closed: before, confirmed: after },
+      'closes refuted by a second answer',
+    );
+  }
+  return { response: second, diff: confirmed };
+}
+
+/**
+ * Tells each event's story, routes the events (filters, mutes, quiet hours: decided once) and commits them
+ * with the snapshot in one script; the number of events and whether this commit wrote them.
+ */
+async function commitAnswer(
+  run: PollRun,
+  previous: Snapshot | null,
+  { response, diff }: Answer,
+): Promise<{ committed: boolean; events: number }> {
+  const { ctx, job, settings } = run;
+  const { config } = settings;
+  const history = await historyForPoll(ctx, settings, job.data.issuerId, diff.events, previous);
   // The story is told after the close's final value is known: it decides what "fell below" reads.
-  const told = tellStories(withFinals(events, history), previous?.memory ?? {}, ctx.now(), {
+  const told = tellStories(withFinals(diff.events, history), previous?.memory ?? {}, ctx.now(), {
     reopenWindowMs: config.alerts.reopenWindow,
     flapWindowMs: config.alerts.flapWindow,
   });
-  const enriched = told.events;
-  const mutes = enriched.length > 0 ? await ctx.mutes.list() : [];
-  const plan = withIssuerLabel(
-    planDelivery(enriched, config.channels, mutes, ctx.now(), {
-      confirmedCloses: config.alerts.confirmedCloses,
-    }),
-    job.data.label,
-  );
+  const mutes = told.events.length > 0 ? await ctx.mutes.list() : [];
+  const routes = planDelivery(told.events, config.channels, mutes, ctx.now(), {
+    confirmedCloses: config.alerts.confirmedCloses,
+  });
+  const plan = withIssuerLabel(routes, job.data.label);
   const remembered = recordFallsTold(told.memory, plan.logged);
-  const memory = Object.keys(remembered).length > 0 ? { memory: remembered } : {};
-  const summary = historySummary(next, history, ctx.now());
+  const summary = historySummary(diff.next, history, ctx.now());
   const committed = await commitPoll(ctx.redis, ctx.prefix, {
     snapshot: {
-      ...next,
+      ...diff.next,
       upstreamUpdated: response.last_updated,
-      ...memory,
+      ...(Object.keys(remembered).length > 0 ? { memory: remembered } : {}),
       ...(summary ? { history: summary } : {}),
     },
     expectedPolledAt: previous?.polledAt ?? null,
@@ -143,28 +182,32 @@ async function pollLeased(ctx: JobContext, job: Job<PollJobData>): Promise<PollR
     suppressed: plan.suppressed,
     eventsKept: config.poll.eventsKept,
   });
-  if (committed) for (const event of enriched) ctx.metrics.events.inc({ kind: event.kind });
+  if (committed) for (const event of told.events) ctx.metrics.events.inc({ kind: event.kind });
+  return { committed, events: told.events.length };
+}
+
+/** After a commit: a blind poll's answer with a version asks for the list; a lagging answer waits, else recovered. */
+async function afterCommit(
+  run: PollRun,
+  issuer: { id: string; name: string },
+  response: PositionsResponse,
+): Promise<void> {
+  const { ctx, job } = run;
   // While the list has no version it is read only at its turn: an answer with one asks for it now.
   if (job.data.reason === 'blind' && response.last_updated !== null)
     await ctx.redis.hset(stateKeys(ctx.prefix).sweep, 'blindVersionSeenAt', ctx.now().toISOString());
   const listVersion = job.data.datasetVersion ?? null;
   if (listVersion !== null && isOlder(response.last_updated, listVersion) && response.last_updated !== null)
-    await lagged(ctx, issuer, response.last_updated, listVersion);
+    await lagged(run, issuer, response.last_updated, listVersion);
   else await recovered(ctx, issuer);
-  if (enriched.length > 0) {
-    ctx.logger.info({ issuerId, events: enriched.length, committed }, 'poll found changes');
-  }
-  const outcome = baseline ? 'baseline' : enriched.length > 0 ? 'changed' : 'unchanged';
-  return { outcome, events: committed ? enriched.length : 0, committed };
 }
 
 function diffOf(
-  ctx: JobContext,
-  job: Job<PollJobData>,
+  { ctx, job, settings }: PollRun,
   previous: Snapshot | null,
   response: PositionsResponse,
 ): DiffResult {
-  const { config } = ctx.settings();
+  const { config } = settings;
   return diffPositions({
     previous,
     issuer: { id: job.data.issuerId, name: response.issuer.name || job.data.issuerName },
@@ -194,7 +237,7 @@ function isOlder(answer: string | null, list: string): boolean {
 
 const closedCount = (events: readonly PositionEvent[]) => events.filter((e) => e.kind === 'closed').length;
 
-function closesKey(ctx: JobContext, job: Job<PollJobData>): string {
+function closesKey({ ctx, job }: Pick<PollRun, 'ctx' | 'job'>): string {
   return stateKeys(ctx.prefix).closesInRefresh(job.data.datasetVersion ?? 'unversioned');
 }
 
@@ -204,15 +247,15 @@ function closesKey(ctx: JobContext, job: Job<PollJobData>): string {
  * positions the last sweep counted.
  */
 async function closesNeedConfirmation(
-  ctx: JobContext,
-  job: Job<PollJobData>,
+  run: PollRun,
   previous: Snapshot | null,
   diff: DiffResult,
 ): Promise<boolean> {
+  const { ctx, settings } = run;
   const closed = closedCount(diff.events);
   if (closed === 0 || previous === null) return false;
   if (Object.keys(diff.next.positions).length === 0) return true;
-  const key = closesKey(ctx, job);
+  const key = closesKey(run);
   const replies =
     (await ctx.redis
       .multi()
@@ -222,7 +265,7 @@ async function closesNeedConfirmation(
       .exec()) ?? [];
   const total = Number(replies[0]?.[1]);
   const positions = Number(replies[2]?.[1]);
-  return positions > 0 && total > ctx.settings().config.poll.confirmClosedShare * positions;
+  return positions > 0 && total > settings.config.poll.confirmClosedShare * positions;
 }
 
 /** A poll succeeded: clear the issuer's failure streak, 404 backoff, lag and the notices they raised. */
@@ -240,12 +283,12 @@ async function recovered(ctx: JobContext, issuer: { id: string; name: string }):
  * issuer stays due, is planned again at the next gate check, and is told as overdue if it lasts.
  */
 async function lagged(
-  ctx: JobContext,
+  { ctx, settings }: PollRun,
   issuer: { id: string; name: string },
   answered: string,
   expected: string,
 ): Promise<void> {
-  const { plan } = ctx.settings();
+  const { plan } = settings;
   const lag = await ctx.pollHealth.lagging({
     issuerId: issuer.id,
     answered,
@@ -270,12 +313,12 @@ async function lagged(
  * notice when it lasts), logged. A cause a retry cannot fix ends the job now (the next sweep plans the
  * issuer again) rather than spending a token on each of its attempts.
  */
-async function failed(ctx: JobContext, job: Job<PollJobData>, error: unknown): Promise<unknown> {
+async function failed({ ctx, job, settings }: PollRun, error: unknown): Promise<unknown> {
   const cause = failureCause(error);
   ctx.metrics.polls.inc({ outcome: 'failed' });
   ctx.metrics.pollFailures.inc({ cause });
   const message = error instanceof Error ? error.message : String(error);
-  const { plan } = ctx.settings();
+  const { plan } = settings;
   let failing: Awaited<ReturnType<typeof ctx.pollHealth.failed>> | undefined;
   try {
     failing = await ctx.pollHealth.failed({

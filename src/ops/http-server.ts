@@ -1,14 +1,30 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { App } from '../app.js';
-import { createConsole } from '../console/handler.js';
 import { createHostGate } from '../console/host-gate.js';
 import { stateKeys } from '../state/keys.js';
-import { readiness } from './status.js';
-import { withLiveness } from './worker-liveness.js';
+import type { Logger } from '../telemetry/logger.js';
+import type { Metrics } from '../telemetry/metrics.js';
+import { readiness, type StatusSource } from './status.js';
+import { type LivenessReport, withLiveness } from './worker-liveness.js';
+
+/**
+ * What the ops endpoints read: the state `status` shows, the metrics, the liveness of this process's
+ * workers and delivery path.
+ */
+interface OpsSource extends StatusSource {
+  readonly ctx: StatusSource['ctx'] & { logger: Logger };
+  readonly metrics: Metrics;
+  readonly liveness: LivenessReport | undefined;
+  readonly deliveryLiveness: LivenessReport | undefined;
+}
+
+/** Answers the paths it serves (the web console, src/console/): true when it answered the request. */
+interface PathHandler {
+  handle(request: IncomingMessage, response: ServerResponse): Promise<boolean>;
+}
 
 /** Brings the gauges up to date from Redis just before a scrape, so they are never stale. */
-export async function refreshGauges(app: App): Promise<void> {
+export async function refreshGauges(app: OpsSource): Promise<void> {
   const { metrics, ctx } = app;
   const usage = await ctx.budget.usage();
   metrics.budgetLeft.set({ window: 'minute' }, usage.minute.left);
@@ -45,14 +61,15 @@ export async function refreshGauges(app: App): Promise<void> {
  * Every path but `/healthz` answers only the host names it serves (loopback, `http.allowedHosts`, the host
  * of `http.publicUrl`): another `Host` is a DNS-rebinding page or a name to configure, answered 421.
  * `/healthz` says `ok` and nothing more, so container and orchestrator probes may call it by any name.
+ * `webConsole` (the composition's web console) answers its own paths before the probes' 404.
  */
 export async function startHttpServer(
-  app: App,
+  app: OpsSource,
   port: number,
   host: string,
+  webConsole: PathHandler,
 ): Promise<{ server: Server; port: number }> {
   // The web console (src/console/) answers its own paths; the probes below never need its token.
-  const webConsole = createConsole(app);
   const hostGate = createHostGate(() => app.settings.config.http, app.ctx.logger);
   const server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];

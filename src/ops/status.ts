@@ -1,14 +1,43 @@
-import type { App } from '../app.js';
+import type { Queue } from 'bullmq';
+import type { AccessState, RateBudget } from '../budget/index.js';
 import { formatDuration } from '../config/duration.js';
 import { channelStall, describeStall } from '../delivery/stall.js';
+import type { Queues, Settings } from '../jobs/context.js';
 import { describeOverdue, overdueAfterMs, overdueIssuers } from '../jobs/poll-health-report.js';
 import { collectSources, type SourceStatus } from '../jobs/registers/source-status.js';
 import { schedulerHealth, sweepEvery } from '../jobs/schedulers.js';
 import { isWholeDirectory, resolveWatchlist, watchEntries } from '../jobs/watchlist.js';
 import { round4 } from '../positions/index.js';
+import type { IssuerDirectory } from '../state/directory.js';
 import { stateKeys } from '../state/keys.js';
-import type { ActiveNotice } from '../state/notices.js';
-import type { IssuerHealth } from '../state/poll-health.js';
+import type { ActiveNotice, Notices } from '../state/notices.js';
+import type { Outbox } from '../state/outbox.js';
+import type { IssuerHealth, PollHealth } from '../state/poll-health.js';
+import type { RedisClient } from '../state/redis-connection.js';
+import type { SnapshotStore } from '../state/snapshot-store.js';
+
+/** The stores `status` and `/readyz` read, each narrowed to what they read. */
+interface StatusStores {
+  /** The hash-tagged key root of the deployment (state/keys.ts). */
+  prefix: string;
+  redis: RedisClient;
+  now: () => Date;
+  access: Pick<AccessState, 'get'>;
+  budget: Pick<RateBudget, 'usage' | 'spenders'>;
+  notices: Pick<Notices, 'list'>;
+  directory: Pick<IssuerDirectory, 'load'>;
+  snapshots: Pick<SnapshotStore, 'getMany'>;
+  pollHealth: Pick<PollHealth, 'all'>;
+  outbox: Pick<Outbox, 'depth' | 'stagedCount' | 'oldestUndelivered'>;
+}
+
+/** What any process (a daemon, a CLI command) shows the deployment's state from: an App is one. */
+export interface StatusSource {
+  readonly ctx: StatusStores;
+  readonly settings: Pick<Settings, 'config' | 'plan' | 'watched'>;
+  readonly queues: Queues & { all(): readonly Queue[] };
+  readonly redis: RedisClient;
+}
 
 /** Everything `shortwatch status` shows, as plain data (`--json` prints it as is). */
 export interface StatusReport {
@@ -95,9 +124,9 @@ export interface StatusReport {
 const PROCESS_FRESH_MS = 30_000;
 
 /** Reads the daemon's state from Redis: any process can answer for all of them. */
-export async function collectStatus(app: App): Promise<StatusReport> {
+export async function collectStatus(app: StatusSource): Promise<StatusReport> {
   const { ctx } = app;
-  const { config, plan, watched } = app.settings;
+  const { config, plan } = app.settings;
   const now = ctx.now();
   const keys = stateKeys(ctx.prefix);
   const [access, usage, spenders, sweep, notices, workers] = await Promise.all([
@@ -108,21 +137,127 @@ export async function collectStatus(app: App): Promise<StatusReport> {
     ctx.notices.list(),
     ctx.redis.hgetall(keys.workers),
   ]);
+  const watch = await readWatched(app, now.getTime());
+  return {
+    generatedAt: now.toISOString(),
+    upstream: upstreamSection(access, usage),
+    budget: budgetSection(
+      usage,
+      spenders.filter((deployment) => deployment !== config.redis.prefix),
+    ),
+    plan: planSection(plan),
+    sweep: {
+      lastSweepAt: sweep.lastSweepAt || null,
+      datasetLastUpdated: sweep.lastUpdated || null,
+      lastDue: sweep.lastDue ? Number(sweep.lastDue) : null,
+    },
+    watchlist: {
+      all: isWholeDirectory(config.watchlist),
+      issuers: watch.ids.length,
+      entries: watchEntries(config.watchlist).length,
+      unresolved: watch.unresolved,
+    },
+    bound: {
+      every: Number.isFinite(plan.maxStalenessMs) ? formatDuration(plan.maxStalenessMs) : null,
+      boundMs: Number.isFinite(plan.maxStalenessMs) ? plan.maxStalenessMs : null,
+      longest: longestUnpolled(watch.ids, watch.snapshots, now.getTime()),
+    },
+    issuers: issuerRows(watch, access.state === 'ok'),
+    overdue: watch.overdue.map((o) => describeOverdue(o, now.getTime())),
+    channels: await channelRows(app, now.getTime()),
+    schedulers: await schedulerRows(app, now.getTime()),
+    processes: processRows(workers, now.getTime()),
+    sources: await collectSources(ctx.redis, ctx.prefix, config.sources, now.getTime()),
+    notices,
+  };
+}
+
+/** The watched issuers as status shows them: bound, their snapshots, poll health and who is overdue. */
+async function readWatched(app: StatusSource, nowMs: number) {
+  const { ctx } = app;
+  const { config, plan, watched } = app.settings;
   // A CLI process never resolved the watchlist itself: bind names against the directory the sweeps saved.
   const directory = (await ctx.directory.load())?.issuers ?? null;
   const resolved = resolveWatchlist(config.watchlist, directory);
   const bound = directory !== null || watched.length === 0 ? resolved.watched : watched;
   const ids = bound.map((w) => w.id);
-  const snapshots = await ctx.snapshots.getMany(ids);
-  const names = new Map(bound.map((w) => [w.id, w.name]));
   const health = await ctx.pollHealth.all();
-  const overdue = overdueIssuers(bound, health, now.getTime(), overdueAfterMs(config, plan));
-  const overdueIds = new Set(overdue.map((o) => o.id));
-  const channels = await Promise.all(
-    config.channels.map(async (channel) => {
-      const depth = await ctx.outbox.depth(channel.name, now.getTime());
-      const oldest = await ctx.outbox.oldestUndelivered(channel.name, now.getTime());
-      const stall = channelStall(oldest, now.getTime(), config.delivery.stalledAfter);
+  return {
+    ids,
+    names: new Map(bound.map((w) => [w.id, w.name])),
+    snapshots: await ctx.snapshots.getMany(ids),
+    health,
+    overdue: overdueIssuers(bound, health, nowMs, overdueAfterMs(config, plan)),
+    unresolved: resolved.problems.map((problem) => problem.entry),
+  };
+}
+
+type Usage = Awaited<ReturnType<StatusStores['budget']['usage']>>;
+
+function upstreamSection(access: Awaited<ReturnType<StatusStores['access']['get']>>, usage: Usage) {
+  return {
+    access: access.state,
+    since: access.state === 'ok' ? null : new Date(access.since).toISOString(),
+    // Redis' time, like every instant of the shared budget: the same whichever process reports it.
+    blockedUntil: usage.blockedUntil === null ? null : new Date(usage.blockedUntil).toISOString(),
+  };
+}
+
+function budgetSection(usage: Usage, sharedWith: string[]): StatusReport['budget'] {
+  return {
+    minute: { ...pick(usage.minute), resetsAt: new Date(usage.minute.resetAt).toISOString() },
+    day: { ...pick(usage.day), resetsAt: new Date(usage.day.resetAt).toISOString() },
+    reserve: usage.reserve,
+    blockedReason: usage.blockedReason,
+    probing: usage.probing && {
+      window: usage.probing.window,
+      every: formatDuration(usage.probing.everyMs),
+      since: new Date(usage.probing.since).toISOString(),
+    },
+    sharedWith,
+  };
+}
+
+function planSection(plan: StatusSource['settings']['plan']): StatusReport['plan'] {
+  return {
+    gate: plan.gate,
+    sweepEvery: formatDuration(sweepEvery(plan)),
+    gateIntervalMs: plan.gateIntervalMs,
+    sweepIntervalMs: plan.sweepIntervalMs,
+    refreshesPerDay: plan.refreshesPerDay,
+    requestsPerDay: plan.requestsPerDay,
+    summary: plan.summary,
+  };
+}
+
+function issuerRows(
+  watch: Awaited<ReturnType<typeof readWatched>>,
+  accessOk: boolean,
+): StatusReport['issuers'] {
+  const overdueIds = new Set(watch.overdue.map((o) => o.id));
+  return watch.ids.map((id) => {
+    const snapshot = watch.snapshots.get(id);
+    const positions = Object.values(snapshot?.positions ?? {});
+    return {
+      id,
+      name: snapshot?.issuerName ?? watch.names.get(id) ?? id,
+      lastPoll: snapshot?.polledAt ?? null,
+      holders: positions.length,
+      totalShort: round4(positions.reduce((sum, p) => sum + p.value, 0)),
+      ...(accessOk
+        ? issuerHealth(watch.health.get(id), overdueIds.has(id))
+        : { health: 'stopped' as const, problem: 'upstream access revoked' }),
+    };
+  });
+}
+
+function channelRows(app: StatusSource, nowMs: number): Promise<StatusReport['channels']> {
+  const { outbox } = app.ctx;
+  return Promise.all(
+    app.settings.config.channels.map(async (channel) => {
+      const depth = await outbox.depth(channel.name, nowMs);
+      const oldest = await outbox.oldestUndelivered(channel.name, nowMs);
+      const stall = channelStall(oldest, nowMs, app.settings.config.delivery.stalledAfter);
       return {
         name: channel.name,
         kind: channel.kind,
@@ -132,88 +267,30 @@ export async function collectStatus(app: App): Promise<StatusReport> {
         delayed: depth.waiting - depth.ready,
         active: depth.inflight,
         failed: depth.parked,
-        staged: channel.mode === 'digest' ? await ctx.outbox.stagedCount(channel.name) : 0,
+        staged: channel.mode === 'digest' ? await outbox.stagedCount(channel.name) : 0,
         oldestUndeliveredMs: stall.ageMs,
         stalled: stall.stalled,
       };
     }),
   );
-  const schedulers = await schedulerHealth(app.queues, config, now.getTime());
-  return {
-    generatedAt: now.toISOString(),
-    upstream: {
-      access: access.state,
-      since: access.state === 'ok' ? null : new Date(access.since).toISOString(),
-      // Redis' time, like every instant of the shared budget: the same whichever process reports it.
-      blockedUntil: usage.blockedUntil === null ? null : new Date(usage.blockedUntil).toISOString(),
-    },
-    budget: {
-      minute: { ...pick(usage.minute), resetsAt: new Date(usage.minute.resetAt).toISOString() },
-      day: { ...pick(usage.day), resetsAt: new Date(usage.day.resetAt).toISOString() },
-      reserve: usage.reserve,
-      blockedReason: usage.blockedReason,
-      probing: usage.probing && {
-        window: usage.probing.window,
-        every: formatDuration(usage.probing.everyMs),
-        since: new Date(usage.probing.since).toISOString(),
-      },
-      sharedWith: spenders.filter((deployment) => deployment !== config.redis.prefix),
-    },
-    plan: {
-      gate: plan.gate,
-      sweepEvery: formatDuration(sweepEvery(plan)),
-      gateIntervalMs: plan.gateIntervalMs,
-      sweepIntervalMs: plan.sweepIntervalMs,
-      refreshesPerDay: plan.refreshesPerDay,
-      requestsPerDay: plan.requestsPerDay,
-      summary: plan.summary,
-    },
-    sweep: {
-      lastSweepAt: sweep.lastSweepAt || null,
-      datasetLastUpdated: sweep.lastUpdated || null,
-      lastDue: sweep.lastDue ? Number(sweep.lastDue) : null,
-    },
-    watchlist: {
-      all: isWholeDirectory(config.watchlist),
-      issuers: ids.length,
-      entries: watchEntries(config.watchlist).length,
-      unresolved: resolved.problems.map((problem) => problem.entry),
-    },
-    bound: {
-      every: Number.isFinite(plan.maxStalenessMs) ? formatDuration(plan.maxStalenessMs) : null,
-      boundMs: Number.isFinite(plan.maxStalenessMs) ? plan.maxStalenessMs : null,
-      longest: longestUnpolled(ids, snapshots, now.getTime()),
-    },
-    issuers: ids.map((id) => {
-      const snapshot = snapshots.get(id);
-      const positions = Object.values(snapshot?.positions ?? {});
-      return {
-        id,
-        name: snapshot?.issuerName ?? names.get(id) ?? id,
-        lastPoll: snapshot?.polledAt ?? null,
-        holders: positions.length,
-        totalShort: round4(positions.reduce((sum, p) => sum + p.value, 0)),
-        ...(access.state === 'ok'
-          ? issuerHealth(health.get(id), overdueIds.has(id))
-          : { health: 'stopped' as const, problem: 'upstream access revoked' }),
-      };
-    }),
-    overdue: overdue.map((o) => describeOverdue(o, now.getTime())),
-    channels,
-    schedulers: schedulers.map((s) => ({
-      id: s.id,
-      registered: s.registered,
-      next: s.next ? new Date(s.next).toISOString() : null,
-      late: s.late,
-    })),
-    processes: Object.entries(workers).flatMap(([id, raw]) => {
-      const record = parseProcess(raw);
-      if (!record || now.getTime() - Date.parse(record.seenAt) > PROCESS_FRESH_MS) return [];
-      return [{ id, role: record.role, seenAt: record.seenAt }];
-    }),
-    sources: await collectSources(ctx.redis, ctx.prefix, config.sources, now.getTime()),
-    notices,
-  };
+}
+
+async function schedulerRows(app: StatusSource, nowMs: number): Promise<StatusReport['schedulers']> {
+  const schedulers = await schedulerHealth(app.queues, app.settings.config, nowMs);
+  return schedulers.map((s) => ({
+    id: s.id,
+    registered: s.registered,
+    next: s.next ? new Date(s.next).toISOString() : null,
+    late: s.late,
+  }));
+}
+
+function processRows(workers: Record<string, string>, nowMs: number): StatusReport['processes'] {
+  return Object.entries(workers).flatMap(([id, raw]) => {
+    const record = parseProcess(raw);
+    if (!record || nowMs - Date.parse(record.seenAt) > PROCESS_FRESH_MS) return [];
+    return [{ id, role: record.role, seenAt: record.seenAt }];
+  });
 }
 
 /** The watched issuer whose last poll is oldest (issuers never polled are left to the `due` rows). */
@@ -272,7 +349,7 @@ function parseProcess(raw: string): { role: string; seenAt: string } | null {
 }
 
 /** One readiness reason per channel whose oldest undelivered message is older than `delivery.stalledAfter`. */
-async function stalledChannels(app: App): Promise<string[]> {
+async function stalledChannels(app: StatusSource): Promise<string[]> {
   const { config } = app.settings;
   const now = app.ctx.now().getTime();
   const reasons: string[] = [];
@@ -291,7 +368,9 @@ async function stalledChannels(app: App): Promise<string[]> {
  * source is stale.
  * `notices` lists the operator problems going on, so they reach a probe even when the ops channel cannot.
  */
-export async function readiness(app: App): Promise<{ ready: boolean; reasons: string[]; notices: string[] }> {
+export async function readiness(
+  app: StatusSource,
+): Promise<{ ready: boolean; reasons: string[]; notices: string[] }> {
   const reasons: string[] = [];
   try {
     await app.redis.ping();

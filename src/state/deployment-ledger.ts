@@ -5,6 +5,11 @@ import type { RedisClient } from './redis-connection.js';
 /** A credential's fingerprint as budget/access-state.ts `accessFingerprint` makes it. */
 const fingerprint = z.string().regex(/^[0-9a-f]{16}$/);
 
+/** Whether `value` is a credential's fingerprint (and not, say, the placeholder of a key not read). */
+export function isCredentialFingerprint(value: string): boolean {
+  return fingerprint.safeParse(value).success;
+}
+
 /**
  * Which credential's ledger (state/keys.ts `ledgerRoot`) a deployment's daemons count in, recorded in the
  * deployment: a command run without the API key (`status`, loaded by config/lazy-secrets.ts) cannot

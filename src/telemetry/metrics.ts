@@ -23,12 +23,23 @@ export interface Metrics {
   noticeActive: Gauge<'notice' | 'severity'>;
 }
 
-/** Creates the metrics on a fresh registry. */
+/** Creates the metrics on a fresh registry (in the order `/metrics` lists them). */
 export function createMetrics(): Metrics {
   const registry = new Registry();
   const registers = [registry];
   return {
     registry,
+    ...upstreamMetrics(registers),
+    ...pollingMetrics(registers),
+    ...outputMetrics(registers),
+  };
+}
+
+type Registers = Registry[];
+
+/** The upstream's answers and the budget left. */
+function upstreamMetrics(registers: Registers) {
+  return {
     upstreamRequests: new Counter({
       name: 'shortwatch_upstream_requests_total',
       help: 'Upstream requests by operation and HTTP status (or network/timeout).',
@@ -53,6 +64,12 @@ export function createMetrics(): Metrics {
       labelNames: ['window'],
       registers,
     }),
+  };
+}
+
+/** Sweeps, polls and the events they found. */
+function pollingMetrics(registers: Registers) {
+  return {
     sweeps: new Counter({
       name: 'shortwatch_sweeps_total',
       help: 'Sweeps by outcome (polled, unchanged, budget, blocked, revoked, failed).',
@@ -99,6 +116,12 @@ export function createMetrics(): Metrics {
       labelNames: ['kind'],
       registers,
     }),
+  };
+}
+
+/** Deliveries and the queues' and sweep's gauges. */
+function outputMetrics(registers: Registers) {
+  return {
     deliveries: new Counter({
       name: 'shortwatch_deliveries_total',
       help: 'Delivery attempts by channel and outcome (sent, retried, rate_limited, parked).',

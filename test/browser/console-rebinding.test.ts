@@ -6,6 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { loadConfig } from '../../src/config/load.js';
+import { createConsole } from '../../src/console/handler.js';
 import { chromiumPath, launchChromium } from '../../src/demo/headless-chromium.js';
 import { startHttpServer } from '../../src/ops/http-server.js';
 import { type Stack, startStack, updateConfig } from '../e2e/harness.js';
@@ -95,7 +96,7 @@ beforeAll(async () => {
   stack = await startStack({ issuers: 2, channels: ['console'] });
   updateConfig(stack, (config) => ({ ...config, http: { port: 0, host: '127.0.0.1' } }));
   app = await stack.openApp();
-  const started = await startHttpServer(app, 0, '127.0.0.1');
+  const started = await startHttpServer(app, 0, '127.0.0.1', createConsole(app));
   consoleServer = started.server;
   base = `http://127.0.0.1:${started.port}`;
   rebinder = await startRebinder(started.port);

@@ -4,6 +4,7 @@ import { stringify } from 'yaml';
 import type { App } from '../../src/app.js';
 import { isConfigError } from '../../src/config/config-error.js';
 import { loadConfig, parseConfig } from '../../src/config/load.js';
+import { createConsole } from '../../src/console/handler.js';
 import { startHttpServer } from '../../src/ops/http-server.js';
 import { runShortwatch, type Stack, startStack, updateConfig } from '../e2e/harness.js';
 
@@ -113,7 +114,7 @@ describe('the console over HTTP', () => {
     stack = await startStack({ issuers: 2, channels: ['console'] });
     updateConfig(stack, (config) => ({ ...config, ...more, http: { port: 0, host: '127.0.0.1', ...http } }));
     app = await stack.openApp();
-    const started = await startHttpServer(app, 0, '127.0.0.1');
+    const started = await startHttpServer(app, 0, '127.0.0.1', createConsole(app));
     server = started.server;
     return `http://127.0.0.1:${started.port}`;
   }

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
+import { createConsole } from '../../src/console/handler.js';
 import { startHttpServer } from '../../src/ops/http-server.js';
 import { holderKey, holderQueryMatches } from '../../src/positions/index.js';
 import { EXPORT_COLUMNS } from '../../src/record/export.js';
@@ -70,7 +71,7 @@ describe('the record of every message: export and console search after a parked 
     // The stream of sent messages versions before the record wrote: a start deletes it (nothing reads it).
     const retired = stateKeys(app.ctx.prefix).retiredDeliveries;
     await app.redis.xadd(retired, '*', 'delivery', '{}');
-    const started = await startHttpServer(app, 0, '127.0.0.1');
+    const started = await startHttpServer(app, 0, '127.0.0.1', createConsole(app));
     server = started.server;
     const base = `http://127.0.0.1:${started.port}`;
     await app.startDaemon({ workerOnly: false });

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { App } from '../../src/app.js';
 import { parseConfig } from '../../src/config/load.js';
+import { createConsole } from '../../src/console/handler.js';
 import { type SlackCapture, startSlackCapture } from '../../src/demo/slack-capture.js';
 import { startHttpServer } from '../../src/ops/http-server.js';
 import { captureLog, type LogCapture } from '../helpers/log-capture.js';
@@ -58,7 +59,7 @@ describe('a channel its receiver holds back', () => {
     const opened = await App.open(config, { logger: log.logger, consoleOut: new PassThrough() });
     app = opened;
     await opened.startDaemon({ workerOnly: false });
-    const http = await startHttpServer(opened, 0, '127.0.0.1');
+    const http = await startHttpServer(opened, 0, '127.0.0.1', createConsole(opened));
     server = http.server;
     const ids = world.sandbox.scenario.issuers().map((i) => i.svc_issuer_id);
     await waitFor(

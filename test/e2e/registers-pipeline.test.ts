@@ -3,6 +3,7 @@ import type { App } from '../../src/app.js';
 import { aggregateHolder, SCOPE_HOLDER } from '../../src/jobs/registers/aggregate-alerts.js';
 import { collectStatus, readiness } from '../../src/ops/status.js';
 import { holderKey } from '../../src/positions/index.js';
+import { RegisterStore } from '../../src/state/register-store.js';
 import { registerBytes } from '../helpers/register-fixtures.js';
 import { type Stack, slackText, startStack, waitFor } from './harness.js';
 import {
@@ -58,7 +59,7 @@ beforeAll(async () => {
   app = await stack.openApp();
   await app.startDaemon({ workerOnly: false });
   await waitFor('every register read once', async () => {
-    const health = await Promise.all(SOURCES.map((s) => app.registers?.store.health(s.name)));
+    const health = await Promise.all(SOURCES.map((s) => registerStore(app).health(s.name)));
     return health.every((h) => h?.status === 'read');
   });
 }, 60_000);
@@ -218,7 +219,7 @@ describe('registers: file served → conditional GET → diff → Slack and e-ma
       const posts = stack.slack.delivered().length;
       server.serve('/afm.csv', body());
       await waitFor(`afm not read (${reason})`, async () => {
-        const health = await app.registers?.store.health('afm');
+        const health = await registerStore(app).health('afm');
         return health?.status === 'not-read' && health.reason === reason;
       });
       const notices = await app.ctx.notices.list();
@@ -235,7 +236,7 @@ describe('registers: file served → conditional GET → diff → Slack and e-ma
       server.serve('/afm.csv', afmChanged());
       await waitFor(
         'afm read again',
-        async () => (await app.registers?.store.health('afm'))?.status === 'read',
+        async () => (await registerStore(app).health('afm'))?.status === 'read',
       );
       await waitFor('notice cleared', async () =>
         (await app.ctx.notices.list()).every((n) => n.key !== 'source-not-read-afm'),
@@ -271,3 +272,8 @@ describe('registers: file served → conditional GET → diff → Slack and e-ma
     expect(stack.slack.delivered()).toHaveLength(posts + 5);
   }, 30_000);
 });
+
+/** The register sources' health, read back as `status` reads it. */
+function registerStore(app: App): RegisterStore {
+  return new RegisterStore(app.redis, app.ctx.prefix);
+}

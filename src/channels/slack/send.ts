@@ -1,9 +1,10 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { type FetchFunction, IncomingWebhook } from '@slack/webhook';
-import { Agent, fetch } from 'undici';
+import { type Agent, fetch } from 'undici';
 import type { ChannelConfig } from '../../config/schema.js';
 import { redactText } from '../../config/secret.js';
 import { DeliveryError } from '../delivery-error.js';
+import { timeoutAgent } from '../timeout-agent.js';
 import type { ChannelDeps, ChannelFactory, ChannelSender, Message, SendProgress } from '../types.js';
 import type { SlackPayload } from './blocks.js';
 import { classifySlackFailure } from './classify.js';
@@ -34,11 +35,7 @@ export function createSlackSender(config: SlackChannelConfig, deps: SlackSenderD
   const secrets = secretParts(url);
   const redact = (text: string) => redactText(text, secrets);
   const renderOptions: SlackRenderOptions = { mention: config.mention, timezone: config.timezone };
-  const agent = new Agent({
-    headersTimeout: config.timeout,
-    bodyTimeout: config.timeout,
-    connect: { timeout: config.timeout },
-  });
+  const agent = timeoutAgent(config.timeout);
   let closed = false;
 
   const invalidUrl = (problem: string) =>
@@ -47,37 +44,14 @@ export function createSlackSender(config: SlackChannelConfig, deps: SlackSenderD
       code: 'invalid_webhook_url',
     });
 
-  const post = async (payload: SlackPayload, part: string): Promise<void> => {
-    // One webhook client per request, so the Retry-After it records belongs to this request only.
-    let retryAfter: string | null = null;
-    let date: string | null = null;
-    const recordingFetch: FetchFunction = async (target, init) => {
-      const response = await fetch(target, {
-        method: init?.method,
-        headers: init?.headers,
-        body: typeof init?.body === 'string' ? init.body : undefined,
-        redirect: init?.redirect,
-        signal: init?.signal,
-        dispatcher: agent,
-      });
-      retryAfter = response.headers.get('retry-after');
-      date = response.headers.get('date');
-      return response;
-    };
-    const webhook = new IncomingWebhook(url, { fetch: recordingFetch, timeout: config.timeout });
-    try {
-      await webhook.send(payload);
-    } catch (error) {
-      throw classifySlackFailure(error, {
-        retryAfter,
-        date,
-        nowMs: deps.now().getTime(),
-        timeoutMs: config.timeout,
-        part,
-        redact,
-      });
-    }
-  };
+  const post = (payload: SlackPayload, part: string) =>
+    postSlack(url, payload, {
+      agent,
+      timeoutMs: config.timeout,
+      part,
+      redact,
+      nowMs: () => deps.now().getTime(),
+    });
 
   return {
     // Incoming webhooks take no idempotency key, so `progress.deliveryId` has nowhere to go: delivery here
@@ -107,6 +81,50 @@ export function createSlackSender(config: SlackChannelConfig, deps: SlackSenderD
       await agent.close();
     },
   };
+}
+
+/** Posts one payload through @slack/webhook; a failure becomes the DeliveryError that says what to do. */
+async function postSlack(
+  url: string,
+  payload: SlackPayload,
+  at: {
+    agent: Agent;
+    timeoutMs: number;
+    part: string;
+    redact: (text: string) => string;
+    /** The clock an HTTP-date Retry-After is measured against (with the answer's own `Date`). */
+    nowMs: () => number;
+  },
+): Promise<void> {
+  // One webhook client per request, so the Retry-After it records belongs to this request only.
+  let retryAfter: string | null = null;
+  let date: string | null = null;
+  const recordingFetch: FetchFunction = async (target, init) => {
+    const response = await fetch(target, {
+      method: init?.method,
+      headers: init?.headers,
+      body: typeof init?.body === 'string' ? init.body : undefined,
+      redirect: init?.redirect,
+      signal: init?.signal,
+      dispatcher: at.agent,
+    });
+    retryAfter = response.headers.get('retry-after');
+    date = response.headers.get('date');
+    return response;
+  };
+  const webhook = new IncomingWebhook(url, { fetch: recordingFetch, timeout: at.timeoutMs });
+  try {
+    await webhook.send(payload);
+  } catch (error) {
+    throw classifySlackFailure(error, {
+      retryAfter,
+      date,
+      nowMs: at.nowMs(),
+      timeoutMs: at.timeoutMs,
+      part: at.part,
+      redact: at.redact,
+    });
+  }
 }
 
 // Shorter parts are not secret enough to be worth blanking out of every message.

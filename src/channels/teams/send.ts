@@ -1,9 +1,10 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { Agent, request } from 'undici';
+import { type Agent, request } from 'undici';
 import type { ChannelConfig } from '../../config/schema.js';
 import { redactText } from '../../config/secret.js';
 import { DeliveryError } from '../delivery-error.js';
 import { checkWebhookUrl } from '../slack/webhook-url.js';
+import { timeoutAgent } from '../timeout-agent.js';
 import type { ChannelDeps, ChannelFactory, ChannelSender, Message, SendProgress } from '../types.js';
 import { classifyTeamsAnswer, classifyTeamsFailure, type TeamsAnswer } from './classify.js';
 import { coalesceTeams } from './coalesce.js';
@@ -36,11 +37,7 @@ export function createTeamsSender(config: TeamsChannelConfig, deps: TeamsSenderD
   const secrets = secretParts(url);
   const redact = (text: string) => redactText(text, secrets);
   const gapMs = Math.ceil(1000 / config.ratePerSecond);
-  const agent = new Agent({
-    headersTimeout: config.timeout,
-    bodyTimeout: config.timeout,
-    connect: { timeout: config.timeout },
-  });
+  const agent = timeoutAgent(config.timeout);
   let lastPostAt = Number.NEGATIVE_INFINITY;
   let closed = false;
 
@@ -55,41 +52,11 @@ export function createTeamsSender(config: TeamsChannelConfig, deps: TeamsSenderD
     const wait = lastPostAt + gapMs - deps.now().getTime();
     if (wait > 0) await deps.sleep(wait);
     lastPostAt = deps.now().getTime();
-    try {
-      const response = await request(url, {
-        method: 'POST',
-        body: JSON.stringify(part.payload),
-        headers: { 'content-type': 'application/json', 'user-agent': 'shortwatch' },
-        dispatcher: agent,
-      });
-      if (response.statusCode >= 200 && response.statusCode < 300) {
-        await response.body.dump();
-        return undefined;
-      }
-      return {
-        status: response.statusCode,
-        retryAfter: response.headers['retry-after'],
-        date: response.headers.date,
-        body: await readCapped(response.body),
-      };
-    } catch (error) {
-      throw classifyTeamsFailure(error, { where, timeoutMs: config.timeout });
-    }
+    return postTeams(url, part, { agent, timeoutMs: config.timeout, where });
   };
 
-  /** Sends a part; one Teams finds too large (413) goes again as two halves, down to a single event. */
-  const deliver = async (part: TeamsPart, where: string): Promise<void> => {
-    const answer = await post(part, where);
-    if (!answer) return;
-    if (answer.status !== 413)
-      throw classifyTeamsAnswer(answer, { nowMs: deps.now().getTime(), where, redact });
-    const halves = part.split();
-    if (!halves) {
-      const message = `Teams webhook answered 413: a card of one entry (${part.bytes} bytes) is too large to send${where}`;
-      throw new DeliveryError(message, { outcome: 'park', status: 413, code: 'too_large' });
-    }
-    for (const half of halves) await deliver(half, where);
-  };
+  const deliver = (part: TeamsPart, where: string) =>
+    deliverSplitting(part, where, { post, now: deps.now, redact });
 
   const renderOptions = (deliveryId?: string): TeamsRenderOptions =>
     deliveryId ? { timezone: config.timezone, deliveryId } : { timezone: config.timezone };
@@ -121,6 +88,56 @@ export function createTeamsSender(config: TeamsChannelConfig, deps: TeamsSenderD
       await agent.close();
     },
   };
+}
+
+/** Sends a part; one Teams finds too large (413) goes again as two halves, down to a single event. */
+async function deliverSplitting(
+  part: TeamsPart,
+  where: string,
+  at: {
+    post: (part: TeamsPart, where: string) => Promise<TeamsAnswer | undefined>;
+    now: () => Date;
+    redact: (text: string) => string;
+  },
+): Promise<void> {
+  const answer = await at.post(part, where);
+  if (!answer) return;
+  if (answer.status !== 413)
+    throw classifyTeamsAnswer(answer, { nowMs: at.now().getTime(), where, redact: at.redact });
+  const halves = part.split();
+  if (!halves) {
+    const message = `Teams webhook answered 413: a card of one entry (${part.bytes} bytes) is too large to send${where}`;
+    throw new DeliveryError(message, { outcome: 'park', status: 413, code: 'too_large' });
+  }
+  for (const half of halves) await deliverSplitting(half, where, at);
+}
+
+/** One POST of a card; undefined when Teams took it, else its answer (a transport failure throws). */
+async function postTeams(
+  url: string,
+  part: TeamsPart,
+  at: { agent: Agent; timeoutMs: number; where: string },
+): Promise<TeamsAnswer | undefined> {
+  try {
+    const response = await request(url, {
+      method: 'POST',
+      body: JSON.stringify(part.payload),
+      headers: { 'content-type': 'application/json', 'user-agent': 'shortwatch' },
+      dispatcher: at.agent,
+    });
+    if (response.statusCode >= 200 && response.statusCode < 300) {
+      await response.body.dump();
+      return undefined;
+    }
+    return {
+      status: response.statusCode,
+      retryAfter: response.headers['retry-after'],
+      date: response.headers.date,
+      body: await readCapped(response.body),
+    };
+  } catch (error) {
+    throw classifyTeamsFailure(error, { where: at.where, timeoutMs: at.timeoutMs });
+  }
 }
 
 /** Up to {@link ERROR_BODY_BYTES} of a body as text; the rest is not read. */

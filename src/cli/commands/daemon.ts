@@ -1,13 +1,16 @@
 import { watch } from 'node:fs';
+import type { App } from '../../app.js';
 import { ConfigError } from '../../config/config-error.js';
 import { formatDuration } from '../../config/duration.js';
 import { loadConfig } from '../../config/load.js';
 import type { Config } from '../../config/schema.js';
 import { collectSecrets } from '../../config/secret.js';
+import { createConsole } from '../../console/handler.js';
 import { sweepEvery } from '../../jobs/schedulers.js';
 import { isWholeDirectory } from '../../jobs/watchlist.js';
 import { startHttpServer } from '../../ops/http-server.js';
 import { configIssues } from '../../preflight/preflight.js';
+import type { Logger } from '../../telemetry/logger.js';
 import type { CommandContext } from '../context.js';
 import { describeFailure } from '../exit.js';
 
@@ -29,12 +32,27 @@ export interface DaemonOptions {
 export async function runDaemon(ctx: CommandContext, options: DaemonOptions): Promise<number> {
   refuseConfigIssues(ctx.config, ctx.configFile);
   const app = await ctx.openApp();
-  const { logger } = ctx;
+  const http = await startRunning(app, options);
+  process.on('SIGHUP', () => void reload(ctx, app, options, 'SIGHUP'));
+  const watcher = options.watchConfig
+    ? watchFile(ctx.configFile, () => void reload(ctx, app, options, 'file changed'))
+    : undefined;
+  return untilStopped(ctx.logger, app, options, () => {
+    watcher?.close();
+    http?.server.close();
+  });
+}
+
+type Running = Awaited<ReturnType<typeof startHttpServer>> | undefined;
+
+/** Starts the HTTP endpoints (when configured) and the daemon; a failed start closes what it opened. */
+async function startRunning(app: App, options: DaemonOptions): Promise<Running> {
   const { config } = app.settings;
-  let http: Awaited<ReturnType<typeof startHttpServer>> | undefined;
+  let http: Running;
   try {
     // The port first: a taken port must stop start-up before any worker takes a job.
-    if (config.http.port !== undefined) http = await startHttpServer(app, config.http.port, config.http.host);
+    if (config.http.port !== undefined)
+      http = await startHttpServer(app, config.http.port, config.http.host, createConsole(app));
     await app.startDaemon({ workerOnly: options.workerOnly });
   } catch (error) {
     http?.server.close();
@@ -42,7 +60,7 @@ export async function runDaemon(ctx: CommandContext, options: DaemonOptions): Pr
     throw error;
   }
   const { plan, watched } = app.settings;
-  logger.info(
+  app.ctx.logger.info(
     {
       role: options.workerOnly ? 'worker' : 'start',
       watched: watched.length,
@@ -52,29 +70,39 @@ export async function runDaemon(ctx: CommandContext, options: DaemonOptions): Pr
     },
     'shortwatch running',
   );
-  for (const line of plan.adjusted) logger.warn(`plan: ${line}`);
+  for (const line of plan.adjusted) app.ctx.logger.warn(`plan: ${line}`);
+  return http;
+}
 
-  const reload = async (why: string) => {
-    try {
-      const next = loadConfig(ctx.configFile);
-      refuseConfigIssues(next, ctx.configFile);
-      // Before anything can log them: the new config's secrets join those the logger scrubs.
-      collectSecrets(next, ctx.secrets);
-      await app.reload(next, { workerOnly: options.workerOnly });
-      const watched = isWholeDirectory(next.watchlist) ? 'all' : next.watchlist.length;
-      logger.info({ why, watched, channels: next.channels.length }, 'config reloaded');
-    } catch (error) {
-      logger.error(
-        { why, error: describeFailure(error).message },
-        'config reload rejected; the old config keeps running',
-      );
-    }
-  };
-  process.on('SIGHUP', () => void reload('SIGHUP'));
-  const watcher = options.watchConfig
-    ? watchFile(ctx.configFile, () => void reload('file changed'))
-    : undefined;
+/** Loads the config file again and swaps it in; a config that fails keeps the old one running. */
+async function reload(ctx: CommandContext, app: App, options: DaemonOptions, why: string): Promise<void> {
+  try {
+    const next = loadConfig(ctx.configFile);
+    refuseConfigIssues(next, ctx.configFile);
+    // Before anything can log them: the new config's secrets join those the logger scrubs.
+    collectSecrets(next, ctx.secrets);
+    await app.reload(next, { workerOnly: options.workerOnly });
+    const watched = isWholeDirectory(next.watchlist) ? 'all' : next.watchlist.length;
+    ctx.logger.info({ why, watched, channels: next.channels.length }, 'config reloaded');
+  } catch (error) {
+    ctx.logger.error(
+      { why, error: describeFailure(error).message },
+      'config reload rejected; the old config keeps running',
+    );
+  }
+}
 
+/**
+ * Resolves with the exit code once stopped: 0 after SIGTERM/SIGINT and a clean stop (a second signal exits
+ * at once), 1 when the stop failed or the workers stayed stuck (src/ops/worker-liveness.ts) for the
+ * supervisor to restart the process.
+ */
+function untilStopped(
+  logger: Logger,
+  app: App,
+  options: DaemonOptions,
+  closeInputs: () => void,
+): Promise<number> {
   return new Promise<number>((resolve) => {
     let stopping = false;
     const stop = (signal: string) => {
@@ -84,8 +112,7 @@ export async function runDaemon(ctx: CommandContext, options: DaemonOptions): Pr
       }
       stopping = true;
       logger.info({ signal }, 'stopping: finishing jobs in flight');
-      watcher?.close();
-      http?.server.close();
+      closeInputs();
       void app.stop(options.shutdownTimeoutMs ?? 10_000).then(
         () => {
           logger.info('stopped');
@@ -99,12 +126,10 @@ export async function runDaemon(ctx: CommandContext, options: DaemonOptions): Pr
     };
     process.on('SIGTERM', () => stop('SIGTERM'));
     process.on('SIGINT', () => stop('SIGINT'));
-    // Workers stuck even on new connections (src/ops/worker-liveness.ts): exit 1 for the supervisor to restart.
     app.onWorkersDead(() => {
       if (stopping) return;
       stopping = true;
-      watcher?.close();
-      http?.server.close();
+      closeInputs();
       void app.stop(1_000).finally(() => resolve(1));
     });
   });

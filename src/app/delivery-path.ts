@@ -1,0 +1,96 @@
+import type { ChannelConfig } from '../config/schema.js';
+import { deliveryParts } from '../delivery/delivery-context.js';
+import { DeliverySet } from '../delivery/delivery-set.js';
+import type { DeliveryParts } from '../delivery/parts.js';
+import { DeliveryLiveness } from '../ops/delivery-liveness.js';
+import type { RedisHealth } from '../ops/redis-health.js';
+import type { LivenessReport } from '../ops/worker-liveness.js';
+import type { Notices } from '../state/notices.js';
+import { openRedis, type RedisClient } from '../state/redis-connection.js';
+import { clearProcessStuck } from './process-stuck.js';
+
+/** What the delivery path is built from. */
+interface DeliveryPathParts {
+  ctx: DeliveryParts & { notices: Pick<Notices, 'raise' | 'clear'> };
+  health: RedisHealth;
+  /** The command connection liveness pings Redis and publishes its probes through. */
+  commands: RedisClient;
+  connectionName: string;
+  /** Called once when a recreated path is stuck again (the process exits 1). */
+  onDead: (reason: string) => void;
+}
+
+/**
+ * The deliverers of this process on connections of their own (the outbox connection and the wake-up
+ * subscriber), and their liveness (src/ops/delivery-liveness.ts): a path that stops answering is
+ * replaced whole, so that a stuck one is told apart from the stores every other part uses.
+ */
+export class DeliveryPath {
+  readonly #parts: DeliveryPathParts;
+  #deliveries: DeliverySet | undefined;
+  #liveness: DeliveryLiveness | undefined;
+
+  constructor(parts: DeliveryPathParts) {
+    this.#parts = parts;
+  }
+
+  /** Starts the deliverers; `watch` then proves they are woken and reach Redis. */
+  async start(): Promise<void> {
+    this.#deliveries = await this.#open();
+  }
+
+  /** Starts proving the path alive every `interval` (the config's `redis.liveness`). */
+  watch(liveness: { interval: number; timeout: number }): void {
+    const { ctx, commands, onDead } = this.#parts;
+    this.#liveness = new DeliveryLiveness({
+      processId: ctx.processId,
+      intervalMs: liveness.interval,
+      timeoutMs: liveness.timeout,
+      commands,
+      wakeTopic: ctx.outbox.wakeChannel,
+      deliveries: () => this.#deliveries,
+      recreate: () => this.#recreate(),
+      onDead,
+      onAlive: () => clearProcessStuck(ctx.notices, ctx.processId),
+      logger: ctx.logger,
+      now: () => ctx.now().getTime(),
+    });
+    this.#liveness.start();
+  }
+
+  /** Whether the path still answers; undefined until watched. */
+  get liveness(): LivenessReport | undefined {
+    return this.#liveness?.report();
+  }
+
+  /** After a reload: deliverers for the channels configured now. */
+  sync(channels: readonly ChannelConfig[]): void {
+    this.#deliveries?.sync(channels);
+  }
+
+  /** Stops the liveness watch, then finishes messages in flight (up to `timeoutMs`). */
+  async close(timeoutMs: number): Promise<void> {
+    this.#liveness?.stop();
+    await this.#deliveries?.close(timeoutMs);
+  }
+
+  async #open(): Promise<DeliverySet> {
+    const { ctx, health, connectionName } = this.#parts;
+    const { redis } = ctx.settings().config;
+    const connection = openRedis(redis, { purpose: 'commands', name: `${connectionName}:deliver` });
+    const wake = openRedis(redis, { purpose: 'subscriber', name: `${connectionName}:wake` });
+    health.watchClient('deliver', connection);
+    health.watchClient('wake', wake);
+    const deliveries = new DeliverySet(deliveryParts(ctx, connection), wake);
+    await deliveries.start();
+    return deliveries;
+  }
+
+  /** Replaces a stuck path: the old set's connections cut, a new set on new ones. */
+  async #recreate(): Promise<void> {
+    const stuck = this.#deliveries;
+    this.#deliveries = undefined;
+    await stuck?.abandon(2_000);
+    this.#deliveries = await this.#open();
+  }
+}
