@@ -100,42 +100,7 @@ function shapeOf(
   crossing: { levels: number[]; direction: 'up' | 'down' } | undefined,
   ctx: AggregateAlertContext,
 ): AlertShape {
-  const at = (percent: number, date: string): Disclosure => ({ value: percent, date });
   switch (event.kind) {
-    case 'aggregate-entered':
-      return {
-        holder: aggregateHolder(event.thresholdPercent),
-        facts: { kind: event.kind, thresholdPercent: event.thresholdPercent },
-        previous: null,
-        current: at(event.to.percent, event.to.date),
-      };
-    case 'aggregate-ended':
-      // No longer published: every position counted is now under the threshold, told as reaching 0.
-      return {
-        holder: aggregateHolder(event.thresholdPercent),
-        facts: { kind: event.kind, thresholdPercent: event.thresholdPercent },
-        previous: at(event.from.percent, event.from.date),
-        current: at(0, event.from.date),
-      };
-    case 'aggregate-changed':
-      return {
-        holder: aggregateHolder(event.thresholdPercent),
-        facts: {
-          kind: crossing ? 'aggregate-crossed' : 'aggregate-changed',
-          thresholdPercent: event.thresholdPercent,
-          ...(crossing ? { direction: crossing.direction } : {}),
-        },
-        previous: at(event.from.percent, event.from.date),
-        current: at(event.to.percent, event.to.date),
-        crossed: [...(crossing?.levels ?? [])].sort((a, b) => a - b),
-      };
-    case 'aggregate-revised':
-      return {
-        holder: `${aggregateHolder(event.thresholdPercent)}, revised for ${event.date}`,
-        facts: { kind: event.kind, thresholdPercent: event.thresholdPercent, revisedDate: event.date },
-        previous: at(event.fromPercent, event.date),
-        current: at(event.toPercent, event.date),
-      };
     case 'below-threshold-moved':
       return {
         holder: belowThresholdHolder(event.thresholdPercent),
@@ -145,22 +110,68 @@ function shapeOf(
           aggregatePercent: event.aggregatePercent,
           namedPercent: event.namedPercent,
         },
-        previous: at(event.fromPercent, ctx.listedOn),
-        current: at(event.toPercent, ctx.listedOn),
+        previous: disclosed(event.fromPercent, ctx.listedOn),
+        current: disclosed(event.toPercent, ctx.listedOn),
       };
     case 'scope-added':
-      return {
-        holder: SCOPE_HOLDER,
-        facts: { kind: event.kind },
-        previous: null,
-        current: at(0, ctx.listedOn),
-      };
     case 'scope-removed':
+      // On the list or off it: a scope event has no value of its own, only the day the list said so.
       return {
         holder: SCOPE_HOLDER,
         facts: { kind: event.kind },
-        previous: at(0, ctx.listedOn),
-        current: at(0, ctx.listedOn),
+        previous: event.kind === 'scope-added' ? null : disclosed(0, ctx.listedOn),
+        current: disclosed(0, ctx.listedOn),
+      };
+    default:
+      return aggregateShape(event, crossing);
+  }
+}
+
+const disclosed = (percent: number, date: string): Disclosure => ({ value: percent, date });
+
+/** An issuer aggregate's own events: entered, ended, changed (or crossed a level), revised. */
+function aggregateShape(
+  event: Extract<
+    AggregateEvent,
+    { kind: 'aggregate-entered' | 'aggregate-ended' | 'aggregate-changed' | 'aggregate-revised' }
+  >,
+  crossing: { levels: number[]; direction: 'up' | 'down' } | undefined,
+): AlertShape {
+  const holder = aggregateHolder(event.thresholdPercent);
+  switch (event.kind) {
+    case 'aggregate-entered':
+      return {
+        holder,
+        facts: { kind: event.kind, thresholdPercent: event.thresholdPercent },
+        previous: null,
+        current: disclosed(event.to.percent, event.to.date),
+      };
+    case 'aggregate-ended':
+      // No longer published: every position counted is now under the threshold, told as reaching 0.
+      return {
+        holder,
+        facts: { kind: event.kind, thresholdPercent: event.thresholdPercent },
+        previous: disclosed(event.from.percent, event.from.date),
+        current: disclosed(0, event.from.date),
+      };
+    case 'aggregate-changed':
+      return {
+        holder,
+        facts: {
+          kind: crossing ? 'aggregate-crossed' : 'aggregate-changed',
+          thresholdPercent: event.thresholdPercent,
+          ...(crossing ? { direction: crossing.direction } : {}),
+        },
+        previous: disclosed(event.from.percent, event.from.date),
+        current: disclosed(event.to.percent, event.to.date),
+        crossed: [...(crossing?.levels ?? [])].sort((a, b) => a - b),
+      };
+    case 'aggregate-revised':
+      return {
+        holder: `${holder}, revised for ${event.date}`,
+        facts: { kind: event.kind, thresholdPercent: event.thresholdPercent, revisedDate: event.date },
+        previous: disclosed(event.fromPercent, event.date),
+        current: disclosed(event.toPercent, event.date),
       };
   }
 }
