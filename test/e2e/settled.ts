@@ -9,6 +9,8 @@ import { waitFor } from './harness.js';
  * flight (claimed, being sent, or sent and not yet recorded: a restarted lease holder sends it again), a
  * poll queued, running, delayed or left active by a dead process, or a sweep running (it may queue
  * polls). Digest staging is not work here: a period is sealed by its cron, not by what is pending.
+ * Call it once the deployment is known to have seen the change (a first message, an event logged): an
+ * upstream change no sweep has read yet is no work of the deployment's.
  */
 
 /** What a stand-in outside the stack received so far (a webhook receiver, a Teams stand-in). */
