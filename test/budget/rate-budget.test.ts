@@ -70,6 +70,8 @@ describe('RateBudget windows, by Redis time', () => {
     const b = budget({ perMinute: 100, perDay: 4, minuteMs: 100, dayMs });
     await intoWindow(env.redis, dayMs, 0, 400);
     await takeMany(b, 4);
+    // A time-window property: past the 100 ms minute window, still inside the day's, so only the day
+    // cap can refuse now.
     await sleep(150);
     const refused = await b.take();
     expect(refused).toMatchObject({ granted: false, reason: 'day' });

@@ -4,6 +4,7 @@ import type { PositionEvent } from '../../src/positions/types.js';
 import { TEST_SIGNING_SECRET } from '../channels/webhook/fixtures.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../chaos/webhook-receiver.js';
 import { type PerTest, slackText, startStack, updateConfig, usePerTest, waitFor } from './harness.js';
+import { settled } from './settled.js';
 
 const HOLDER = 'Marlin Capital LLP';
 const FLAP_WINDOW_MS = 20_000;
@@ -117,7 +118,7 @@ describe('alerts: the 0.5% threshold story, end to end', () => {
       `:left_right_arrow: *${HOLDER}* crossed 0.5% 3 times · not listed → 0.55% → 0.48% → *0.53%* (+0.53 pp) · crossed 0.5%`,
     );
     // Nothing else about this holder reached Slack: a fall, then one message for the flap.
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await settled(stack, { receivers: [() => receiver.receipts.length] });
     expect(marlinPosts()).toHaveLength(2);
   }, 90_000);
 });

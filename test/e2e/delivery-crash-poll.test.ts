@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { holderKey } from '../../src/positions/index.js';
@@ -11,6 +10,7 @@ import {
   startStack,
   waitFor,
 } from './harness.js';
+import { repeated, settled } from './settled.js';
 
 function mailIssuer(text: string | undefined): string | undefined {
   return /shortwatch · issuer ([A-Z]+-\d+)/.exec(text ?? '')?.[1];
@@ -112,13 +112,13 @@ describe('deliveries: SIGKILL between a poll and its deliveries', () => {
       30_000,
     );
     await waitFor('every email', () => stack.smtp.mails.length >= changed.length, 30_000);
-    await sleep(2_000);
+    await settled(stack);
 
     // Slack: each event of the round exactly once. The first message may carry several issuers (a
     // backlog coalesces at one message per 10 s), so events are counted, not messages.
     const slack = stack.slack.delivered();
     expect(slack.flatMap((p) => slackEvents(p.payload)).sort()).toEqual([...expected].sort());
-    expect(new Set(slack.map((p) => JSON.stringify(p.payload))).size).toBe(slack.length);
+    expect(repeated(slack.map((p) => JSON.stringify(p.payload)))).toEqual([]);
     // E-mail carries one issuer per message: one message per changed issuer.
     expect(stack.smtp.mails.map((m) => mailIssuer(m.parsed.text)).sort()).toEqual(changed);
     expect(stack.smtp.mails.reduce((n, m) => n + mailEvents(m.parsed.text), 0)).toBe(expected.length);

@@ -1,8 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import type { CapturedMail } from '../../src/demo/smtp-capture.js';
 import { type Stack, slackText, startStack, waitFor } from './harness.js';
+import { settled } from './settled.js';
 
 const PING = '<!channel>';
 const SCRIPT = '<script>alert(1)</script>';
@@ -46,7 +46,7 @@ describe('deliveries: upstream strings are escaped on the way out', () => {
     stack.sandbox.scenario.disclose(crlfIssuer, CRLF_HOLDER, 0.9);
     await waitFor('three Slack messages', () => stack.slack.delivered().length >= 3);
     await waitFor('three emails', () => stack.smtp.mails.length >= 3);
-    await sleep(1_000);
+    await settled(stack);
     expect(stack.slack.delivered()).toHaveLength(3);
     expect(stack.smtp.mails).toHaveLength(3);
 

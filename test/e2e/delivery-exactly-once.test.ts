@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import type { CapturedSlackPost } from '../../src/demo/slack-capture.js';
@@ -6,6 +5,7 @@ import type { CapturedMail } from '../../src/demo/smtp-capture.js';
 import { holderKey } from '../../src/positions/index.js';
 import type { ScenarioChange } from '../../src/sandbox/index.js';
 import { type Stack, slackText, startStack, waitFor } from './harness.js';
+import { repeated, settled } from './settled.js';
 
 /** What one delivered message says: which issuer, and the text to look for holders in. */
 interface Seen {
@@ -102,8 +102,8 @@ describe('deliveries: every change reaches each channel exactly once', () => {
         `step ${step}: ${groups.size} emails`,
         () => stack.smtp.mails.length >= mailsBefore + groups.size,
       );
-      // Let any duplicate of this step show up before the next step starts.
-      await sleep(1_000);
+      // Any duplicate of this step is in before the next step starts: nothing is left to send it.
+      await settled(stack);
       const slackSeen = stack.slack.delivered().slice(slackBefore).map(seenInSlack);
       const mailSeen = stack.smtp.mails.slice(mailsBefore).map(seenInMail);
       expectStepDelivered(slackSeen, groups, mrkdwn);
@@ -118,13 +118,12 @@ describe('deliveries: every change reaches each channel exactly once', () => {
     expect(logged.sort()).toEqual(all.map((c) => `${c.issuerId}|${holderKey(c.holder)}|${c.kind}`).sort());
 
     // Per channel: one message per (issuer, poll) group, and no payload twice.
-    await sleep(2_000);
     const groupsTotal = steps.reduce((sum, changes) => sum + byIssuer(changes).size, 0);
     const slack = stack.slack.delivered();
     expect(slack).toHaveLength(groupsTotal);
-    expect(new Set(slack.map((p) => JSON.stringify(p.payload))).size).toBe(groupsTotal);
+    expect(repeated(slack.map((p) => JSON.stringify(p.payload)))).toEqual([]);
     expect(stack.smtp.mails).toHaveLength(groupsTotal);
-    expect(new Set(stack.smtp.mails.map((m) => m.parsed.text)).size).toBe(groupsTotal);
+    expect(repeated(stack.smtp.mails.map((m) => m.parsed.text))).toEqual([]);
     const perIssuer = (seen: Seen[]) =>
       Object.fromEntries(issuers.map((id) => [id, seen.filter((s) => s.issuerId === id).length]));
     const expectedPerIssuer = Object.fromEntries(
@@ -133,13 +132,18 @@ describe('deliveries: every change reaches each channel exactly once', () => {
     expect(perIssuer(slack.map(seenInSlack))).toEqual(expectedPerIssuer);
     expect(perIssuer(stack.smtp.mails.map(seenInMail))).toEqual(expectedPerIssuer);
 
-    // The 429 paused the channel: the next request came only after Retry-After; then 500, then 200.
+    // The 429 paused the channel until the end its Retry-After gave (recorded as the channel's
+    // `pausedUntil`): no request reached Slack within the pause; then 500, then 200.
     const statuses = stack.slack.posts.map((p) => p.status);
     const limited = statuses.indexOf(429);
     expect(limited).toBeGreaterThanOrEqual(0);
     expect(statuses.slice(limited, limited + 3)).toEqual([429, 500, 200]);
-    const [first, second] = stack.slack.posts.slice(limited, limited + 2).map((p) => p.receivedAt.getTime());
-    expect((second ?? 0) - (first ?? 0)).toBeGreaterThanOrEqual(1_000);
+    const { pausedUntil } = await app.ctx.outbox.sendState('desk');
+    expect(pausedUntil).toBeGreaterThan(stack.slack.posts[limited]?.receivedAt.getTime() ?? 0);
+    const withinPause = stack.slack.posts
+      .slice(limited + 1)
+      .filter((p) => p.receivedAt.getTime() < pausedUntil);
+    expect(withinPause).toEqual([]);
     expect(statuses.filter((s) => s !== 200)).toEqual([429, 500]);
     expect(await deliveryCount(app, 'desk', 'rate_limited')).toBe(1);
     expect(await deliveryCount(app, 'desk', 'retried')).toBe(1);

@@ -6,6 +6,7 @@ import { TEST_SIGNING_SECRET } from '../channels/webhook/fixtures.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../chaos/webhook-receiver.js';
 import { TEST_REDIS_URL } from '../helpers/redis.js';
 import { type DaemonProcess, type Stack, spawnDaemon, startStack, updateConfig, waitFor } from './harness.js';
+import { settled } from './settled.js';
 
 /** The event ids in a webhook body (one issuer's events, or a batch of several issuers'). */
 function eventIds(body: string): string[] {
@@ -88,7 +89,14 @@ describe('deliveries: SIGKILL at each write point of a poll and of a delivery', 
   ])(
     'killed at %s: no event lost; a repeat only for a completed send, under the same delivery id',
     async (point, repeatAllowed) => {
-      stack = await startStack({ issuers: 4, seed: 7, channels: [] });
+      stack = await startStack({
+        issuers: 4,
+        seed: 7,
+        channels: [],
+        // A poll the kill left active is run again once its lock lapses: 2 s here (30 s by default), so
+        // the wait for every poll to be done, before counting, is not a wait for BullMQ's stalled check.
+        config: { poll: { gateInterval: '1s', concurrency: 4, lockDuration: '2s' } },
+      });
       hook = await startWebhookReceiver();
       updateConfig(stack, (config) => ({
         ...config,
@@ -133,7 +141,8 @@ describe('deliveries: SIGKILL at each write point of a poll and of a delivery', 
         // process's channel lease to lapse, so wait for it rather than for a later message.
         if (repeatAllowed)
           await waitFor('the completed send sent again', () => hook.repeats().length > 0, 30_000);
-        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        // Nothing pending or in flight is left that could send anything more.
+        await settled(stack, { receivers: [() => hook.receipts.length] });
 
         // Each event in exactly one accepted delivery id; a repeat is the same delivery id sent again.
         const perEvent = new Map<string, Set<string>>();

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import type { Parked } from '../../src/state/outbox.js';
@@ -11,6 +10,7 @@ import {
   startStack,
   waitFor,
 } from './harness.js';
+import { settled } from './settled.js';
 
 function issuerOf(parked: Parked): string {
   if (parked.message.type !== 'events')
@@ -99,7 +99,7 @@ describe('deliveries: a permanent failure parks the message, raises a notice, an
     await waitFor('notices cleared', async () => (await noticeKeys())?.length === 0);
 
     // Settled: each changed issuer reached each channel exactly once; ops got one notice per problem.
-    await sleep(1_500);
+    await settled(stack);
     const deskIssuers = stack.slack
       .delivered()
       .filter((p) => !p.path.endsWith('/ops'))

@@ -1,5 +1,4 @@
 import type { Server } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { createConsole } from '../../src/console/handler.js';
@@ -10,6 +9,7 @@ import { DeliveryRecord } from '../../src/state/delivery-record.js';
 import { stateKeys } from '../../src/state/keys.js';
 import { runMain } from '../cli/run-main.js';
 import { patchChannel, type Stack, slackIssuers, startStack, updateConfig, waitFor } from './harness.js';
+import { settled } from './settled.js';
 
 /** One JSON Lines row of the export, as far as this test reads it. */
 interface Row {
@@ -99,7 +99,8 @@ describe('the record of every message: export and console search after a parked 
       return rows.filter((r) => r.deliveryId === desk.deliveryId && r.answer === 'ok');
     };
     await waitFor('the retried message taken', async () => (await okRows()).length === 1);
-    await sleep(300);
+    // Every answer is in the record before it is exported: nothing left to send, the stream holds still.
+    await settled(stack);
 
     const jsonl = await runMain([
       'deliveries',

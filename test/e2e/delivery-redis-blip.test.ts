@@ -1,23 +1,14 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { type SmtpCapture, startSmtpCapture } from '../../src/demo/smtp-capture.js';
+import { startSmtpCapture } from '../../src/demo/smtp-capture.js';
 import { TEST_REDIS_URL } from '../helpers/redis.js';
 import { type DroppingProxy, startDroppingProxy } from '../helpers/tcp-proxy.js';
 import { startStack, updateConfig, usePerTest, waitFor } from './harness.js';
+import { repeated, settled } from './settled.js';
 
 // Finding 6 of issue 20: Redis unreachable for a few seconds right after the SMTP server accepted a
 // message made the deliverer's bookkeeping fail, and the message went out again when Redis came back,
 // while the process lived and knew it had sent it. The daemon here reaches Redis through a proxy that the
 // SMTP server cuts at the instant it accepts a message (before its reply reaches the daemon).
-
-const byMessageId = (mails: SmtpCapture['mails']) => {
-  const counts = new Map<string, number>();
-  for (const mail of mails) {
-    const id = mail.parsed.messageId ?? '?';
-    counts.set(id, (counts.get(id) ?? 0) + 1);
-  }
-  return counts;
-};
 
 describe('a Redis outage right after a send, with the process alive', () => {
   const current = usePerTest();
@@ -78,11 +69,10 @@ describe('a Redis outage right after a send, with the process alive', () => {
           30_000,
         );
       }
-      // Any repeat would come within a few backoffs of the deliverer finding its record again.
-      await sleep(3_000);
+      // A repeat could only come from a message still pending or in flight: wait until none is.
+      await settled(stack, { receivers: [() => smtp.mails.length] });
       expect(outages).toEqual([2_000, 5_000]);
-      const repeated = [...byMessageId(smtp.mails)].filter(([, n]) => n > 1);
-      expect(repeated).toEqual([]);
+      expect(repeated(smtp.mails.map((mail) => mail.parsed.messageId ?? '?'))).toEqual([]);
       expect(smtp.mails).toHaveLength(expected);
     } finally {
       await current.app?.stop(2_000);

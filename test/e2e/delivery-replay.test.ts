@@ -4,6 +4,7 @@ import { keyRoot, stateKeys } from '../../src/state/keys.js';
 import { TEST_SIGNING_SECRET } from '../channels/webhook/fixtures.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../chaos/webhook-receiver.js';
 import { addChannel, type Stack, startStack, updateConfig, waitFor } from './harness.js';
+import { settled } from './settled.js';
 
 /** Every event id a webhook receiver accepted (once per delivery id), with how often each arrived. */
 function webhookEventCounts(hook: WebhookReceiver): Map<string, number> {
@@ -88,7 +89,8 @@ describe('deliveries: replays after the upstream moved, a mute and a filter chan
       return text.includes('Replay Capital') && text.includes('Second Mover');
     });
     await waitFor('both holders by e-mail', () => mailsNaming(stack, 'Second Mover') >= 1);
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    // The failed commits' retries are done and every outbox is empty: no replay can send anything now.
+    await settled(stack, { receivers: [() => hook.receipts.length] });
 
     expect([...webhookEventCounts(hook).values()]).toEqual([1, 1]);
     expect(hook.repeats()).toHaveLength(0);

@@ -14,6 +14,7 @@ import {
   waitFor,
   waitForLog,
 } from './harness.js';
+import { settled } from './settled.js';
 
 function mailIssuer(text: string | undefined): string | undefined {
   return /shortwatch · issuer ([A-Z]+-\d+)/.exec(text ?? '')?.[1];
@@ -94,13 +95,8 @@ describe('stopping the daemon', () => {
       30_000,
     );
     await waitFor('every email', () => stack.smtp.mails.length >= ids.length, 30_000);
-    const settled = async () => {
-      const depths = await Promise.all(['desk', 'alerts'].map((c) => app?.ctx.outbox.depth(c, Date.now())));
-      return depths.every((d) => d && Object.values(d).every((n) => n === 0));
-    };
-    await waitFor('both outboxes drained', settled);
-    // Anything duplicated would arrive within a couple of seconds of the rest.
-    await sleep(2_000);
+    // Both outboxes drained and nothing in flight: a duplicate would have had to come from work left.
+    await settled(stack);
 
     const expected = Object.fromEntries(ids.map((id) => [id, 1]));
     expect(tally(stack.slack.posts.flatMap((p) => slackIssuers(p.payload)))).toEqual(expected);

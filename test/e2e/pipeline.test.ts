@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { holderKey } from '../../src/positions/index.js';
 import { type Stack, startStack, waitFor } from './harness.js';
+import { settled } from './settled.js';
 
 /** Event keys a Slack payload mentions, read from its plain-text fallback by holder and issuer. */
 function countDelivered(stack: Stack): number {
@@ -45,7 +46,7 @@ describe('pipeline: sandbox → poll → diff → Slack and email', () => {
     expect(seen).toEqual(expected);
 
     // Nothing more arrives: each change was delivered once.
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    await settled(stack);
     expect(stack.slack.delivered()).toHaveLength(changedIssuers.size);
     expect(stack.smtp.mails).toHaveLength(changedIssuers.size);
   });

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { spawnDaemon, startStack, stopDaemons, usePerTest, waitFor } from './harness.js';
 
@@ -61,10 +60,13 @@ describe('polling: the shared budget across processes', () => {
       250,
     );
     const baselineAt = Date.now();
-    // Several dataset refreshes while the budget is still spent on the baseline and the last refresh.
+    // Several dataset refreshes while the budget is still spent on the baseline and the last refresh:
+    // each one read by a gate check before the next, so no refresh hides another.
+    const listReads = () => sandbox.stats.count({ operation: 'issuers', status: 200 });
     for (let step = 0; step < 3; step++) {
       sandbox.scenario.step();
-      await sleep(4_000);
+      const before = listReads();
+      await waitFor(`a gate check after refresh ${step + 1}`, () => listReads() > before, 30_000, 100);
     }
     // The latest refresh is followed within the day windows that follow it.
     const latest = sandbox.scenario.lastUpdated();

@@ -1,8 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { syncSchedulers } from '../../src/jobs/schedulers.js';
 import { holderKey } from '../../src/positions/index.js';
 import { slackText, spawnDaemon, startStack, updateConfig, usePerTest, waitFor } from './harness.js';
+import { settled } from './settled.js';
 
 const fromMrkdwn = (text: string) =>
   text.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
@@ -64,8 +64,8 @@ describe('polling: SIGKILL in the middle of a poll', () => {
       () => stack.slack.delivered().length >= changed.length,
       30_000,
     );
-    // Nothing more arrives.
-    await sleep(2_000);
+    // Nothing more arrives: the dead worker's polls, claimed again once their lock lapsed, have run.
+    await settled(stack);
 
     expect((await logged()).sort()).toEqual(expected);
     const posts = stack.slack.delivered().map((p) => fromMrkdwn(slackText(p.payload)));
