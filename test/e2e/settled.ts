@@ -60,17 +60,13 @@ async function readWork(
       return pending + inflight;
     }),
   );
-  const [record, deliveries] = await Promise.all([
-    redis.xlen(stack.keys.record),
-    redis.xlen(stack.keys.deliveries),
-  ]);
+  const record = await redis.xlen(stack.keys.record);
   const busy =
     Object.values(sweep).reduce((sum, n) => sum + n, 0) +
     Object.values(poll).reduce((sum, n) => sum + n, 0) +
     outboxes.reduce((sum, n) => sum + n, 0);
   const counters = [
     record,
-    deliveries,
     stack.slack.posts.length,
     stack.smtp.mails.length,
     ...receivers.map((count) => count()),
