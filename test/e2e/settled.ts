@@ -81,7 +81,7 @@ interface Queues {
 
 /**
  * Waits until the stack's deployment has no work left that could send anything (see the module comment)
- * and two reads of that state in a row agree on every counter: the record and deliveries streams, the
+ * and two reads of that state in a row agree on every counter: the record of sent messages, the
  * Slack and SMTP stand-ins and `receivers`. Then a count taken is final: a repeat or a late message would
  * have had to come from work this saw finished.
  */
