@@ -58,6 +58,7 @@ export class Poller {
   /** Starts the register sources' worker, and their schedulers unless `schedule` is false (a worker). */
   async startRegisters(commands: RedisClient, schedule: boolean): Promise<void> {
     this.#registers = new RegisterDaemon(this.#ctx, { commands, jobs: this.#connection });
+    this.#health.watchBull('queue:register', this.#registers.queue);
     await this.#registers.start({ schedule });
     this.#watchRegisters();
   }

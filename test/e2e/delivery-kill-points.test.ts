@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { keyRoot } from '../../src/state/keys.js';
+import { CLAIM_SCRIPT, FINISH_SCRIPT } from '../../src/state/outbox-lua.js';
 import { TEST_SIGNING_SECRET } from '../channels/webhook/fixtures.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../chaos/webhook-receiver.js';
 import { TEST_REDIS_URL } from '../helpers/redis.js';
@@ -18,7 +19,7 @@ function eventIds(body: string): string[] {
 const SCRIPT = {
   pollCommit: 'Redis does not roll a script back',
   claim: "redis.call('SET', KEYS[2], ARGV[2])",
-  finish: "'XADD', KEYS[4]",
+  finish: 'local claimant = ARGV[7]',
 } as const;
 
 type KillPoint = keyof typeof SCRIPT | 'receiver-has-it';
@@ -68,6 +69,16 @@ async function watchCommands(onLine: (line: string) => void): Promise<() => Prom
 }
 
 describe('deliveries: SIGKILL at each write point of a poll and of a delivery', () => {
+  // A marker the script no longer holds would never fire the kill: the test would wait out its timeout.
+  it('finds each kill point by a line of its script', () => {
+    expect(CLAIM_SCRIPT).toContain(SCRIPT.claim);
+    expect(FINISH_SCRIPT).toContain(SCRIPT.finish);
+    for (const [point, marker] of Object.entries(SCRIPT)) {
+      const holders = [CLAIM_SCRIPT, FINISH_SCRIPT].filter((script) => script.includes(marker));
+      expect(holders.length, point).toBeLessThanOrEqual(1);
+    }
+  });
+
   let stack: Stack;
   let hook: WebhookReceiver;
   const daemons: DaemonProcess[] = [];

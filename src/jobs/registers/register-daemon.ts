@@ -46,6 +46,11 @@ export class RegisterDaemon {
     this.#startWorker();
   }
 
+  /** The queue the schedulers add to, for the App's Redis-error watch (BullMQ prints an unwatched one's). */
+  get queue(): Queue {
+    return this.#queue;
+  }
+
   /** The worker, for the App's liveness and Redis-error watch (empty before `start`). */
   all(): readonly Worker[] {
     return this.#worker === undefined ? [] : [this.#worker];
