@@ -68,7 +68,7 @@ async function watchCommands(onLine: (line: string) => void): Promise<() => Prom
   };
 }
 
-describe('deliveries: SIGKILL at each write point of a poll and of a delivery', () => {
+describe('deliveries: the kill points', () => {
   // A marker the script no longer holds would never fire the kill: the test would wait out its timeout.
   it('finds each kill point by a line of its script', () => {
     expect(CLAIM_SCRIPT).toContain(SCRIPT.claim);
@@ -78,7 +78,9 @@ describe('deliveries: SIGKILL at each write point of a poll and of a delivery', 
       expect(holders.length, point).toBeLessThanOrEqual(1);
     }
   });
+});
 
+describe('deliveries: SIGKILL at each write point of a poll and of a delivery', () => {
   let stack: Stack;
   let hook: WebhookReceiver;
   const daemons: DaemonProcess[] = [];
