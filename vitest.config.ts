@@ -11,39 +11,41 @@ const E2E = 'test/e2e/**/*.test.ts';
 
 // The demo run, the chaos suite, and every file that takes over ~20 s on its own, longest first: the
 // sequencer below starts them in this order, before anything else, so the longest waits overlap the
-// rest of the suite instead of ending it. Seconds are one CI run's on 2 cores (with the rest beside them).
+// rest of the suite instead of ending it. Seconds are one full run's on 2 cores (with the rest beside
+// them; the CLI the tests spawn is compiled once, test/helpers/compiled-cli.ts).
 const SLOW = [
-  // 2,000 issuers on a clock 6,000 times faster than real, about ten scaled days: 95-125 s.
+  // 2,000 issuers on a clock 6,000 times faster than real, about ten scaled days: about 90 s.
   'test/e2e/polling-scaled-register.test.ts',
-  // The demo for its 75 s (two digests), then the demo that starts its own redis-server: 87 s.
-  'test/demo/run.test.ts',
-  // Spawned CLI processes against a daemon waiting on its heartbeat probe: about 52 s.
+  // Spawned CLI processes against a daemon waiting on its heartbeat probe: about 47 s.
   'test/e2e/polling-access-interactive.test.ts',
-  'test/chaos/*.test.ts',
+  // Digest batches killed at each step of their seal and send: about 44 s.
   'test/e2e/delivery-digest-recovery.test.ts',
-  'test/e2e/polling-rate-limit.test.ts',
+  // A daemon SIGKILLed at each write point of a poll and a delivery: about 40 s.
   'test/e2e/delivery-kill-points.test.ts',
-  'test/e2e/polling-cli.test.ts',
-  // Private Redis topologies with spawned daemons: Sentinel failover about 27 s, Cluster about 10 s,
-  // the hash-tag run (every channel kind, a digest, the CLI) about 19 s.
-  'test/e2e/ha-sentinel.test.ts',
-  // A flap held for its 20 s window, end to end: about 25 s.
-  'test/e2e/alerts-threshold-story.test.ts',
-  'test/e2e/keys-hash-tag.test.ts',
+  'test/chaos/*.test.ts',
+  // The demo until its first digest (every 30 s), then the demo that starts its own redis-server: 32 s.
+  'test/demo/run.test.ts',
+  'test/e2e/polling-rate-limit.test.ts',
   // The README's dry run as spawned processes, waiting for the example's digest every 30 s: 25-55 s.
   'test/e2e/readme-dry-run.test.ts',
-  'test/e2e/polling-budget.test.ts',
-  'test/e2e/check-start-validation.test.ts',
-  // The misspelling table (spawned check/start pairs): about 57 s; the polling states: about 35 s.
-  'test/e2e/check-start-references.test.ts',
-  'test/e2e/polling-state.test.ts',
-  // Stuck delivery connections (each waits out a liveness timeout, one twice) and a redis-server kept
-  // loading by DEBUG RELOAD (three loads of about 2 s): about 20 s each.
-  'test/e2e/delivery-liveness.test.ts',
+  'test/e2e/polling-cli.test.ts',
+  // A redis-server kept loading by DEBUG RELOAD (three loads of about 2 s), the Sentinel failover: 27-29 s.
   'test/e2e/redis-loading.test.ts',
+  'test/e2e/ha-sentinel.test.ts',
   // Every e-mail template in headless Chromium at two widths, and the web console against a running
-  // daemon: about 10 s each.
+  // daemon at 375 and 1280 px, light and dark: about 25 s each.
   'test/browser/*.test.ts',
+  // A flap held for its 20 s window, end to end: about 23 s.
+  'test/e2e/alerts-threshold-story.test.ts',
+  'test/e2e/budget-shared-ledger.test.ts',
+  'test/e2e/polling-defences.test.ts',
+  'test/e2e/polling-budget.test.ts',
+  // Stuck delivery connections (each waits out a liveness timeout, one twice): about 18 s.
+  'test/e2e/delivery-liveness.test.ts',
+  'test/e2e/polling-state.test.ts',
+  // Private Redis topologies with spawned daemons: the hash-tag run (every channel kind, a digest, the
+  // CLI) and the Cluster, 12-17 s.
+  'test/e2e/keys-hash-tag.test.ts',
   'test/e2e/ha-cluster.test.ts',
 ];
 
@@ -82,10 +84,10 @@ export default defineConfig({
     // The CLI the tests spawn, compiled once (test/helpers/compiled-cli.ts).
     globalSetup: ['test/helpers/compiled-cli.ts'],
     // Vitest's default on a 2-core machine is cpus - 1 = 1 worker. The e2e and slow files mostly wait
-    // on child processes and time windows: with 2 forks the whole suite kept the cores half idle (51% of
-    // 2 cores) and took 550-600 s; 3 forks, slowest first, take about 405 s at 68% (measured on 2 cores).
-    // Every file must pass beside two others: none asserts a wall-clock time.
-    maxWorkers: 3,
+    // on child processes and time windows: with 3 forks, slowest first, the whole suite used 47% of 2
+    // cores and took 422 s (one file waited out a 90 s timeout); 4 forks took 322 s at 54%.
+    // Every file must pass beside three others: none asserts a wall-clock time.
+    maxWorkers: 4,
     reporters: ['default'],
     sequence: { sequencer: SlowestFirst },
     projects: [
