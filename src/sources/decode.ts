@@ -1,4 +1,5 @@
-import * as XLSX from '@e965/xlsx';
+import { createRequire } from 'node:module';
+import type * as XLSX from '@e965/xlsx';
 import { CsvError, parse as parseCsvSync } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
 import { RegisterReadError } from './errors.js';
@@ -45,6 +46,18 @@ export function decodeCsv(text: string, delimiter: string): DecodedTable {
   }
 }
 
+const requireCjs = createRequire(import.meta.url);
+let sheetJsModule: typeof XLSX | undefined;
+
+/**
+ * SheetJS, loaded with the first spreadsheet decoded: its some 19 MB of heap are paid only by a process
+ * that reads a spreadsheet register, not by every daemon that imports the sources.
+ */
+function sheetJs(): typeof XLSX {
+  sheetJsModule ??= requireCjs('@e965/xlsx') as typeof XLSX;
+  return sheetJsModule;
+}
+
 /**
  * An XLSX, ODS (zip) or XLS (BIFF in a compound file) as sheets of cells, with SheetJS 0.20.3.
  * Checks the container first: SheetJS would otherwise read an HTML error page as a table. Blank rows
@@ -65,8 +78,8 @@ export function decodeWorkbook(bytes: Uint8Array, only?: (names: string[]) => st
     const options: XLSX.ParsingOptions = { type: 'buffer', dense: true, cellHTML: false, cellText: false };
     // Reading only the sheets a parser needs skips CONSOB's 22,000 historic rows (4 s of 5).
     if (only !== undefined)
-      options.sheets = only(XLSX.read(buffer, { type: 'buffer', bookSheets: true }).SheetNames);
-    workbook = XLSX.read(buffer, options);
+      options.sheets = only(sheetJs().read(buffer, { type: 'buffer', bookSheets: true }).SheetNames);
+    workbook = sheetJs().read(buffer, options);
   } catch (error) {
     const reason = zip ? 'unparseable' : 'truncated';
     throw new RegisterReadError(reason, `the spreadsheet cannot be read: ${errorText(error)}`, {
@@ -80,7 +93,12 @@ export function decodeWorkbook(bytes: Uint8Array, only?: (names: string[]) => st
 function sheetRows(sheet: XLSX.WorkSheet | undefined): Cell[][] {
   if (sheet === undefined) return [];
   // Without `cellDates` SheetJS yields no Date cells: dates stay serial numbers.
-  return XLSX.utils.sheet_to_json<Cell[]>(sheet, { header: 1, raw: true, blankrows: false, defval: null });
+  return sheetJs().utils.sheet_to_json<Cell[]>(sheet, {
+    header: 1,
+    raw: true,
+    blankrows: false,
+    defval: null,
+  });
 }
 
 function startsWith(buffer: Buffer, magic: readonly number[]): boolean {
