@@ -66,13 +66,14 @@ export class Notices {
     const raw = await this.#redis.hget(stateKeys(this.#root).notices, key);
     if (raw === null) return false;
     const active = parseStored(raw, activeNoticeSchema);
-    const title = active.success ? `Resolved: ${active.data.title}` : 'Resolved';
+    // The title raised: every channel labels a `resolved` notice itself ("Resolved: …").
+    const title = active.success ? active.data.title : key;
     const message: NoticeMessage = { type: 'notice', key, severity: 'resolved', title, text };
     // The clear reaches whoever the raise reached: a critical problem's fallback channels too.
     const was = active.success && active.data.severity === 'critical' ? 'critical' : 'warning';
     const occurrence = `clear-${this.#deps.now().toISOString()}`;
     const cleared = await this.#apply('clear', was, { key, raw }, message, occurrence);
-    if (cleared) this.#deps.logger.info({ notice: key }, `${title}: ${text}`);
+    if (cleared) this.#deps.logger.info({ notice: key }, `Resolved: ${title}: ${text}`);
     return cleared;
   }
 

@@ -102,4 +102,14 @@ describe('Notices without an ops channel', () => {
     expect(await queued('morning')).toEqual([]);
     expect((await notices.list()).map((n) => n.key)).toEqual(['budget-shared']);
   });
+  it('words a clear with the title raised: each channel adds the one "Resolved" label itself', async () => {
+    await notices.raise('access-revoked', 'critical', 'Access revoked', 'The key was refused.');
+    await notices.clear('access-revoked', 'Access is back.');
+    const titles = (await outbox.ready('desk', Date.now() + 1_000, 10)).items.map((item) =>
+      item.kind === 'message' && item.message.type === 'notice'
+        ? `${item.message.severity}: ${item.message.title}`
+        : '?',
+    );
+    expect(titles).toEqual(['critical: Access revoked', 'resolved: Access revoked']);
+  });
 });
