@@ -1,7 +1,7 @@
 import { type DeliverySet, wakeProbePrefix } from '../delivery/delivery-set.js';
 import type { RedisClient } from '../state/redis-connection.js';
 import type { Logger } from '../telemetry/logger.js';
-import type { LivenessReport } from './worker-liveness.js';
+import { type LivenessReport, LivenessTicker, LivenessTracker, redisAnswers } from './liveness-tracker.js';
 
 // The deliverers are no BullMQ workers: they drain the outboxes over a connection of their own and are
 // woken through a pub/sub subscriber, so the probe job of worker-liveness.ts proves nothing about them. A
@@ -38,80 +38,72 @@ export interface DeliveryLivenessOptions {
 export class DeliveryLiveness {
   readonly #o: DeliveryLivenessOptions;
   readonly #now: () => number;
-  #timer: NodeJS.Timeout | undefined;
-  #ticking = false;
+  readonly #tracker: LivenessTracker;
+  readonly #ticker: LivenessTicker;
   #seq = 0;
   /** The latest probe answered on the delivery connection, and the latest one proven both ways. */
   #pinged = 0;
   #proven = 0;
-  #deadlineFrom: number;
-  #lastAliveAt: number | null = null;
-  #recreatedSinceAlive = false;
-  #recreations = 0;
-  #state: LivenessReport['state'] = 'starting';
-  #reason: string | null = null;
-  #dead = false;
 
   constructor(options: DeliveryLivenessOptions) {
     this.#o = options;
     this.#now = options.now ?? Date.now;
-    this.#deadlineFrom = this.#now();
+    this.#tracker = new LivenessTracker({
+      logger: options.logger,
+      now: this.#now,
+      onDead: options.onDead,
+      words: {
+        back: 'the delivery path answers again',
+        recreating: 'delivery path stuck: recreating its Redis connections and deliverers',
+        dead: 'the delivery path cannot recover in this process: exiting',
+      },
+    });
+    this.#ticker = new LivenessTicker({
+      intervalMs: options.intervalMs,
+      check: () => this.#check(),
+      skip: () => this.#tracker.dead,
+      onError: (error) => options.logger.debug({ err: error }, 'delivery liveness check failed'),
+    });
   }
 
   /** Starts probing every `intervalMs`. */
   start(): void {
-    void this.#tick();
-    this.#timer = setInterval(() => void this.#tick(), this.#o.intervalMs).unref();
+    this.#ticker.start();
   }
 
   /** Stops probing. */
   stop(): void {
-    if (this.#timer) clearInterval(this.#timer);
+    this.#ticker.stop();
   }
 
   /** The current state, for `/readyz`. */
   report(): LivenessReport {
-    return {
-      state: this.#state,
-      lastAliveAt: this.#lastAliveAt,
-      recreations: this.#recreations,
-      reason: this.#reason,
-    };
-  }
-
-  async #tick(): Promise<void> {
-    if (this.#ticking || this.#dead) return;
-    this.#ticking = true;
-    try {
-      await this.#check();
-    } catch (error) {
-      // A check that failed half-way proves nothing either way: the next tick decides.
-      this.#o.logger.debug({ err: error }, 'delivery liveness check failed');
-    } finally {
-      this.#ticking = false;
-    }
+    return this.#tracker.report();
   }
 
   async #check(): Promise<void> {
     const now = this.#now();
-    if (!(await this.#redisAnswers())) {
-      this.#state = 'redis-down';
-      this.#reason = 'redis does not answer';
-      this.#deadlineFrom = now;
+    const tracker = this.#tracker;
+    if (!(await redisAnswers(this.#o.commands, this.#o.intervalMs))) {
+      tracker.redisDown(now);
       return;
     }
     const deliveries = this.#o.deliveries();
     if (!deliveries) return;
     const proven = Math.min(this.#pinged, this.#heard(deliveries));
-    if (proven > this.#proven) this.#alive(proven, now);
-    else if (now - this.#deadlineFrom > this.#o.timeoutMs) {
-      await this.#stuck(
-        `no delivery probe came through for ${Math.round((now - this.#deadlineFrom) / 1000)} s while Redis answers`,
-      );
-      if (this.#dead) return;
-    } else if (this.#state === 'redis-down') {
-      this.#state = 'recovering';
-      this.#reason = 'redis answers again; waiting for a delivery probe to come through';
+    if (proven > this.#proven) {
+      this.#proven = proven;
+      if (tracker.alive(now)) this.#o.onAlive?.();
+    } else if (now - tracker.deadlineFrom > this.#o.timeoutMs) {
+      const silent = Math.round((now - tracker.deadlineFrom) / 1000);
+      await tracker.stuck(`no delivery probe came through for ${silent} s while Redis answers`, async () => {
+        // Probes sent to the old set prove nothing about the new one.
+        this.#pinged = this.#proven;
+        await this.#o.recreate();
+      });
+      if (tracker.dead) return;
+    } else {
+      tracker.recovering('waiting for a delivery probe to come through');
     }
     this.#probe(this.#o.deliveries());
   }
@@ -136,48 +128,5 @@ export class DeliveryLiveness {
     const own = wakeProbePrefix(this.#o.processId);
     if (heard === undefined || !heard.startsWith(own)) return 0;
     return Number(heard.slice(own.length)) || 0;
-  }
-
-  #alive(proven: number, now: number): void {
-    const wasAlive = this.#state === 'alive';
-    this.#proven = proven;
-    this.#lastAliveAt = now;
-    this.#deadlineFrom = now;
-    this.#recreatedSinceAlive = false;
-    if (this.#state !== 'alive' && this.#state !== 'starting')
-      this.#o.logger.info({ after: this.#reason }, 'the delivery path answers again');
-    this.#state = 'alive';
-    this.#reason = null;
-    if (!wasAlive) this.#o.onAlive?.();
-  }
-
-  async #stuck(reason: string): Promise<void> {
-    this.#state = 'stuck';
-    this.#reason = reason;
-    if (this.#recreatedSinceAlive) {
-      this.#dead = true;
-      this.#o.logger.fatal({ reason }, 'the delivery path cannot recover in this process: exiting');
-      this.#o.onDead(reason);
-      return;
-    }
-    this.#o.logger.error({ reason }, 'delivery path stuck: recreating its Redis connections and deliverers');
-    this.#recreations += 1;
-    this.#recreatedSinceAlive = true;
-    // Probes sent to the old set prove nothing about the new one.
-    this.#pinged = this.#proven;
-    await this.#o.recreate();
-    this.#deadlineFrom = this.#now();
-  }
-
-  async #redisAnswers(): Promise<boolean> {
-    // A ping that waits on reconnects counts as no answer: bounded well under one interval.
-    const timeout = new Promise<false>((resolve) =>
-      setTimeout(() => resolve(false), Math.min(this.#o.intervalMs, 2_000)).unref(),
-    );
-    const ping = this.#o.commands.ping().then(
-      () => true,
-      () => false,
-    );
-    return Promise.race([ping, timeout]);
   }
 }

@@ -3,6 +3,7 @@ import { Queue, Worker } from 'bullmq';
 import { stateKeys } from '../state/keys.js';
 import type { RedisClient } from '../state/redis-connection.js';
 import type { Logger } from '../telemetry/logger.js';
+import { type LivenessReport, LivenessTicker, LivenessTracker, redisAnswers } from './liveness-tracker.js';
 import type { BullEmitter } from './redis-health.js';
 
 // After a failover a BullMQ worker can stop taking jobs while it still reports isRunning() and emits no
@@ -19,16 +20,7 @@ const SWEEP_EVERY_MS = 60_000;
 /** A probe queue whose process has not ticked for this long is deleted by any other process. */
 const ABANDONED_AFTER_MS = 10 * 60_000;
 
-/** What the liveness check says: `/readyz` is degraded unless `alive` (or `starting`). */
-export interface LivenessReport {
-  state: 'starting' | 'alive' | 'redis-down' | 'recovering' | 'stuck';
-  /** Epoch ms (host clock) of the last probe completed; null before the first. */
-  lastAliveAt: number | null;
-  /** How often this process recreated its BullMQ connections. */
-  recreations: number;
-  /** Why the state is not `alive`. */
-  reason: string | null;
-}
+export type { LivenessReport } from './liveness-tracker.js';
 
 /** What a liveness check is given; everything from outside. */
 export interface LivenessOptions {
@@ -64,19 +56,11 @@ export class WorkerLiveness {
   readonly #now: () => number;
   readonly #queueName: string;
   readonly #queue: Queue;
+  readonly #tracker: LivenessTracker;
+  readonly #ticker: LivenessTicker;
   #worker: Worker;
-  #timer: NodeJS.Timeout | undefined;
-  #ticking = false;
   #seq = 0;
-  /** The deadline runs from the latest of: start, the last probe, the end of an outage, a recreation. */
-  #deadlineFrom: number;
-  #lastAliveAt: number | null = null;
-  #recreatedSinceAlive = false;
-  #recreations = 0;
-  #state: LivenessReport['state'] = 'starting';
-  #reason: string | null = null;
   #lastSweep = 0;
-  #dead = false;
 
   constructor(options: LivenessOptions) {
     this.#o = options;
@@ -89,28 +73,37 @@ export class WorkerLiveness {
     });
     options.watch?.(`queue:${this.#queueName}`, this.#queue);
     this.#worker = this.#startWorker(options.jobs);
-    this.#deadlineFrom = this.#now();
+    this.#tracker = new LivenessTracker({
+      logger: options.logger,
+      now: this.#now,
+      onDead: options.onDead,
+      words: {
+        back: 'BullMQ workers take jobs again',
+        recreating: 'BullMQ workers stuck: recreating their Redis connections',
+        dead: 'BullMQ workers cannot recover in this process: exiting',
+      },
+    });
+    this.#ticker = new LivenessTicker({
+      intervalMs: options.intervalMs,
+      check: () => this.#check(),
+      skip: () => this.#tracker.dead,
+      onError: (error) => options.logger.debug({ err: error }, 'liveness check failed'),
+    });
   }
 
   /** Starts probing every `intervalMs`. */
   start(): void {
-    void this.#tick();
-    this.#timer = setInterval(() => void this.#tick(), this.#o.intervalMs).unref();
+    this.#ticker.start();
   }
 
   /** The current state, for `/readyz`. */
   report(): LivenessReport {
-    return {
-      state: this.#state,
-      lastAliveAt: this.#lastAliveAt,
-      recreations: this.#recreations,
-      reason: this.#reason,
-    };
+    return this.#tracker.report();
   }
 
   /** Stops probing, closes the probe worker and deletes the process's probe queue. */
   async stop(): Promise<void> {
-    if (this.#timer) clearInterval(this.#timer);
+    this.#ticker.stop();
     await this.#worker.close(true).catch(() => undefined);
     await this.#queue.obliterate({ force: true }).catch(() => undefined);
     await this.#o.commands.hdel(stateKeys(this.#o.root).liveness, this.#o.processId).catch(() => undefined);
@@ -128,50 +121,23 @@ export class WorkerLiveness {
   }
 
   #alive(): void {
-    const now = this.#now();
-    this.#lastAliveAt = now;
-    this.#deadlineFrom = now;
-    this.#recreatedSinceAlive = false;
-    if (this.#state !== 'alive' && this.#state !== 'starting') {
-      this.#o.logger.info({ after: this.#reason }, 'BullMQ workers take jobs again');
-    }
-    this.#state = 'alive';
-    this.#reason = null;
-  }
-
-  async #tick(): Promise<void> {
-    if (this.#ticking || this.#dead) return;
-    this.#ticking = true;
-    try {
-      await this.#check();
-    } catch (error) {
-      // A check that failed half-way proves nothing either way: the next tick decides.
-      this.#o.logger.debug({ err: error }, 'liveness check failed');
-    } finally {
-      this.#ticking = false;
-    }
+    this.#tracker.alive(this.#now());
   }
 
   async #check(): Promise<void> {
     const now = this.#now();
     if (this.#o.commands.status === 'end') {
       // The command connection gave up for good (ioredis never leaves `end`); only a restart helps.
-      this.#die('the Redis command connection ended and does not reconnect');
+      this.#tracker.die('the Redis command connection ended and does not reconnect');
       return;
     }
-    if (!(await this.#redisAnswers())) {
-      this.#state = 'redis-down';
-      this.#reason = 'redis does not answer';
-      this.#deadlineFrom = now;
+    if (!(await redisAnswers(this.#o.commands, this.#o.intervalMs))) {
+      this.#tracker.redisDown(now);
       return;
     }
-    if (this.#state === 'redis-down') {
-      // Redis is back; the workers have yet to prove they are too.
-      this.#state = 'recovering';
-      this.#reason = 'redis answers again; waiting for a probe job to complete';
-    }
+    this.#tracker.recovering('waiting for a probe job to complete');
     await this.#judge(now);
-    if (this.#dead) return;
+    if (this.#tracker.dead) return;
     // Each write bounded: one that hangs must not stall the next ticks (they decide, not this one).
     const bound = Math.max(this.#o.intervalMs, 1_000);
     await within(
@@ -188,44 +154,16 @@ export class WorkerLiveness {
   /** Stuck when a worker stopped running, or no probe completed within the timeout while Redis answers. */
   async #judge(now: number): Promise<void> {
     const stopped = this.#o.workers().filter((worker) => !worker.isRunning());
-    const silentMs = now - this.#deadlineFrom;
+    const silentMs = now - this.#tracker.deadlineFrom;
     if (stopped.length === 0 && silentMs <= this.#o.timeoutMs) return;
     const reason =
       stopped.length > 0
         ? `worker ${stopped.map((w) => w.name).join(', ')} stopped running`
         : `no probe job completed for ${Math.round(silentMs / 1000)} s while Redis answers`;
-    this.#state = 'stuck';
-    this.#reason = reason;
-    if (this.#recreatedSinceAlive) {
-      this.#die(reason);
-      return;
-    }
-    this.#o.logger.error({ reason }, 'BullMQ workers stuck: recreating their Redis connections');
-    this.#recreations += 1;
-    this.#recreatedSinceAlive = true;
-    await this.#worker.close(true).catch(() => undefined);
-    this.#worker = this.#startWorker(await this.#o.recreate());
-    this.#deadlineFrom = this.#now();
-  }
-
-  #die(reason: string): void {
-    this.#dead = true;
-    this.#state = 'stuck';
-    this.#reason = reason;
-    this.#o.logger.fatal({ reason }, 'BullMQ workers cannot recover in this process: exiting');
-    this.#o.onDead(reason);
-  }
-
-  async #redisAnswers(): Promise<boolean> {
-    // A ping that waits on reconnects counts as no answer: bounded well under one interval.
-    const timeout = new Promise<false>((resolve) =>
-      setTimeout(() => resolve(false), Math.min(this.#o.intervalMs, 2_000)).unref(),
-    );
-    const ping = this.#o.commands.ping().then(
-      () => true,
-      () => false,
-    );
-    return Promise.race([ping, timeout]);
+    await this.#tracker.stuck(reason, async () => {
+      await this.#worker.close(true).catch(() => undefined);
+      this.#worker = this.#startWorker(await this.#o.recreate());
+    });
   }
 
   /** Deletes the probe queues of processes that stopped ticking long ago (killed, not stopped). */
