@@ -20,7 +20,7 @@ import type { Benchmark, BenchOptions, BenchReport } from './lib/report.js';
 import { fixed, spread } from './lib/stats.js';
 
 // The regulators' files from shared/ beside the clone; the built UK ANSP files from test/fixtures.
-const SHARED = fileURLToPath(new URL('../../shared/fixtures/registers/', import.meta.url));
+const SHARED = fileURLToPath(new URL('../test/fixtures/registers/', import.meta.url));
 const LOCAL = fileURLToPath(new URL('../test/fixtures/registers/', import.meta.url));
 
 /** One fixture, timed in its stages: decode, parse, then the aggregate diff against a changed copy. */

@@ -5,6 +5,7 @@ import type { RedisHealth } from '../ops/redis-health.js';
 import { DeploymentLedger } from '../state/deployment-ledger.js';
 import { stateKeys } from '../state/keys.js';
 import type { RedisClient } from '../state/redis-connection.js';
+import { RegisterStore } from '../state/register-store.js';
 import { DeliveryPath } from './delivery-path.js';
 import { accessNotice } from './duties/access-notice.js';
 import { BEAT_MS } from './duties/beat.js';
@@ -16,6 +17,7 @@ import { processHeartbeat } from './duties/process-heartbeat.js';
 import { rateLimitNotice } from './duties/rate-limit-notice.js';
 import { refusalConfirmation } from './duties/refusal-confirmation.js';
 import { sharedBudget } from './duties/shared-budget.js';
+import { sourceStaleness } from './duties/source-staleness.js';
 import { DutyScheduler } from './duty-scheduler.js';
 import type { LiveSettings } from './live-settings.js';
 import type { Poller } from './poller.js';
@@ -135,6 +137,13 @@ function daemonDuties(parts: DaemonParts) {
     }),
     channelAccounting({ parts: ctx, channels: () => live.current.config.channels }),
     directoryFollow({ follow: parts.followDirectory }),
+    sourceStaleness({
+      sources: () => live.current.config.sources,
+      store: new RegisterStore(ctx.redis, ctx.prefix),
+      notices: ctx.notices,
+      now: ctx.now,
+      startedAtMs: ctx.now().getTime(),
+    }),
   ];
 }
 

@@ -4,16 +4,16 @@ import type { RegisterKind } from '../../src/config/schema/sources.js';
 import { REGISTER_READERS } from '../../src/sources/registers.js';
 import type { RegisterSnapshot } from '../../src/sources/types.js';
 
-// The regulators' files live once, in shared/ beside the clone (CI lays a copy there too); the
-// UK ANSP files, of which no real copy exists, are built here under test/fixtures/registers/.
-const SHARED = fileURLToPath(new URL('../../../shared/fixtures/registers/', import.meta.url));
-const LOCAL = fileURLToPath(new URL('../fixtures/registers/', import.meta.url));
+// Every register file lives under test/fixtures/registers/, so a fresh clone tests them: the
+// regulators' own files (`shared:<country>/…`, copied byte for byte with their provenance, encodings
+// and traps in SOURCES.md) and the UK ANSP files, of which no real copy exists, built here (`uk/`).
+const SHARED = fileURLToPath(new URL('../fixtures/registers/', import.meta.url));
+const LOCAL = SHARED;
 
 /** The bytes of a register fixture: `shared:<path>` from shared/, else from test/fixtures/registers/. */
 export function registerBytes(path: string): Buffer {
   const file = path.startsWith('shared:') ? SHARED + path.slice('shared:'.length) : LOCAL + path;
-  if (!existsSync(file))
-    throw new Error(`register fixture missing: ${file} (shared/ must sit beside the clone)`);
+  if (!existsSync(file)) throw new Error(`register fixture missing: ${file}`);
   return readFileSync(file);
 }
 

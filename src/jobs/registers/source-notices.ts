@@ -2,3 +2,8 @@
 export function sourceNotReadKey(source: string): string {
   return `source-not-read-${source}`;
 }
+
+/** The notice of a register source without a good read for too long (or never read since this process started). */
+export function sourceStaleKey(source: string): string {
+  return `source-stale-${source}`;
+}
