@@ -32,6 +32,19 @@ describe('staleSources', () => {
     expect(late).toEqual({ source: 'afm', stale: true, why: 'not read once in 3h' });
     expect(staleSources([afm], [], START, START + 4 * HOUR)[0]?.stale).toBe(true);
   });
+
+  it('waits at least ten minutes whatever the interval: a register read every second that misses three is a blip', () => {
+    const quick = { name: 'afm', interval: 1_000 };
+    expect(staleSources([quick], [status('never')], START, START + 60_000)[0]?.stale).toBe(false);
+    const long = staleSources(
+      [quick],
+      [status('stale', new Date(START).toISOString())],
+      START,
+      START + 60_000,
+    );
+    expect(long[0]?.stale).toBe(false);
+    expect(staleSources([quick], [status('never')], START, START + 10 * 60_000 + 1)[0]?.stale).toBe(true);
+  });
 });
 
 describe('the source-staleness duty', () => {

@@ -15,10 +15,16 @@ export interface Staleness {
 }
 
 /**
- * Which sources are stale now. A source read once and not since is stale after
- * {@link STALE_AFTER_INTERVALS} intervals (`sourceState`); one never read at all is stale once that long
- * has passed since this process started: a scheduler that never runs, or a worker that never takes its
- * jobs, reads nothing and writes no health, and must not look like a quiet register. Pure.
+ * The least time without a good read that the notice waits for, whatever the interval: a register read
+ * every few seconds (a test, a demo) that misses three reads is a blip, not yet a dead feed to page about.
+ */
+export const STALE_NOTICE_FLOOR_MS = 10 * 60_000;
+
+/**
+ * Which sources are stale now, for the notice: no good read for {@link STALE_AFTER_INTERVALS} intervals
+ * (at least {@link STALE_NOTICE_FLOOR_MS}); one never read at all counts from this process's start: a
+ * scheduler that never runs, or a worker that never takes its jobs, reads nothing and writes no health,
+ * and must not look like a quiet register. Pure.
  */
 export function staleSources(
   sources: readonly Pick<RegisterSourceConfig, 'name' | 'interval'>[],
@@ -28,14 +34,16 @@ export function staleSources(
 ): Staleness[] {
   return sources.map((source) => {
     const status = statuses.find((s) => s.name === source.name);
-    const bound = STALE_AFTER_INTERVALS * source.interval;
+    const bound = Math.max(STALE_AFTER_INTERVALS * source.interval, STALE_NOTICE_FLOOR_MS);
     if (status === undefined || status.state === 'never') {
       const stale = nowMs - startedAtMs > bound;
       return { source: source.name, stale, why: `not read once in ${formatDuration(nowMs - startedAtMs)}` };
     }
-    const since = status.lastGoodAt ?? 'its first read';
+    const lastGood = status.lastGoodAt === null ? startedAtMs : Date.parse(status.lastGoodAt);
+    const stale = status.state === 'stale' && nowMs - lastGood > bound;
+    const since = status.lastGoodAt ?? 'this process started';
     const why = `no good read since ${since}${status.reason ? ` (last: ${status.reason})` : ''}`;
-    return { source: source.name, stale: status.state === 'stale', why };
+    return { source: source.name, stale, why };
   });
 }
 
