@@ -15,6 +15,7 @@ import type { Outbox } from '../state/outbox.js';
 import type { IssuerHealth, PollHealth } from '../state/poll-health.js';
 import type { RedisClient } from '../state/redis-connection.js';
 import type { SnapshotStore } from '../state/snapshot-store.js';
+import { redisAnswers } from './liveness-tracker.js';
 
 /** The stores `status` and `/readyz` read, each narrowed to what they read. */
 interface StatusStores {
@@ -122,6 +123,9 @@ export interface StatusReport {
 }
 
 const PROCESS_FRESH_MS = 30_000;
+
+/** How long `/readyz` waits for Redis to answer a ping before it says Redis does not answer. */
+const READINESS_PING_MS = 1_000;
 
 /** Reads the daemon's state from Redis: any process can answer for all of them. */
 export async function collectStatus(app: StatusSource): Promise<StatusReport> {
@@ -372,9 +376,9 @@ export async function readiness(
   app: StatusSource,
 ): Promise<{ ready: boolean; reasons: string[]; notices: string[] }> {
   const reasons: string[] = [];
-  try {
-    await app.redis.ping();
-  } catch {
+  // Bounded: during a failover ioredis queues the ping until it reconnects, and a probe that hangs
+  // (Kubernetes gives one 1 s by default) says nothing; an outage must read as not ready.
+  if (!(await redisAnswers(app.redis, READINESS_PING_MS))) {
     return { ready: false, reasons: ['redis does not answer'], notices: [] };
   }
   const access = await app.ctx.access.get();
