@@ -289,11 +289,24 @@ describe('polling defences: an upstream the spec leaves ambiguous', () => {
     // Backoff: the first 404 is asked again at the next sweep, then after more and more sweeps. On a
     // loaded machine one more sweep may start while the 404 is still being recorded (it finds the poll
     // in flight and plans nothing): the first gap is one or two sweeps, never more.
-    const requests = s.sandbox.stats.requests;
-    const notFound = requests.flatMap((r, i) => (r.issuerId === a && r.status === 404 ? [i] : []));
-    const gaps = notFound
-      .slice(1)
-      .map((at, n) => requests.slice(notFound[n], at).filter((r) => r.operation === 'issuers').length);
+    // Measured in sweeps, so waited for in sweeps: under load the notice's 1 s may come before the
+    // backoff has widened past one sweep; without a backoff this wait would time out.
+    const sweepGaps = () => {
+      const requests = s.sandbox.stats.requests;
+      const notFound = requests.flatMap((r, i) => (r.issuerId === a && r.status === 404 ? [i] : []));
+      return notFound
+        .slice(1)
+        .map((at, n) => requests.slice(notFound[n], at).filter((r) => r.operation === 'issuers').length);
+    };
+    const gaps =
+      (await waitFor(
+        'a gap of two sweeps or more',
+        () => {
+          const now = sweepGaps();
+          return (now.at(-1) ?? 0) >= 2 ? now : undefined;
+        },
+        15_000,
+      )) ?? [];
     expect(gaps[0]).toBeGreaterThanOrEqual(1);
     expect(gaps[0]).toBeLessThanOrEqual(2);
     expect(gaps.at(-1)).toBeGreaterThanOrEqual(2);

@@ -1,4 +1,5 @@
 import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
+import { tieEnds } from './socket-pair.js';
 
 /** A TCP proxy to Redis that can stop forwarding the bytes of chosen connections, which stay open. */
 export interface FreezingProxy {
@@ -44,15 +45,7 @@ export async function startFreezingProxy(
     const upstream = connect(targetPort, targetHost);
     const pair: Pair = { client, upstream, head: '', frozen: false };
     pairs.add(pair);
-    const end = () => {
-      pairs.delete(pair);
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('error', end);
-    upstream.on('error', end);
-    client.on('close', end);
-    upstream.on('close', end);
+    tieEnds(pairs, pair, client, upstream);
     client.on('data', (chunk: Buffer) => {
       if (pair.head.length < HEAD_BYTES) {
         pair.head += chunk.toString('latin1');

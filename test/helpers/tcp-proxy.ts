@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { connect, createServer, type Socket } from 'node:net';
+import { tieEnds } from './socket-pair.js';
 
 /** A TCP proxy whose connections can be cut at any moment, and which can refuse new ones for a while. */
 export interface DroppingProxy {
@@ -34,15 +35,7 @@ export async function startDroppingProxy(
     const upstream = connect(targetPort, targetHost);
     const pair: [Socket, Socket] = [client, upstream];
     pairs.add(pair);
-    const end = () => {
-      pairs.delete(pair);
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('error', end);
-    upstream.on('error', end);
-    client.on('close', end);
-    upstream.on('close', end);
+    tieEnds(pairs, pair, client, upstream);
     client.pipe(upstream);
     upstream.pipe(client);
   });
