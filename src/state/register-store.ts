@@ -5,6 +5,7 @@ import type { Snapshot } from '../positions/types.js';
 import type { LastRead, RegisterSnapshot } from '../sources/types.js';
 import { registerKeys } from './keys.js';
 import type { RedisClient } from './redis-connection.js';
+import { readStored } from './stored-json.js';
 
 /** How a register source's last attempt went: read (or unchanged), or refused with the reason. */
 export interface SourceHealth {
@@ -114,10 +115,7 @@ export class RegisterStore {
 
   /** The last good read's issuers, or null before the first one (or when unreadable: a new baseline). */
   async lastSnapshot(source: string): Promise<StoredRead | null> {
-    const raw = await this.#redis.get(this.keys(source).last);
-    if (raw === null) return null;
-    const parsed = lastSchema.safeParse(parseJson(raw));
-    return parsed.success ? parsed.data : null;
+    return readStored(await this.#redis.get(this.keys(source).last), lastSchema) ?? null;
   }
 
   /** Keeps a good read for the next aggregate diff; a history file's every row is left out. */
@@ -169,18 +167,9 @@ export class RegisterStore {
     const replies = (await pipeline.exec()) ?? [];
     issuerKeys.forEach((key, index) => {
       const raw = replies[index]?.[1];
-      if (typeof raw !== 'string') return;
-      const parsed = snapshotSchema.safeParse(parseJson(raw));
-      if (parsed.success) found.set(key, parsed.data);
+      const snapshot = typeof raw === 'string' ? readStored(raw, snapshotSchema) : undefined;
+      if (snapshot !== undefined) found.set(key, snapshot);
     });
     return found;
-  }
-}
-
-function parseJson(raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return undefined;
   }
 }

@@ -3,7 +3,7 @@ import { formatDuration } from '../../config/duration.js';
 import type { RegisterSourceConfig } from '../../config/schema/sources.js';
 import { tellStories } from '../../positions/threshold-story.js';
 import type { PositionEvent } from '../../positions/types.js';
-import { planDelivery, recordFallsTold } from '../../routing/index.js';
+import { type Mute, planDelivery, recordFallsTold } from '../../routing/index.js';
 import { diffAggregates } from '../../sources/aggregate-diff.js';
 import { readSource } from '../../sources/read-source.js';
 import type { RegisterSnapshot } from '../../sources/types.js';
@@ -75,10 +75,16 @@ async function commitRead(
     onFirstSeen: config.poll.onFirstSeen,
     alsoCommit: new Set(alerts.keys()),
   });
-  for (const drop of diff.drops) await tellRegimeDrop(ctx, source, drop);
+  // One read of the mutes for the whole file: a read can commit hundreds of issuers.
+  const mutes = diff.drops.length + diff.issuers.length > 0 ? await ctx.mutes.list() : [];
+  for (const drop of diff.drops) await tellRegimeDrop(ctx, source, drop, mutes);
   let events = 0;
   for (const issuer of [...diff.drops.map((d) => d.silent), ...diff.issuers])
-    events += await commitIssuer(ctx, store, source, issuer, alerts.get(issuer.key) ?? []);
+    events += await commitIssuer(ctx, store, source, {
+      issuer,
+      aggregates: alerts.get(issuer.key) ?? [],
+      mutes,
+    });
   await store.saveSnapshot(source.name, snapshot, ctx.now());
   if (events > 0) ctx.logger.info({ source: source.name, events }, 'register read found changes');
   return { events, issuers: diff.issuers.length, drops: diff.drops.length };
@@ -117,9 +123,9 @@ async function commitIssuer(
   ctx: JobContext,
   store: RegisterStore,
   source: RegisterSourceConfig,
-  issuer: RegisterIssuerDiff,
-  aggregates: readonly PositionEvent[],
+  change: { issuer: RegisterIssuerDiff; aggregates: readonly PositionEvent[]; mutes: readonly Mute[] },
 ): Promise<number> {
+  const { issuer, aggregates, mutes } = change;
   const { config } = ctx.settings();
   const { previous, diff } = issuer;
   const told = tellStories(diff.events, previous?.memory ?? {}, ctx.now(), {
@@ -128,7 +134,6 @@ async function commitIssuer(
   });
   // Aggregate events are never read against the 0.5% threshold: they join after the stories.
   const events = [...told.events, ...aggregates];
-  const mutes = events.length > 0 ? await ctx.mutes.list() : [];
   const plan = planDelivery(events, config.channels, mutes, ctx.now(), {
     confirmedCloses: config.alerts.confirmedCloses,
   });
@@ -157,9 +162,10 @@ async function tellRegimeDrop(
   ctx: JobContext,
   source: RegisterSourceConfig,
   drop: RegimeDrop,
+  mutes: readonly Mute[],
 ): Promise<void> {
   const { config } = ctx.settings();
-  const plan = planDelivery(drop.closes, config.channels, await ctx.mutes.list(), ctx.now(), {
+  const plan = planDelivery(drop.closes, config.channels, mutes, ctx.now(), {
     confirmedCloses: config.alerts.confirmedCloses,
   });
   // Immediate channels only, at the closes' ready time (after quiet hours); a digest keeps its periods.
