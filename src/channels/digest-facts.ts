@@ -1,4 +1,5 @@
 import type { PositionEvent } from '../positions/types.js';
+import { issuerGroupKey } from './event-story.js';
 import { formatInstant, formatPeriod } from './time.js';
 import type { DigestMessage } from './types.js';
 
@@ -38,9 +39,9 @@ export interface DigestIssuer {
 export function digestIssuers(events: readonly PositionEvent[]): DigestIssuer[] {
   const groups = new Map<string, DigestIssuer>();
   for (const event of [...events].sort(newestFirst)) {
-    const group = groups.get(event.issuer.id);
+    const group = groups.get(issuerGroupKey(event));
     if (group) group.events.unshift(event);
-    else groups.set(event.issuer.id, { issuer: event.issuer, events: [event] });
+    else groups.set(issuerGroupKey(event), { issuer: event.issuer, events: [event] });
   }
   return [...groups.values()];
 }

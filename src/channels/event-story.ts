@@ -369,6 +369,15 @@ export function disclosedOn(lines: readonly StoryLine[]): string | undefined {
 }
 
 /**
+ * What one message (and one digest section) tells: the events of one issuer from one source. Two
+ * registers (or a register and the API) list one issuer with totals of their own, and may list one
+ * change each: told together they would read as a sequence and a total that mix the two.
+ */
+export function issuerGroupKey(event: PositionEvent): string {
+  return `${event.source ?? ''}\u0000${event.issuer.id}`;
+}
+
+/**
  * Which register the events were read from: `register afm`, `registers afm, fi`; undefined for events
  * of the upstream API alone (they carry no source).
  */

@@ -1,4 +1,5 @@
 import { messageForGroups } from '../channels/coalesced-message.js';
+import { issuerGroupKey } from '../channels/event-story.js';
 import { messageEvents } from '../channels/message-events.js';
 import type { IssuerEvents, Message } from '../channels/types.js';
 import type { PositionEvent } from '../positions/types.js';
@@ -81,9 +82,9 @@ function groupByIssuer(items: readonly OutboxItem[]): IssuerEvents[] {
   for (const item of items) {
     if (item.kind !== 'event') continue;
     const { event } = item;
-    const group = groups.get(event.issuer.id) ?? { issuer: event.issuer, events: [] };
+    const group = groups.get(issuerGroupKey(event)) ?? { issuer: event.issuer, events: [] };
     group.events.push(event);
-    groups.set(event.issuer.id, group);
+    groups.set(issuerGroupKey(event), group);
   }
   return [...groups.values()];
 }

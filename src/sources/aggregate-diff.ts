@@ -105,6 +105,8 @@ function belowThreshold(
   const before = hidden(was);
   const after = hidden(is);
   if (before === undefined || after === undefined || !is.aggregate) return [];
+  // With no named position on either read the hidden interest is the aggregate: its own events tell it.
+  if (before.named === 0 && after.named === 0) return [];
   if (was.aggregate?.thresholdPercent !== is.aggregate.thresholdPercent) return [];
   const changePp = round4(after.hidden - before.hidden);
   if (changePp === 0 || Math.abs(changePp) < config.belowThresholdMove) return [];
@@ -124,12 +126,13 @@ function belowThreshold(
 }
 
 /**
- * Aggregate minus the named positions. Floored at 0: an aggregate published on an older date than
+ * Aggregate minus the named positions (with those in the company's other shares). Floored at 0: an aggregate published on an older date than
  * the positions can sum to less than they do, and a negative hidden interest means nothing.
  */
 export function hidden(issuer: RegisterIssuer): { hidden: number; named: number } | undefined {
   if (!issuer.aggregate) return undefined;
-  const named = round4(issuer.positions.reduce((sum, position) => sum + position.percent, 0));
+  const here = issuer.positions.reduce((sum, position) => sum + position.percent, 0);
+  const named = round4(here + (issuer.namedElsewhere ?? 0));
   return { hidden: Math.max(0, round4(issuer.aggregate.percent - named)), named };
 }
 

@@ -1,10 +1,12 @@
-import type { RegisterKind } from '../config/schema/sources.js';
+import type { PairedKind, RegisterKind } from '../config/schema/sources.js';
 import { afmCurrent, afmHistory } from './parsers/afm.js';
 import { cbi, cnmv, consob, fsmaCurrent, fsmaHistory, ukLegacyHolders } from './parsers/named-registers.js';
 import { norwaySsrCsv, norwaySsrJson } from './parsers/norway.js';
 import { swedenAggregate, swedenCurrent } from './parsers/sweden.js';
 import { ukAnspCurrent, ukAnspHistoric, ukReportableShares } from './parsers/uk-ansp.js';
 import type { AnyRegisterReader } from './reader.js';
+import { joinSwedish } from './sweden-join.js';
+import type { RegisterSnapshot } from './types.js';
 
 /** Every register's reader by kind: adding a kind without a reader fails to compile. */
 export const REGISTER_READERS = {
@@ -24,3 +26,14 @@ export const REGISTER_READERS = {
   'be-fsma-current': fsmaCurrent,
   'be-fsma-history': fsmaHistory,
 } satisfies Record<RegisterKind, AnyRegisterReader>;
+
+/** A source read as two files of one register: the companion's kind and how the two become one snapshot. */
+export interface RegisterPair {
+  companion: RegisterKind;
+  join(main: RegisterSnapshot, companion: RegisterSnapshot, previous?: RegisterSnapshot): RegisterSnapshot;
+}
+
+/** The registers whose positions file can be read with an aggregate file (`aggregateUrl`). */
+export const REGISTER_PAIRS = {
+  'se-fi-current': { companion: 'se-fi-aggregate', join: joinSwedish },
+} satisfies Record<PairedKind, RegisterPair>;

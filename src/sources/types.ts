@@ -43,6 +43,11 @@ export interface RegisterIssuer {
   history?: NamedPosition[];
   /** Past aggregate values (historic files), oldest first. */
   aggregateHistory?: AggregatePoint[];
+  /**
+   * Named positions in the company's other shares that its one aggregate also counts (Sweden: the
+   * aggregate is per company, positions per ISIN), so "aggregate minus named" subtracts them too.
+   */
+  namedElsewhere?: number;
 }
 
 /** What one register file says, read whole: the input of every diff. */
@@ -76,8 +81,13 @@ export interface Validators {
   lastModified?: string;
 }
 
-/** What the last good read left: its validators (for the conditional GET) and its row count. */
-export interface LastRead {
+/** What the last good read of one file left: its validators (for the conditional GET) and its row count. */
+export interface FileRead {
   validators: Validators;
   rows: number;
+}
+
+/** What the last good read left; `companion` is the second file of a source read as a pair (Sweden's aggregate). */
+export interface LastRead extends FileRead {
+  companion?: FileRead;
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { REGISTER_KINDS } from '../config/schema/sources.js';
 import { snapshotSchema } from '../positions/schemas.js';
 import type { Snapshot } from '../positions/types.js';
-import type { LastRead, RegisterSnapshot } from '../sources/types.js';
+import type { FileRead, LastRead, RegisterSnapshot, Validators } from '../sources/types.js';
 import { registerKeys } from './keys.js';
 import type { RedisClient } from './redis-connection.js';
 import { readStored } from './stored-json.js';
@@ -34,6 +34,9 @@ const readSchema = z.object({
   etag: z.string().optional(),
   lastModified: z.string().optional(),
   rows: z.coerce.number().int().nonnegative(),
+  companionEtag: z.string().optional(),
+  companionLastModified: z.string().optional(),
+  companionRows: z.coerce.number().int().nonnegative().optional(),
 });
 
 const pointSchema = z.object({ date: z.string(), percent: z.number(), endedOn: z.string().optional() });
@@ -63,6 +66,7 @@ const lastSchema = z.object({
           .object({ percent: z.number(), date: z.string(), thresholdPercent: z.number() })
           .optional(),
         aggregateHistory: z.array(pointSchema).optional(),
+        namedElsewhere: z.number().optional(),
       }),
     ),
   }),
@@ -97,19 +101,21 @@ export class RegisterStore {
   async lastRead(source: string): Promise<LastRead | undefined> {
     const parsed = readSchema.safeParse(await this.#redis.hgetall(this.keys(source).read));
     if (!parsed.success) return undefined;
-    const { etag, lastModified, rows } = parsed.data;
-    return {
-      validators: { ...(etag ? { etag } : {}), ...(lastModified ? { lastModified } : {}) },
-      rows,
-    };
+    const { etag, lastModified, rows, companionEtag, companionLastModified, companionRows } = parsed.data;
+    const last: LastRead = { validators: validators(etag, lastModified), rows };
+    if (companionRows !== undefined)
+      last.companion = { validators: validators(companionEtag, companionLastModified), rows: companionRows };
+    return last;
   }
 
   /** Records a good read: written after its issuers were committed, so a crash reads the file again. */
   async saveRead(source: string, last: LastRead, at: Date): Promise<void> {
     const key = this.keys(source).read;
-    const fields: Record<string, string> = { rows: String(last.rows), at: at.toISOString() };
-    if (last.validators.etag !== undefined) fields.etag = last.validators.etag;
-    if (last.validators.lastModified !== undefined) fields.lastModified = last.validators.lastModified;
+    const fields: Record<string, string> = {
+      ...fileFields(last, ''),
+      ...(last.companion === undefined ? {} : fileFields(last.companion, 'companion')),
+      at: at.toISOString(),
+    };
     await this.#redis.multi().del(key).hset(key, fields).exec();
   }
 
@@ -172,4 +178,19 @@ export class RegisterStore {
     });
     return found;
   }
+}
+
+function validators(etag: string | undefined, lastModified: string | undefined): Validators {
+  return { ...(etag ? { etag } : {}), ...(lastModified ? { lastModified } : {}) };
+}
+
+/** One file's read as hash fields: `rows`, `etag`, `lastModified`, or the same after `prefix` (camelCase). */
+function fileFields(file: FileRead, prefix: '' | 'companion'): Record<string, string> {
+  const field = (name: string) =>
+    prefix === '' ? name : `${prefix}${name[0]?.toUpperCase()}${name.slice(1)}`;
+  const fields: Record<string, string> = { [field('rows')]: String(file.rows) };
+  if (file.validators.etag !== undefined) fields[field('etag')] = file.validators.etag;
+  if (file.validators.lastModified !== undefined)
+    fields[field('lastModified')] = file.validators.lastModified;
+  return fields;
 }

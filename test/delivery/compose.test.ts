@@ -6,8 +6,13 @@ import { eventsDeliveryId } from '../../src/state/delivery-ids.js';
 import type { OutboxItem } from '../../src/state/outbox.js';
 import { makeEvent } from '../routing/events.js';
 
-function eventItem(id: string, issuer: string): OutboxItem {
-  return { kind: 'event', id, event: makeEvent({ id, issuer: { id: issuer, name: `${issuer} plc` } }) };
+function eventItem(id: string, issuer: string, source?: string): OutboxItem {
+  const event = makeEvent({
+    id,
+    issuer: { id: issuer, name: `${issuer} plc` },
+    ...(source ? { source } : {}),
+  });
+  return { kind: 'event', id, event };
 }
 
 const all = (groups: readonly IssuerEvents[]) => groups.length;
@@ -30,6 +35,15 @@ describe('composeNext', () => {
       perSecond: 1,
       type: 'events',
       ids: ['e1', 'e2'],
+    },
+    {
+      // Two registers list one issuer with totals of their own: one message each, never a mixed sequence.
+      name: 'events of one issuer from two sources go in two messages',
+      items: [eventItem('e1', 'SE1', 'fi'), eventItem('e2', 'SE1', 'fise'), eventItem('e3', 'SE1', 'fi')],
+      coalesce: all,
+      perSecond: 20,
+      type: 'events',
+      ids: ['e1', 'e3'],
     },
     {
       name: 'no backlog at the channel rate: one issuer per message',

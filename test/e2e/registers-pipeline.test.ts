@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
-import { aggregateHolder, SCOPE_HOLDER } from '../../src/jobs/registers/aggregate-alerts.js';
+import {
+  aggregateHolder,
+  belowThresholdHolder,
+  SCOPE_HOLDER,
+} from '../../src/jobs/registers/aggregate-alerts.js';
 import { collectStatus, readiness } from '../../src/ops/status.js';
 import { holderKey } from '../../src/positions/index.js';
 import { RegisterStore } from '../../src/state/register-store.js';
@@ -38,6 +42,14 @@ const SOURCES = [
   { name: 'oslo', kind: 'no-ssr-json', path: '/ssr.json', fixture: NORWAY_FIXTURE },
   { name: 'fi', kind: 'se-fi-current', path: '/fi.ods', fixture: SWEDEN_FIXTURE },
   { name: 'fiagg', kind: 'se-fi-aggregate', path: '/fiagg.ods', fixture: SWEDEN_AGGREGATE_FIXTURE },
+  // Sweden's two files read as one source: named positions beside each company's aggregate.
+  {
+    name: 'fise',
+    kind: 'se-fi-current',
+    path: '/fi.ods',
+    aggregatePath: '/fiagg.ods',
+    fixture: SWEDEN_FIXTURE,
+  },
   { name: 'fca', kind: 'uk-ansp-current', path: '/ansp.csv', fixture: ANSP_FIXTURE },
   { name: 'rsl', kind: 'uk-reportable-shares', path: '/rsl.csv', fixture: SCOPE_FIXTURE },
 ] as const;
@@ -52,6 +64,7 @@ beforeAll(async () => {
         name: s.name,
         kind: s.kind,
         url: server.url(s.path),
+        ...('aggregatePath' in s ? { aggregateUrl: server.url(s.aggregatePath) } : {}),
         interval: '500ms',
       })),
     },
@@ -108,17 +121,29 @@ describe('registers: file served → conditional GET → diff → Slack and e-ma
       `fi|SE0000108227|${holderKey('Citadel Advisors Europe Limited')}|increased`,
       // Hexagon's aggregate (Sweden sums from 0.1%) moved 1.51% → 2.05%, crossing 2%.
       `fiagg|lei:${HEXAGON_LEI}|${holderKey(aggregateHolder(0.1))}|increased`,
+      // Joined, the same changes: H&M's named holder gone while its aggregate stayed at 5.79% moves
+      // the interest below the public threshold 5.1% → 5.79%; Hexagon has no named holder, so its
+      // aggregate's move is told once, as the aggregate's.
+      `fise|SE0000106270|${holderKey('Marshall Wace LLP')}|closed`,
+      `fise|SE0000106270|${holderKey(belowThresholdHolder(0.1))}|increased`,
+      `fise|SE0000108227|${holderKey('Citadel Advisors Europe Limited')}|increased`,
+      `fise|lei:${HEXAGON_LEI}|${holderKey(aggregateHolder(0.1))}|increased`,
       // NEL's aggregate (Norway sums from 0.5%) moved with its holders: 4.23% → 4.06%.
       `oslo|NO0010081235|${holderKey(aggregateHolder(0.5))}|decreased`,
       `oslo|NO0010081235|${holderKey('Helikon Investments Limited')}|increased`,
       `oslo|NO0010081235|${holderKey('Odey Asset Management LLP')}|closed`,
     ].sort();
-    await waitFor('the eight register events', async () => (await registerEvents()).length >= 8, 30_000);
+    await waitFor(
+      'the twelve register events',
+      async () => (await registerEvents()).length >= expected.length,
+      30_000,
+    );
     expect(await registerEvents()).toEqual(expected);
 
-    // Six issuers changed: one Slack message and one e-mail each, naming the register they came from.
-    await waitFor('six Slack messages', () => stack.slack.delivered().length >= 6, 20_000);
-    await waitFor('six e-mails', () => stack.smtp.mails.length >= 6, 20_000);
+    // Nine issuers changed (three of them in the joined Swedish source): one Slack message and one
+    // e-mail each, naming the register they came from.
+    await waitFor('nine Slack messages', () => stack.slack.delivered().length >= 9, 20_000);
+    await waitFor('nine e-mails', () => stack.smtp.mails.length >= 9, 20_000);
     const slack = stack.slack.delivered().map((post) => slackText(post.payload));
     expect(slack.find((text) => text.includes('Randstad'))).toMatch(/from register afm/);
     expect(slack.find((text) => text.includes('NEL'))).toMatch(/from register oslo/);
@@ -126,14 +151,22 @@ describe('registers: file served → conditional GET → diff → Slack and e-ma
     expect(slack.find((text) => text.includes('Hexagon'))).toMatch(
       /Aggregate of positions from 0\.1% raised 1\.51% → 2\.05%[^\n]*crossed 2%/,
     );
+    const hm = slack.find((text) => text.includes('Hennes') && text.includes('from register fise'));
+    expect(hm).toMatch(
+      /Below the public threshold \(aggregate from 0\.1% minus named positions\)[^\n]*5\.10% → 5\.79%/,
+    );
+    const hmMail = stack.smtp.mails.find(
+      (mail) => mail.parsed.subject?.includes('Hennes') && mail.parsed.text?.includes('from register fise'),
+    );
+    expect(hmMail?.parsed.text).toMatch(/Below the public threshold[^\n]*5\.10% → 5\.79%/);
     const randstad = stack.smtp.mails.find((mail) => mail.parsed.subject?.includes('Randstad'));
     expect(randstad?.parsed.text).toMatch(/Marshall Wace LLP raised 0\.70% → 0\.95%/);
     expect(randstad?.parsed.text).toMatch(/from register afm/);
 
     // Later reads find the same files (304s): nothing is told twice.
     await readsPass(3);
-    expect(stack.slack.delivered()).toHaveLength(6);
-    expect(stack.smtp.mails).toHaveLength(6);
+    expect(stack.slack.delivered()).toHaveLength(9);
+    expect(stack.smtp.mails).toHaveLength(9);
     expect(await registerEvents()).toEqual(expected);
   }, 60_000);
 

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { aggregateEventsSchema } from '../../src/config/schema/sources.js';
 import { diffAggregates } from '../../src/sources/aggregate-diff.js';
 import type { AggregateEvent } from '../../src/sources/aggregate-events.js';
-import { joinSwedish } from '../../src/sources/parsers/sweden.js';
 import { namedPosition, snapshotOf } from '../../src/sources/snapshot.js';
+import { joinSwedish } from '../../src/sources/sweden-join.js';
 import type { RegisterIssuer, RegisterSnapshot } from '../../src/sources/types.js';
 import { readFixture } from '../helpers/register-fixtures.js';
 
@@ -106,8 +106,7 @@ const table: {
       'aggregate-changed SE1 0.9→2.3 1.4pp (from 0.1%)',
       'aggregate-crossed SE1 up 1',
       'aggregate-crossed SE1 up 2',
-      // No holder named: the whole aggregate lies below the public threshold.
-      'below-threshold-moved SE1 0.9→2.3 (2.3 − 0, from 0.1%)',
+      // No holder named on either read: the hidden interest is the aggregate, told by its own events.
     ],
   },
   {
@@ -185,6 +184,84 @@ describe('Sweden, joined files', () => {
       'aggregate-changed SE0000108227 4.87→5.5 0.63pp (from 0.1%)',
       'aggregate-crossed SE0000108227 up 5',
       'below-threshold-moved SE0000108227 3.65→4.28 (5.5 − 1.22, from 0.1%)',
+    ]);
+  });
+});
+
+describe('Sweden, joined files across reads', () => {
+  const positionsFile = (...shares: [isin: string, company: string, named: number[]][]) =>
+    snapshotOf(
+      'se-fi-current',
+      shares.map(([isin, company, named]) => ({
+        key: isin,
+        isin,
+        name: company,
+        positions: named.map((percent, i) => namedPosition(`Fund ${i}`, percent, '2026-11-02')),
+      })),
+      shares.length,
+    );
+  const aggregateFile = (...companies: [lei: string, company: string, percent: number][]) =>
+    snapshotOf(
+      'se-fi-aggregate',
+      companies.map(([lei, name, percent]) => ({
+        key: `lei:${lei}`,
+        lei,
+        name,
+        positions: [],
+        aggregate: { percent, date: '2026-11-02', thresholdPercent: 0.1 },
+      })),
+      companies.length,
+      { namesHolders: false, aggregateThreshold: 0.1 },
+    );
+
+  it('keeps an aggregate under its ISIN when the last named holder leaves: the holder closes, the aggregate only moves', () => {
+    const first = joinSwedish(
+      positionsFile(['SE1', 'Acme AB', [0.6]]),
+      aggregateFile(['L1', 'Acme AB', 1.5]),
+    );
+    const second = joinSwedish(positionsFile(), aggregateFile(['L1', 'Acme AB', 1.2]), first);
+    expect(second.issuers.map((i) => [i.key, i.lei, i.aggregate?.percent, i.positions.length])).toEqual([
+      ['SE1', 'L1', 1.2, 0],
+    ]);
+    expect(diffAggregates(first, second, config).map(brief)).toEqual([
+      'aggregate-changed SE1 1.5→1.2 -0.3pp (from 0.1%)',
+      'below-threshold-moved SE1 0.9→1.2 (1.2 − 0, from 0.1%)',
+    ]);
+  });
+
+  it('keeps an aggregate first seen without holders under its LEI when a holder appears, and subtracts that holder', () => {
+    const first = joinSwedish(positionsFile(), aggregateFile(['L1', 'Acme AB', 1.5]));
+    const second = joinSwedish(
+      positionsFile(['SE1', 'Acme AB', [0.7]]),
+      aggregateFile(['L1', 'Acme AB', 1.5]),
+      first,
+    );
+    expect(second.issuers.map((i) => [i.key, i.aggregate?.percent, i.namedElsewhere])).toEqual([
+      ['lei:L1', 1.5, 0.7],
+      ['SE1', undefined, undefined],
+    ]);
+    expect(diffAggregates(first, second, config).map(brief)).toEqual([
+      'below-threshold-moved lei:L1 1.5→0.8 (1.5 − 0.7, from 0.1%)',
+    ]);
+    expect(second.issuers[0]?.isin).toBe('SE1');
+  });
+
+  it('gives a company of two shares one aggregate, less the named positions of both', () => {
+    const joined = joinSwedish(
+      positionsFile(['SE2', 'Ericsson', [0.5]], ['SE1', 'Ericsson', [0.6, 0.7]]),
+      aggregateFile(['L1', 'Ericsson', 3]),
+    );
+    expect(joined.issuers.map((i) => [i.key, i.aggregate?.percent, i.namedElsewhere])).toEqual([
+      ['SE1', 3, 0.5],
+      ['SE2', undefined, undefined],
+    ]);
+    const raised = joinSwedish(
+      positionsFile(['SE2', 'Ericsson', [0.9]], ['SE1', 'Ericsson', [0.6, 0.7]]),
+      aggregateFile(['L1', 'Ericsson', 3]),
+      joined,
+    );
+    expect(diffAggregates(joined, raised, config).map(brief)).toEqual([
+      'below-threshold-moved SE1 1.2→0.8 (3 − 2.2, from 0.1%)',
     ]);
   });
 });

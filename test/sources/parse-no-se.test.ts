@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { norwaySsrJson } from '../../src/sources/parsers/norway.js';
-import { joinSwedish } from '../../src/sources/parsers/sweden.js';
+import { joinSwedish } from '../../src/sources/sweden-join.js';
 import { holdings, issuerOf, readFixture, registerBytes } from '../helpers/register-fixtures.js';
 
 const NO_JSON = 'shared:norway/ShortingHistory-24-08-2022.trimmed.json';
@@ -100,7 +100,16 @@ describe("Sweden's FI files", () => {
 
   it('joins the two files on the issuer name: SKF gets its LEI and aggregate beside its holders', () => {
     const joined = joinSwedish(current, aggregates);
-    expect(joined.issuers).toHaveLength(414);
+    // 414 aggregates (two of them Karnov AB, by two LEIs) and Ericsson's B share, named without one.
+    expect(joined.issuers).toHaveLength(415);
+    expect(joined.issuers.filter((i) => i.aggregate)).toHaveLength(414);
+    expect(joined.issuers.filter((i) => /karnov/i.test(i.name)).map((i) => i.key)).toEqual([
+      'lei:549300IJXT70QW58G373',
+      'lei:549300P7312749LJS754',
+    ]);
+    const ericsson = issuerOf(joined, 'SE0000108649');
+    expect(ericsson.namedElsewhere).toBeGreaterThan(0);
+    expect(issuerOf(joined, 'SE0000108656').aggregate).toBeUndefined();
     expect(joined.issuers.filter((i) => i.aggregate && i.positions.length > 0)).toHaveLength(71);
     const skf = issuerOf(joined, 'SE0000108227');
     expect(skf.lei).toBe('549300B6HWYEE57O8J84');

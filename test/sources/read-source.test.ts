@@ -5,6 +5,12 @@ import { aggregateEventsSchema, registerSourceSchema } from '../../src/config/sc
 import { diffAggregates } from '../../src/sources/aggregate-diff.js';
 import { readSource } from '../../src/sources/read-source.js';
 import type { LastRead, RegisterSnapshot } from '../../src/sources/types.js';
+import {
+  HEXAGON_LEI,
+  SWEDEN_AGGREGATE_FIXTURE,
+  SWEDEN_FIXTURE,
+  swedenAggregateChanged,
+} from '../e2e/register-changes.js';
 import { registerBytes } from '../helpers/register-fixtures.js';
 
 // A stand-in for the FCA: serves whichever body the test sets, with an ETag per body.
@@ -81,5 +87,94 @@ describe('readSource: the UK ANSP served, changed, broken and unchanged', () => 
     const outcome = await readSource(source, undefined);
     expect(outcome).toMatchObject({ status: 'not-read', reason: 'transport' });
     expect((outcome as { snapshot?: RegisterSnapshot }).snapshot).toBeUndefined();
+  });
+});
+
+describe('readSource: Sweden read as a pair (positions and the aggregate file)', () => {
+  // A stand-in for FI: two paths, a body and an ETag each; it records what each request asked.
+  const files = new Map<string, { body: Buffer; etag: string }>();
+  const asked: string[] = [];
+  let fi: Server;
+  let base: string;
+  beforeAll(async () => {
+    fi = createServer((req, res) => {
+      const file = files.get(req.url ?? '');
+      const conditional = req.headers['if-none-match'] !== undefined;
+      asked.push(`${req.url} ${conditional ? 'conditional' : 'whole'}`);
+      if (file === undefined) return void res.writeHead(404).end();
+      if (req.headers['if-none-match'] === file.etag) return void res.writeHead(304).end();
+      res.writeHead(200, { etag: file.etag }).end(file.body);
+    });
+    await new Promise<void>((resolve) => fi.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(fi.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    fi.closeAllConnections();
+    await new Promise<void>((resolve) => fi.close(() => resolve()));
+  });
+
+  it('joins the two files, asks both conditionally, and fetches the unchanged one whole when the other changed', async () => {
+    const source = registerSourceSchema.parse({
+      name: 'fi',
+      kind: 'se-fi-current',
+      url: `${base}/positions.ods`,
+      aggregateUrl: `${base}/aggregate.ods`,
+    });
+    files.set('/positions.ods', { body: registerBytes(SWEDEN_FIXTURE), etag: '"p1"' });
+    files.set('/aggregate.ods', { body: registerBytes(SWEDEN_AGGREGATE_FIXTURE), etag: '"a1"' });
+    const first = await readSource(source, undefined);
+    if (first.status !== 'read') throw new Error(`first read: ${JSON.stringify(first)}`);
+    expect(first.last).toEqual({
+      validators: { etag: '"p1"' },
+      rows: 162,
+      companion: { validators: { etag: '"a1"' }, rows: 414 },
+    });
+    const skf = first.snapshot.issuers.find((i) => i.key === 'SE0000108227');
+    expect([skf?.aggregate?.percent, skf?.positions.length]).toEqual([4.87, 2]);
+
+    asked.length = 0;
+    expect(await readSource(source, first.last, { previous: first.snapshot })).toEqual({
+      status: 'not-modified',
+    });
+    expect(asked.sort()).toEqual(['/aggregate.ods conditional', '/positions.ods conditional']);
+
+    asked.length = 0;
+    files.set('/aggregate.ods', { body: swedenAggregateChanged(), etag: '"a2"' });
+    const second = await readSource(source, first.last, { previous: first.snapshot });
+    if (second.status !== 'read') throw new Error(`second read: ${JSON.stringify(second)}`);
+    expect(asked.sort()).toEqual([
+      '/aggregate.ods conditional',
+      '/positions.ods conditional',
+      '/positions.ods whole',
+    ]);
+    expect(second.last.companion?.validators).toEqual({ etag: '"a2"' });
+    const hexagon = second.snapshot.issuers.find((i) => i.lei === HEXAGON_LEI);
+    expect(hexagon?.aggregate?.percent).toBe(2.05);
+    expect(second.snapshot.issuers.find((i) => i.key === 'SE0000108227')?.positions).toHaveLength(2);
+  });
+
+  it('refuses the read, naming the aggregate file, when only that file is broken', async () => {
+    const source = registerSourceSchema.parse({
+      name: 'fi',
+      kind: 'se-fi-current',
+      url: `${base}/positions.ods`,
+      aggregateUrl: `${base}/aggregate.ods`,
+    });
+    files.set('/positions.ods', { body: registerBytes(SWEDEN_FIXTURE), etag: '"p1"' });
+    files.set('/aggregate.ods', { body: Buffer.from('<html><body>Underhåll</body></html>'), etag: '"x"' });
+    const outcome = await readSource(source, undefined);
+    expect(outcome).toMatchObject({ status: 'not-read', reason: 'html-page' });
+    expect((outcome as { detail: string }).detail).toMatch(/^the aggregate file: /);
+  });
+
+  it('refuses aggregateUrl on a register that has no aggregate file to join, naming the key', () => {
+    const parsed = registerSourceSchema.safeParse({
+      name: 'afm',
+      kind: 'afm-current',
+      url: `${base}/afm.csv`,
+      aggregateUrl: `${base}/aggregate.ods`,
+    });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues.map((i) => i.path.join('.'))).toEqual(['aggregateUrl']);
   });
 });

@@ -103,6 +103,17 @@ export const regimeBoundarySchema = z.strictObject({
     ),
 });
 
+/** The kinds whose positions file can be read with an aggregate file of the same register (`aggregateUrl`). */
+export const PAIRED_KINDS = ['se-fi-current'] as const satisfies readonly RegisterKind[];
+
+/** One of `PAIRED_KINDS`. */
+export type PairedKind = (typeof PAIRED_KINDS)[number];
+
+/** True for a kind that can be read with an aggregate file (`PAIRED_KINDS`). */
+export function isPaired(kind: RegisterKind): kind is PairedKind {
+  return (PAIRED_KINDS as readonly RegisterKind[]).includes(kind);
+}
+
 /** Source names become parts of Redis keys and job ids: letters, digits and `-` only. */
 const sourceName = z
   .string()
@@ -110,22 +121,38 @@ const sourceName = z
   .describe('Name of the source, shown on every event it raises (e.g. `afm`); unique.');
 
 /** Schema of one whole-register source in the config file. */
-export const registerSourceSchema = z.strictObject({
-  name: sourceName,
-  kind: z.enum(REGISTER_KINDS).describe('Which register (and so which parser) this source reads.'),
-  url: z.url().describe("The file's address; the public page of each register is in docs/sources.md."),
-  interval: duration
-    .prefault('1h')
-    .describe('How often the file is asked for (one conditional GET: an unchanged file costs a 304).'),
-  watchlist: registerWatchlistSchema,
-  fetch: registerFetchSchema.prefault({}).describe('Limits on each read of the file.'),
-  aggregates: aggregateEventsSchema
-    .prefault({})
-    .describe('When issuer aggregates and the interest below the public threshold raise events.'),
-  regimeBoundary: regimeBoundarySchema
-    .prefault({})
-    .describe('When holders dropped by this register are a regime change rather than closes.'),
-});
+export const registerSourceSchema = z
+  .strictObject({
+    name: sourceName,
+    kind: z.enum(REGISTER_KINDS).describe('Which register (and so which parser) this source reads.'),
+    url: z.url().describe("The file's address; the public page of each register is in docs/sources.md."),
+    aggregateUrl: z
+      .url()
+      .optional()
+      .describe(
+        "Sweden (`se-fi-current`) only: FI's aggregate file, read with the positions file and joined by company, so the interest below the public threshold (the aggregate from 0.1% minus the named positions) raises `below-threshold-moved`.",
+      ),
+    interval: duration
+      .prefault('1h')
+      .describe('How often the file is asked for (one conditional GET: an unchanged file costs a 304).'),
+    watchlist: registerWatchlistSchema,
+    fetch: registerFetchSchema.prefault({}).describe('Limits on each read of the file.'),
+    aggregates: aggregateEventsSchema
+      .prefault({})
+      .describe('When issuer aggregates and the interest below the public threshold raise events.'),
+    regimeBoundary: regimeBoundarySchema
+      .prefault({})
+      .describe('When holders dropped by this register are a regime change rather than closes.'),
+  })
+  .superRefine((source, ctx) => {
+    if (source.aggregateUrl !== undefined && !isPaired(source.kind)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['aggregateUrl'],
+        message: `only ${PAIRED_KINDS.join(', ')} reads an aggregate file beside its positions`,
+      });
+    }
+  });
 
 /** Schema of the `sources` section: the whole registers read beside the upstream API. */
 export const sourcesSchema = z

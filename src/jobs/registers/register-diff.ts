@@ -81,11 +81,14 @@ export function diffRegister(input: RegisterDiffInput): RegisterDiff {
 /** True when a register watchlist follows this issuer: `all`, its ISIN (key) or its name. */
 export function isWatched(
   watchlist: RegisterSourceConfig['watchlist'],
-  issuer: { key: string; name: string },
+  issuer: { key: string; name: string; isin?: string | undefined },
 ): boolean {
   if (watchlist === 'all') return true;
   const name = issuerNameKey(issuer.name);
-  return watchlist.some((entry) => entry === issuer.key || issuerNameKey(entry) === name);
+  // By ISIN too: an aggregate kept under its LEI (Sweden) still names the share it was joined to.
+  return watchlist.some(
+    (entry) => entry === issuer.key || entry === issuer.isin || issuerNameKey(entry) === name,
+  );
 }
 
 function issuerDiff(

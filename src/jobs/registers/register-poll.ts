@@ -9,7 +9,7 @@ import { readSource } from '../../sources/read-source.js';
 import type { RegisterSnapshot } from '../../sources/types.js';
 import { noticeDeliveryId, shortHash } from '../../state/delivery-ids.js';
 import { commitPoll } from '../../state/poll-commit.js';
-import type { RegisterStore } from '../../state/register-store.js';
+import type { RegisterStore, StoredRead } from '../../state/register-store.js';
 import type { JobContext } from '../context.js';
 import { aggregateAlerts } from './aggregate-alerts.js';
 import { diffRegister, isWatched, type RegimeDrop, type RegisterIssuerDiff } from './register-diff.js';
@@ -40,7 +40,8 @@ export async function runRegisterPoll(
   const source = ctx.settings().config.sources.find((s) => s.name === sourceName);
   // A source removed by a reload while its job waited.
   if (source === undefined) return { outcome: 'gone' };
-  const read = await readSource(source, await deps.store.lastRead(source.name));
+  const last = await deps.store.lastSnapshot(source.name);
+  const read = await readSource(source, await deps.store.lastRead(source.name), { previous: last?.snapshot });
   if (read.status === 'not-read') {
     await notRead(ctx, deps.store, source, read.reason, read.detail);
     return { outcome: 'not-read', reason: read.reason };
@@ -49,7 +50,10 @@ export async function runRegisterPoll(
     await readWell(ctx, deps.store, source);
     return { outcome: 'not-modified' };
   }
-  const { events, issuers, drops } = await commitRead(ctx, deps.store, source, read.snapshot);
+  const { events, issuers, drops } = await commitRead(ctx, deps.store, source, {
+    snapshot: read.snapshot,
+    last,
+  });
   await deps.store.saveRead(source.name, read.last, ctx.now());
   await readWell(ctx, deps.store, source);
   return { outcome: 'read', issuers, events, drops };
@@ -59,10 +63,10 @@ async function commitRead(
   ctx: JobContext,
   store: RegisterStore,
   source: RegisterSourceConfig,
-  snapshot: RegisterSnapshot,
+  { snapshot, last }: { snapshot: RegisterSnapshot; last: StoredRead | null },
 ): Promise<{ events: number; issuers: number; drops: number }> {
   const { config } = ctx.settings();
-  const alerts = await aggregateAlertsOf(ctx, store, source, snapshot);
+  const alerts = aggregateAlertsOf(ctx, source, snapshot, last);
   const keys = [
     ...new Set([...(await store.issuerKeys(source.name)), ...snapshot.issuers.map((i) => i.key)]),
   ];
@@ -94,13 +98,12 @@ async function commitRead(
  * The aggregate and scope events of this read against the last one kept, by issuer key; none on the
  * first read (a silent baseline, as for named holders).
  */
-async function aggregateAlertsOf(
+function aggregateAlertsOf(
   ctx: JobContext,
-  store: RegisterStore,
   source: RegisterSourceConfig,
   snapshot: RegisterSnapshot,
-): Promise<Map<string, PositionEvent[]>> {
-  const last = await store.lastSnapshot(source.name);
+  last: StoredRead | null,
+): Map<string, PositionEvent[]> {
   const byIssuer = new Map<string, PositionEvent[]>();
   if (last === null) return byIssuer;
   const watched = diffAggregates(last.snapshot, snapshot, source.aggregates).filter((event) =>

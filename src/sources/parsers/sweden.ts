@@ -1,13 +1,10 @@
-import { holderKey } from '../../positions/holder-key.js';
 import { findHeader, rowsBelow } from '../columns.js';
 import { type NamedTableLayout, namedRows } from '../named-table.js';
 import { readerOf, sheet, workbookDecoder } from '../reader.js';
 import { aggregateIssuer, issuersFromPositions, snapshotOf } from '../snapshot.js';
-import type { DecodedTable, RegisterIssuer, RegisterSnapshot } from '../types.js';
+import { SE_AGGREGATE_THRESHOLD } from '../sweden-join.js';
+import type { DecodedTable, RegisterSnapshot } from '../types.js';
 import { cellText, requireDate, requirePercent } from '../values.js';
-
-/** FI's aggregate sums every position from 0.1%. */
-const SE_THRESHOLD = 0.1;
 
 // Bilingual headers ("Namn på emittent\n(Name of the issuer)"). SheetJS drops the text of the
 // "Datum för positionen" header cell of AktuellaPositioner.ods (a `<text:s/>` closing its first
@@ -45,34 +42,13 @@ function parseAggregate(table: DecodedTable): RegisterSnapshot {
       {
         percent: requirePercent(row[c.percent], `row ${i + 1}`),
         date: requireDate(row[c.date], `row ${i + 1}`),
-        thresholdPercent: SE_THRESHOLD,
+        thresholdPercent: SE_AGGREGATE_THRESHOLD,
       },
     ),
   );
   return snapshotOf('se-fi-aggregate', issuers, rows.length, {
     namesHolders: false,
-    aggregateThreshold: SE_THRESHOLD,
-  });
-}
-
-/**
- * FI's two files joined: the aggregate file is keyed by LEI and the positions file by ISIN, so they
- * meet on the issuer's name (normalised like a holder key). An aggregate without named positions
- * stays as an issuer of its own.
- */
-export function joinSwedish(current: RegisterSnapshot, aggregates: RegisterSnapshot): RegisterSnapshot {
-  const byName = new Map(aggregates.issuers.map((issuer) => [holderKey(issuer.name), issuer]));
-  const issuers: RegisterIssuer[] = current.issuers.map((issuer) => {
-    const match = byName.get(holderKey(issuer.name));
-    if (match === undefined) return issuer;
-    byName.delete(holderKey(issuer.name));
-    const joined: RegisterIssuer = { ...issuer };
-    if (match.lei !== undefined) joined.lei = match.lei;
-    if (match.aggregate !== undefined) joined.aggregate = match.aggregate;
-    return joined;
-  });
-  return snapshotOf('se-fi-current', [...issuers, ...byName.values()], current.rows, {
-    aggregateThreshold: SE_THRESHOLD,
+    aggregateThreshold: SE_AGGREGATE_THRESHOLD,
   });
 }
 

@@ -1,0 +1,85 @@
+import { holderKey } from '../positions/holder-key.js';
+import { round4 } from '../positions/round.js';
+import { snapshotOf } from './snapshot.js';
+import type { RegisterIssuer, RegisterSnapshot } from './types.js';
+
+/** FI's aggregate sums every position from 0.1%. */
+export const SE_AGGREGATE_THRESHOLD = 0.1;
+
+/**
+ * FI's two files as one register: named positions by ISIN (from 0.5%) and one aggregate per company by
+ * LEI (from 0.1%). They share no identifier, so they meet on the company's name (normalised like a
+ * holder key). Each aggregate then sits beside its company's named positions, and "aggregate minus
+ * named" is the interest below the public threshold.
+ *
+ * Two things keep the aggregate's identity stable between reads, since the aggregate diff matches
+ * issuers by key:
+ * - An aggregate stays under the key it had in `previous` (by LEI): a company whose last named holder
+ *   leaves keeps its ISIN key, and one first seen without holders keeps its `lei:` key when a holder
+ *   appears. Without this, either move would be told as an aggregate ended and another entered.
+ * - A company with several shares (Ericsson A and B) has one aggregate: it goes to one share (the key
+ *   it had, else the lowest ISIN), and the others' named positions are its `namedElsewhere`.
+ * - Every aggregate is kept, also of two companies that share a name.
+ */
+export function joinSwedish(
+  current: RegisterSnapshot,
+  aggregates: RegisterSnapshot,
+  previous?: RegisterSnapshot,
+): RegisterSnapshot {
+  const issuers = new Map(current.issuers.map((issuer) => [issuer.key, { ...issuer }]));
+  const shares = sharesByCompany(current.issuers);
+  const keptKey = keysByLei(previous);
+  const homed = new Set<string>();
+  for (const company of aggregates.issuers) {
+    if (company.aggregate === undefined) continue;
+    const companyShares = shares.get(holderKey(company.name)) ?? [];
+    const kept = company.lei === undefined ? undefined : keptKey.get(company.lei);
+    // Two companies of one name (Karnov AB has two LEIs in the real file): the second keeps its own key.
+    const share = companyShares[0] && !homed.has(companyShares[0].key) ? companyShares[0] : undefined;
+    const home = kept ?? share ?? { key: company.key };
+    homed.add(home.key);
+    const joined: RegisterIssuer = issuers.get(home.key) ?? {
+      ...home,
+      name: companyShares[0]?.name ?? company.name,
+      positions: [],
+    };
+    if (company.lei !== undefined) joined.lei = company.lei;
+    // An aggregate kept under its LEI still names its share, so a watchlist by ISIN follows it.
+    const isin = joined.isin ?? companyShares[0]?.isin;
+    if (isin !== undefined) joined.isin = isin;
+    joined.aggregate = company.aggregate;
+    const elsewhere = namedSum(companyShares.filter((share) => share.key !== home.key));
+    if (elsewhere > 0) joined.namedElsewhere = elsewhere;
+    issuers.set(home.key, joined);
+  }
+  return snapshotOf('se-fi-current', [...issuers.values()], current.rows, {
+    aggregateThreshold: SE_AGGREGATE_THRESHOLD,
+  });
+}
+
+/** The positions file's shares by company name, lowest ISIN first. */
+function sharesByCompany(issuers: readonly RegisterIssuer[]): Map<string, RegisterIssuer[]> {
+  const byName = new Map<string, RegisterIssuer[]>();
+  for (const issuer of [...issuers].sort((a, b) => a.key.localeCompare(b.key))) {
+    const name = holderKey(issuer.name);
+    byName.set(name, [...(byName.get(name) ?? []), issuer]);
+  }
+  return byName;
+}
+
+/** Where each company's aggregate was in the last joined read, by LEI. */
+function keysByLei(previous: RegisterSnapshot | undefined): Map<string, { key: string; isin?: string }> {
+  const byLei = new Map<string, { key: string; isin?: string }>();
+  for (const issuer of previous?.issuers ?? []) {
+    if (issuer.lei === undefined || issuer.aggregate === undefined) continue;
+    byLei.set(
+      issuer.lei,
+      issuer.isin === undefined ? { key: issuer.key } : { key: issuer.key, isin: issuer.isin },
+    );
+  }
+  return byLei;
+}
+
+function namedSum(shares: readonly RegisterIssuer[]): number {
+  return round4(shares.flatMap((share) => share.positions).reduce((sum, p) => sum + p.percent, 0));
+}
