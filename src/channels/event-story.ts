@@ -172,6 +172,16 @@ function aggregateLine(event: PositionEvent, facts: AggregateFacts): StoryLine {
       return { ...base, what: 'revised', phrase: false, ...change };
     case 'below-threshold-moved':
       return { ...base, what: 'moved', phrase: false, ...change };
+    case 'named-holders-ended': {
+      const count = facts.namedHolders ?? 0;
+      return {
+        ...base,
+        what: `no longer published by the register: a change of what it publishes, not ${count} closed ${count === 1 ? 'position' : 'positions'}`,
+        phrase: true,
+        values: `last named sum ${formatPercent(from.value)}`,
+        date: to.date,
+      };
+    }
     case 'scope-added':
       return { ...base, what: 'added the share', phrase: false, values: '(now in scope)', date: to.date };
     case 'scope-removed':

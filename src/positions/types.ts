@@ -110,7 +110,8 @@ export type AggregateKind =
   | 'aggregate-revised'
   | 'below-threshold-moved'
   | 'scope-added'
-  | 'scope-removed';
+  | 'scope-removed'
+  | 'named-holders-ended';
 
 /**
  * What an event read from a register's issuer aggregate or scope list says beyond a holder's change. The
@@ -129,6 +130,8 @@ export interface AggregateFacts {
   /** `below-threshold-moved`: the aggregate and the named sum it was computed from. */
   aggregatePercent?: number;
   namedPercent?: number;
+  /** `named-holders-ended`: how many named holders the register no longer publishes. */
+  namedHolders?: number;
 }
 
 /** One change of one holder's position in one issuer. Serialisable as JSON. */

@@ -5,6 +5,7 @@ import {
   belowThresholdHolder,
   SCOPE_HOLDER,
 } from '../../src/jobs/registers/aggregate-alerts.js';
+import { NAMED_HOLDERS } from '../../src/jobs/registers/regime-event.js';
 import { collectStatus, readiness } from '../../src/ops/status.js';
 import { holderKey } from '../../src/positions/index.js';
 import { RegisterStore } from '../../src/state/register-store.js';
@@ -305,12 +306,21 @@ describe('registers: file served → conditional GET → diff → Slack and e-ma
       expect(slack.filter((text) => text.includes(isin))).toHaveLength(1);
       expect(mail.filter((text) => text.includes(isin))).toHaveLength(1);
     }
-    expect(slack.join('\n')).toMatch(/Randstad N\.V\.: named holders no longer published \(afm\)/);
-    expect(slack.join('\n')).toMatch(/last named sum 0\.95%/);
+    for (const text of [slack.join('\n'), mail.join('\n')]) {
+      expect(text).toMatch(
+        /Named holders no longer published by the register: a change of what it publishes, not 1 closed position: last named sum 0\.95%/,
+      );
+      expect(text).toMatch(/from register afm/);
+    }
     expect([...slack, ...mail].join('\n')).not.toMatch(/fell below/);
-    // No close is logged or told: the issuers' snapshots moved silently.
+    // One event per issuer is logged, never a close; the issuers' snapshots moved to no holders.
     await readsPass(2);
-    expect(await registerEvents()).toEqual(events);
+    const named = holderKey(NAMED_HOLDERS);
+    expect(await registerEvents()).toEqual(
+      [...events, ...AFM_DROPPED.map((isin) => `afm|${isin}|${named}|decreased`)].sort(),
+    );
+    const logged = (await app.ctx.eventLog.recent({ limit: 500 })).filter((e) => e.holderKey === named);
+    expect(logged.map((e) => e.aggregate?.kind)).toEqual(AFM_DROPPED.map(() => 'named-holders-ended'));
     expect(stack.slack.delivered()).toHaveLength(posts + 5);
   }, 30_000);
 });

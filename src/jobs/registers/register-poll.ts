@@ -3,15 +3,15 @@ import { formatDuration } from '../../config/duration.js';
 import type { RegisterSourceConfig } from '../../config/schema/sources.js';
 import { tellStories } from '../../positions/threshold-story.js';
 import type { PositionEvent } from '../../positions/types.js';
-import { type Mute, planDelivery, recordFallsTold } from '../../routing/index.js';
+import { type DeliveryPlan, type Mute, planDelivery, recordFallsTold } from '../../routing/index.js';
 import { diffAggregates } from '../../sources/aggregate-diff.js';
 import { readSource } from '../../sources/read-source.js';
 import type { RegisterSnapshot } from '../../sources/types.js';
-import { noticeDeliveryId, shortHash } from '../../state/delivery-ids.js';
 import { commitPoll } from '../../state/poll-commit.js';
 import type { RegisterStore, StoredRead } from '../../state/register-store.js';
 import type { JobContext } from '../context.js';
 import { aggregateAlerts } from './aggregate-alerts.js';
+import { planRegimeEvent, regimeEvent } from './regime-event.js';
 import { diffRegister, isWatched, type RegimeDrop, type RegisterIssuerDiff } from './register-diff.js';
 import { sourceNotReadKey } from './source-notices.js';
 
@@ -81,13 +81,17 @@ async function commitRead(
   });
   // One read of the mutes for the whole file: a read can commit hundreds of issuers.
   const mutes = diff.drops.length + diff.issuers.length > 0 ? await ctx.mutes.list() : [];
-  for (const drop of diff.drops) await tellRegimeDrop(ctx, source, drop, mutes);
   let events = 0;
-  for (const issuer of [...diff.drops.map((d) => d.silent), ...diff.issuers])
+  const changes = [
+    ...diff.drops.map((drop) => ({ issuer: drop.silent, drop })),
+    ...diff.issuers.map((issuer) => ({ issuer })),
+  ];
+  for (const change of changes)
     events += await commitIssuer(ctx, store, source, {
-      issuer,
-      aggregates: alerts.get(issuer.key) ?? [],
+      ...change,
+      aggregates: alerts.get(change.issuer.key) ?? [],
       mutes,
+      publishedOn: snapshot.publishedOn,
     });
   await store.saveSnapshot(source.name, snapshot, ctx.now());
   if (events > 0) ctx.logger.info({ source: source.name, events }, 'register read found changes');
@@ -121,14 +125,24 @@ function aggregateAlertsOf(
   return byIssuer;
 }
 
+/** One issuer's change within a read: its diff, its aggregate events, and a regime drop if it is one. */
+interface IssuerChange {
+  issuer: RegisterIssuerDiff;
+  aggregates: readonly PositionEvent[];
+  mutes: readonly Mute[];
+  /** The issuer's named holders are no longer published: one event replaces its closes. */
+  drop?: RegimeDrop;
+  publishedOn: string | undefined;
+}
+
 /** Routes and commits one issuer's events with its snapshot, under the source's own keys. */
 async function commitIssuer(
   ctx: JobContext,
   store: RegisterStore,
   source: RegisterSourceConfig,
-  change: { issuer: RegisterIssuerDiff; aggregates: readonly PositionEvent[]; mutes: readonly Mute[] },
+  change: IssuerChange,
 ): Promise<number> {
-  const { issuer, aggregates, mutes } = change;
+  const { issuer } = change;
   const { config } = ctx.settings();
   const { previous, diff } = issuer;
   const told = tellStories(diff.events, previous?.memory ?? {}, ctx.now(), {
@@ -136,10 +150,19 @@ async function commitIssuer(
     flapWindowMs: config.alerts.flapWindow,
   });
   // Aggregate events are never read against the 0.5% threshold: they join after the stories.
-  const events = [...told.events, ...aggregates];
-  const plan = planDelivery(events, config.channels, mutes, ctx.now(), {
-    confirmedCloses: config.alerts.confirmedCloses,
-  });
+  const events = [...told.events, ...change.aggregates];
+  const routing = {
+    channels: config.channels,
+    mutes: change.mutes,
+    now: ctx.now(),
+    options: { confirmedCloses: config.alerts.confirmedCloses },
+  };
+  const plan = withRegimeEvent(
+    planDelivery(events, routing.channels, routing.mutes, routing.now, routing.options),
+    regimeOf(ctx, source, change),
+    routing,
+  );
+  if (change.drop !== undefined) logRegimeDrop(ctx, source, change.drop, plan);
   const memory = recordFallsTold(told.memory, plan.logged);
   const keys = store.keys(source.name);
   const committed = await commitPoll(ctx.redis, ctx.prefix, {
@@ -152,41 +175,57 @@ async function commitIssuer(
     store: { snapshot: keys.snapshot(issuer.key), written: keys.issuers, member: issuer.key },
   });
   if (!committed) return 0;
-  for (const event of events) ctx.metrics.events.inc({ kind: event.kind });
-  return events.length;
+  const logged = plan.logged.map(({ event }) => event);
+  for (const event of logged) ctx.metrics.events.inc({ kind: event.kind });
+  return logged.length;
 }
 
-/**
- * A regime drop: one message per issuer to each channel that would have been told its closes (filters
- * and mutes decide, as for the closes), saying the holders are no longer published. Never "fell below".
- * Queued before the silent commit under an id of the snapshot it moves from: a replay queues nothing twice.
- */
-async function tellRegimeDrop(
+/** The regime event of a dropped issuer, with the drop it stands for; none for other issuers. */
+function regimeOf(
+  ctx: JobContext,
+  source: RegisterSourceConfig,
+  change: IssuerChange,
+): { drop: RegimeDrop; event: PositionEvent } | undefined {
+  if (change.drop === undefined) return undefined;
+  const now = ctx.now().toISOString();
+  const date = change.publishedOn ?? now.slice(0, 10);
+  return {
+    drop: change.drop,
+    event: regimeEvent(change.drop, { source: source.name, detectedAt: now, date }),
+  };
+}
+
+/** The poll's plan with the regime event added where its closes would have gone. */
+function withRegimeEvent(
+  plan: DeliveryPlan,
+  regime: { drop: RegimeDrop; event: PositionEvent } | undefined,
+  routing: Parameters<typeof planRegimeEvent>[2],
+): DeliveryPlan {
+  if (regime === undefined) return plan;
+  const own = planRegimeEvent(regime.drop, regime.event, routing);
+  const targets = [...plan.targets];
+  for (const target of own.targets) {
+    const same = targets.findIndex(
+      (t) => t.type === target.type && t.channel === target.channel && t.readyAt === target.readyAt,
+    );
+    const existing = targets[same];
+    if (existing) targets[same] = { ...existing, events: [...existing.events, ...target.events] };
+    else targets.push(target);
+  }
+  return { ...plan, targets, logged: [...plan.logged, ...own.logged] };
+}
+
+function logRegimeDrop(
   ctx: JobContext,
   source: RegisterSourceConfig,
   drop: RegimeDrop,
-  mutes: readonly Mute[],
-): Promise<void> {
-  const { config } = ctx.settings();
-  const plan = planDelivery(drop.closes, config.channels, mutes, ctx.now(), {
-    confirmedCloses: config.alerts.confirmedCloses,
-  });
-  // Immediate channels only, at the closes' ready time (after quiet hours); a digest keeps its periods.
-  const targets = plan.targets.filter((t) => t.type === 'outbox');
-  const key = `register-regime-${source.name}-${shortHash(drop.key, 12)}`;
-  const occurrence = drop.closes.map((e) => e.id).join(',');
-  const title = `${displayText(drop.name)}: named holders no longer published (${source.name})`;
-  const text = `The ${source.name} register (${source.kind}) no longer names the holders of ${displayText(drop.name)} (${drop.key}); last named sum ${drop.lastNamedSum}%. This is a change of what the register publishes, not ${drop.closes.length} closed positions.`;
-  const message = { type: 'notice', key, severity: 'info', title, text } as const;
-  for (const { channel, readyAt } of targets) {
-    await ctx.outbox.enqueue(
-      channel,
-      noticeDeliveryId(channel, key, occurrence),
-      message,
-      readyAt ?? undefined,
-    );
-  }
-  ctx.logger.warn({ source: source.name, issuer: drop.key, channels: targets.map((t) => t.channel) }, title);
+  plan: DeliveryPlan,
+): void {
+  const channels = plan.targets.map((t) => t.channel);
+  ctx.logger.warn(
+    { source: source.name, issuer: drop.key, channels },
+    `${displayText(drop.name)}: named holders no longer published (${source.name}), told once instead of ${drop.closes.length} closes`,
+  );
 }
 
 async function notRead(
