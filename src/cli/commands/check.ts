@@ -20,6 +20,7 @@ import { withBudgetWait } from '../budget-wait.js';
 import type { CommandContext } from '../context.js';
 import { withApp } from '../context.js';
 import { describeFailure, EXIT } from '../exit.js';
+import { checkSources } from './check-sources.js';
 
 /** Where notices go without an ops channel (state/notice-routing.ts), told by `check`. */
 const NO_OPS_CHANNEL =
@@ -44,7 +45,8 @@ interface CheckOutput {
  * checks, preflight/preflight.ts: secrets, cron patterns, the plan, watchlist names against the issuer
  * list); then whether Redis answers (and will not evict: a WARN line otherwise), whether each channel's
  * settings verify without sending (SMTP connect + AUTH, webhook URL shape), and — unless `--offline` —
- * whether the upstream accepts the key (one request from the interactive reserve). Exit 1 when only those fail.
+ * whether each register source reads (check-sources.ts) and the upstream accepts the key (one request
+ * from the interactive reserve). Exit 1 when only those fail.
  */
 export async function checkCommand(ctx: CommandContext, options: { offline?: boolean }): Promise<number> {
   const out = checkOutput(ctx.out);
@@ -90,6 +92,7 @@ async function checkWithApp(
       else out.fail(`channel ${name}: ${describeFailure(error).message}`);
     }
   }
+  if (!options.offline) await checkSources(ctx.config.sources, out);
   const directory = options.offline ? await savedDirectory(app, out) : await upstreamDirectory(ctx, app, out);
   if (directory === undefined && isWholeDirectory(ctx.config.watchlist))
     out.warn(`plan: not made: ${describeWatchlist(ctx.config, null)}`);

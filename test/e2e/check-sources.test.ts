@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerBytes } from '../helpers/register-fixtures.js';
+import { runShortwatch, type Stack, startStack } from './harness.js';
+import { AFM_FIXTURE, ANSP_FIXTURE } from './register-changes.js';
+import { type RegisterServer, startRegisterServer } from './register-server.js';
+
+// `check` before `start`: each register source is read once as the daemon would read it, so a wrong
+// URL, a page served in place of the file or a watchlist entry the register does not list shows before
+// the first silent baseline, not as a quiet day after it.
+describe('check reads each register source once', () => {
+  let stack: Stack;
+  let server: RegisterServer;
+
+  beforeAll(async () => {
+    server = await startRegisterServer();
+    server.serve('/afm.csv', registerBytes(AFM_FIXTURE));
+    server.serve('/ansp.csv', registerBytes(ANSP_FIXTURE));
+    server.serve('/broken.csv', '<!doctype html><html><body>Maintenance</body></html>');
+    stack = await startStack({ issuers: 1, channels: ['slack'] });
+  }, 60_000);
+
+  afterAll(async () => {
+    await stack?.cleanup();
+    await server?.close();
+  });
+
+  const withSources = (sources: Record<string, unknown>[]) => {
+    stack.writeConfig({ ...stack.configObject, sources });
+    return runShortwatch(['check', '--config', stack.configPath]);
+  };
+
+  it('says what each register lists and how much of it is followed; a misspelt entry is a WARN with the closest name', async () => {
+    const { code, stdout } = await withSources([
+      {
+        name: 'afm',
+        kind: 'afm-current',
+        url: server.url('/afm.csv'),
+        watchlist: ['NL0000379121', 'Signfy N.V.'],
+      },
+      { name: 'fca', kind: 'uk-ansp-current', url: server.url('/ansp.csv') },
+    ]);
+    expect(stdout).toMatch(
+      /^ok {4}source afm \(afm-current\): 20 issuers in 192 rows, 1 followed, published 2025-08-12$/m,
+    );
+    expect(stdout).toMatch(/^ok {4}source fca \(uk-ansp-current\): 6 issuers in 6 rows, all followed$/m);
+    expect(stdout).toMatch(
+      /^WARN {2}sources\[0\]\.watchlist: "Signfy N\.V\." is not listed by this register .*closest: Signify N\.V\. \(NL0011821392\)/m,
+    );
+    expect(code).toBe(0);
+  });
+
+  it('fails with the reason when a register serves a page in place of its file (exit 1)', async () => {
+    const { code, stdout } = await withSources([
+      { name: 'afm', kind: 'afm-current', url: server.url('/broken.csv') },
+    ]);
+    expect(stdout).toMatch(/^FAIL {2}source afm \(afm-current\): not read: html-page/m);
+    expect(code).toBe(1);
+  });
+});
