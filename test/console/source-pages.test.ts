@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type SourceIssuerRow, sourceIssuerRow, watchedRows } from '../../src/console/data/source-issuers.js';
 import type { SourceView } from '../../src/console/data/source-views.js';
 import { deltaText, fromText, kindText, originTags, toText } from '../../src/console/pages/event-cells.js';
+import { renderIssuer } from '../../src/console/pages/issuer.js';
 import { renderSourceIssuer, type SourceIssuerData } from '../../src/console/pages/source-issuer.js';
 import { healthText, renderSources } from '../../src/console/pages/sources.js';
 import { paths } from '../../src/console/paths.js';
@@ -18,22 +19,29 @@ const LEI = 'lei:549300ZVBGRRZLBVGC35';
 
 describe('sourceIssuerRow and watchedRows: what the sources page lists of a kept read', () => {
   const holders = [named('A Fund', 0.9, '2026-09-01'), named('B Fund', 0.6, '2026-09-02')];
-  it.each<[string, boolean, Partial<SourceIssuerRow>]>([
+  it.each<[string, boolean, number, Partial<SourceIssuerRow>]>([
     [
-      'a register naming holders: the sum and what lies below',
+      'a register naming holders, summing from 0.1%: the sum and what lies below',
       true,
+      0.1,
       { named: { count: 2, sum: 1.5 }, below: 2.5 },
     ],
-    ['a register naming none: no figure below', false, { named: { count: 2, sum: 1.5 } }],
-  ])('%s', (_, namesHolders, expected) => {
+    [
+      'a register naming holders, summing from 0.5% as they are named: no figure below',
+      true,
+      0.5,
+      { named: { count: 2, sum: 1.5 } },
+    ],
+    ['a register naming none: no figure below', false, 0.1, { named: { count: 2, sum: 1.5 } }],
+  ])('%s', (_, namesHolders, threshold, expected) => {
     const row = sourceIssuerRow(
-      issuer('SE1', 'X', { percent: 4, date: '2026-09-02', threshold: 0.1 }, holders),
+      issuer('SE1', 'X', { percent: 4, date: '2026-09-02', threshold }, holders),
       namesHolders,
     );
     expect(row).toEqual({
       key: 'SE1',
       name: 'X',
-      aggregate: { percent: 4, date: '2026-09-02', thresholdPercent: 0.1 },
+      aggregate: { percent: 4, date: '2026-09-02', thresholdPercent: threshold },
       ...expected,
     });
   });
@@ -261,5 +269,45 @@ describe('paths with ISINs and LEI keys', () => {
       '/sources/fi/lei%3A549300ZVBGRRZLBVGC35',
     );
     expect(paths.eventIssuer({ issuer: { id: 'ISS 1', name: 'x' } })).toBe('/issuers/ISS%201');
+  });
+});
+
+describe('an upstream issuer page with register events of the same id in its log', () => {
+  const [aggregate] = eventsBetween(
+    read([issuer('ISS-ACME', 'Acme', { percent: 1.5, date: '2026-03-01', threshold: 0.2 })], {
+      namesHolders: false,
+      threshold: 0.2,
+    }),
+    read([issuer('ISS-ACME', 'Acme', { percent: 1.8, date: '2026-03-04', threshold: 0.2 })], {
+      namesHolders: false,
+      threshold: 0.2,
+    }),
+    '2026-03-05T07:00:00.000Z',
+  );
+  const page = renderIssuer(
+    {
+      id: 'ISS-ACME',
+      name: 'Acme',
+      snapshot: null,
+      snapshotProblem: null,
+      events: [makeEvent(), ...(aggregate ? [aggregate] : [])],
+      history: null,
+      dayLeft: 10,
+      nowMs: Date.parse('2026-03-06T00:00:00Z'),
+      registers: ['fca'],
+    },
+    'token',
+  ).value;
+
+  it('draws the upstream holder alone: an aggregate is no holder line', () => {
+    expect(page.match(/<path class="line /g)).toHaveLength(1);
+    expect(page).not.toContain('<title>Aggregate of positions');
+  });
+
+  it('lists the aggregate among its changes with its register and threshold, and links to the register page', () => {
+    expect(page).toMatch(
+      /<td>Aggregate of positions from 0.2%<\/td><td>aggregate moved <span class="pill">register fca<\/span> <span class="pill">from 0.2%<\/span>/,
+    );
+    expect(page).toContain('In the registers: <a href="/sources/fca/ISS-ACME">fca</a>');
   });
 });

@@ -1,6 +1,7 @@
 import type { RegisterSourceConfig } from '../../config/schema/sources.js';
 import { isWatched } from '../../jobs/registers/register-diff.js';
 import { round4 } from '../../positions/round.js';
+import { DISCLOSURE_THRESHOLD } from '../../positions/threshold-story.js';
 import { hidden } from '../../sources/aggregate-diff.js';
 import type { IssuerAggregate, RegisterIssuer, RegisterSnapshot } from '../../sources/types.js';
 
@@ -12,16 +13,22 @@ export interface SourceIssuerRow {
   aggregate?: IssuerAggregate;
   named: { count: number; sum: number };
   /**
-   * Aggregate minus the named positions (floored at 0), where the register names holders and publishes
-   * an aggregate: the short interest below the public threshold. Undefined otherwise.
+   * Aggregate minus the named positions (floored at 0): the short interest below the public threshold,
+   * where the register names holders and its aggregate counts from under 0.5% (one from 0.5% counts what
+   * the named positions count). Undefined otherwise.
    */
   below?: number;
+}
+
+/** Whether an aggregate counts positions under the public threshold (Sweden's from 0.1%; not Norway's from 0.5%). */
+export function countsBelowPublic(aggregate: Pick<IssuerAggregate, 'thresholdPercent'> | undefined): boolean {
+  return aggregate !== undefined && aggregate.thresholdPercent < DISCLOSURE_THRESHOLD;
 }
 
 /** An issuer of a kept read as a row (pure). */
 export function sourceIssuerRow(issuer: RegisterIssuer, namesHolders: boolean): SourceIssuerRow {
   const sum = round4(issuer.positions.reduce((total, p) => total + p.percent, 0));
-  const under = namesHolders ? hidden(issuer) : undefined;
+  const under = namesHolders && countsBelowPublic(issuer.aggregate) ? hidden(issuer) : undefined;
   return {
     key: issuer.key,
     name: issuer.name,

@@ -8,7 +8,7 @@ import { type AggregateChart, aggregateCharts } from '../data/aggregate-series.j
 import { REGISTER_TITLES } from '../data/register-titles.js';
 import { type SourceIssuerRow, sourceIssuerRow } from '../data/source-issuers.js';
 import { loadSourceViews, type SourceView } from '../data/source-views.js';
-import { displayText, formatPercent, formatTime } from '../format.js';
+import { displayText, formatPercent, formatThreshold, formatTime } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { type PageContext, type PageResult, page } from '../page.js';
 import { paths } from '../paths.js';
@@ -68,7 +68,7 @@ function figureCards(row: SourceIssuerRow, namesHolders: boolean): SafeHtml {
   const below =
     row.below !== undefined && row.aggregate
       ? html`<div class="card"><h2>Below the public threshold</h2><p class="big">${formatPercent(row.below)}</p><p class="muted">${belowThresholdHolder(row.aggregate.thresholdPercent)}</p></div>`
-      : '';
+      : html`<div class="card"><h2>Below the public threshold</h2><p class="big muted">-</p><p class="muted">${row.aggregate ? `The aggregate counts from ${formatThreshold(row.aggregate.thresholdPercent)}, as the named positions do: nothing under the public threshold is published.` : 'No aggregate to subtract the named positions from.'}</p></div>`;
   return html`<div class="cards">${aggregate}${named}${below}</div>`;
 }
 

@@ -2,7 +2,7 @@ import { formatDuration } from '../../config/duration.js';
 import { aggregateHolder } from '../../jobs/registers/aggregate-alerts.js';
 import type { SourceStatus } from '../../jobs/registers/source-status.js';
 import { REGISTER_TITLES } from '../data/register-titles.js';
-import type { SourceIssuerRow } from '../data/source-issuers.js';
+import { countsBelowPublic, type SourceIssuerRow } from '../data/source-issuers.js';
 import { loadSourceViews, type SourceView } from '../data/source-views.js';
 import {
   displayText,
@@ -59,12 +59,14 @@ export function issuerTable(view: SourceView, rows: readonly SourceIssuerRow[]):
   }
   const threshold = snapshot?.aggregateThreshold;
   const named = snapshot?.namesHolders === true;
+  const below =
+    named && countsBelowPublic(threshold === undefined ? undefined : { thresholdPercent: threshold });
   const body = rows.map(
     (r) =>
       html`<tr><td><a href="${paths.sourceIssuer(view.config.name, r.key)}">${displayText(r.name)}</a><br><span class="muted">${r.key}</span></td>
-<td class="num">${aggregateCell(r)}</td>${named ? html`<td class="num">${r.named.count} · ${formatPercent(r.named.sum)}</td><td class="num">${r.below === undefined ? '-' : formatPercent(r.below)}</td>` : ''}</tr>`,
+<td class="num">${aggregateCell(r)}</td>${named ? html`<td class="num">${r.named.count === 0 ? '-' : `${r.named.count} · ${formatPercent(r.named.sum)}`}</td>` : ''}${below ? html`<td class="num">${r.below === undefined ? '-' : formatPercent(r.below)}</td>` : ''}</tr>`,
   );
-  return html`<table><thead><tr><th>Issuer</th><th class="num">${threshold === undefined ? 'Aggregate' : aggregateHolder(threshold)}</th>${named ? html`<th class="num">Named holders · sum</th><th class="num">Below the public threshold</th>` : ''}</tr></thead>
+  return html`<table><thead><tr><th>Issuer</th><th class="num">${threshold === undefined ? 'Aggregate' : aggregateHolder(threshold)}</th>${named ? html`<th class="num">Named holders · sum</th>` : ''}${below ? html`<th class="num">Below the public threshold</th>` : ''}</tr></thead>
 <tbody>${body}</tbody></table>`;
 }
 
@@ -115,7 +117,7 @@ export function renderSource(view: SourceView, nowMs: number): SafeHtml {
   return html`<p class="muted">${REGISTER_TITLES[view.config.kind]} · <code>${view.config.url}</code></p>
 <table><thead><tr><th>Source</th><th>Register</th><th>Health</th><th>Last good read</th><th class="num">Issuers listed</th><th class="num">Watched</th></tr></thead>
 <tbody>${summaryRow(view, nowMs)}</tbody></table>
-${kept ? html`<p class="muted">Kept read of ${formatTime(kept.at)}${kept.snapshot.publishedOn ? `, published on ${kept.snapshot.publishedOn}` : ''}.</p>` : ''}
+${kept ? html`<p class="muted">Issuers as the last file read in full listed them (${formatTime(kept.at)}${kept.snapshot.publishedOn ? `, published on ${kept.snapshot.publishedOn}` : ''}); an unchanged file since keeps them.</p>` : ''}
 ${kept && view.watched.length > 0 ? issuerTable(view, view.watched) : html`<p class="muted">No watched issuer in the kept read.</p>`}`;
 }
 
