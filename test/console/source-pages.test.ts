@@ -139,6 +139,29 @@ describe('the sources page', () => {
     expect(page).not.toMatch(/<b>|<script/);
   });
 
+  it('lists a scope list as shares in scope, with no aggregate column', () => {
+    const scope = read(
+      [issuer('GB0009223206', 'Smith & Nephew, plc'), issuer('GB00B1VQ6H25', 'YOUGOV PLC')],
+      {
+        namesHolders: false,
+        threshold: 0.2,
+      },
+    );
+    const list = { ...scope, kind: 'uk-reportable-shares' as const, content: 'scope' as const };
+    const v = view();
+    const rsl: SourceView = {
+      ...v,
+      config: { ...v.config, name: 'rsl', kind: 'uk-reportable-shares' },
+      kept: { at: '2026-09-16T09:00:00.000Z', snapshot: list },
+      watched: watchedRows(list, 'all'),
+    };
+    const page = renderSources([rsl], NOW).value;
+    expect(page).toContain('<h2>rsl: watched issuers</h2>');
+    expect(page).toContain('<th>Share in scope</th><th>Key</th>');
+    expect(page).toContain('<a href="/sources/rsl/GB0009223206">Smith &amp; Nephew, plc</a>');
+    expect(page).not.toContain('Aggregate');
+  });
+
   it('says when no source is configured', () => {
     expect(renderSources([], NOW).value).toContain('No register source is configured');
   });

@@ -77,8 +77,13 @@ function watchedPart(view: SourceView): SafeHtml {
     return html`<h2>${name}</h2><p class="muted">None of the ${formatCount(view.kept.snapshot.issuers.length)} issuers it lists is watched.</p>`;
   const withAggregates = view.watched.filter((r) => r.aggregate);
   const shown = (withAggregates.length > 0 ? withAggregates : view.watched).slice(0, LISTED);
-  const what = withAggregates.length > 0 ? 'with the largest aggregates' : 'with the largest named sums';
-  return html`<h2>${name}: watched issuers ${view.watched.length > shown.length ? what : ''}</h2>
+  const what =
+    view.kept.snapshot.content === 'scope'
+      ? 'in scope, by name'
+      : withAggregates.length > 0
+        ? 'with the largest aggregates'
+        : 'with the largest named sums';
+  return html`<h2>${name}: watched issuers${view.watched.length > shown.length ? ` ${what}` : ''}</h2>
 ${issuerTable(view, shown)}
 <p><a href="${paths.source(name)}">All ${formatCount(view.watched.length)} watched issuers of ${name}</a></p>`;
 }
