@@ -46,6 +46,7 @@ svg.bars{width:100%;max-width:560px;height:auto;display:block}
 .chart .grid{stroke:var(--line);stroke-width:1}
 .chart .axis{stroke:var(--muted);stroke-width:1}
 .tick,.bar-label{fill:var(--muted);font-size:11px}
+.axis-label{fill:var(--fg);font-size:12px;font-weight:600}
 .bar{fill:var(--accent)}.bar.left{fill:var(--line)}
 .line{fill:none;stroke-width:2}
 .chart circle.off{fill:var(--bg);stroke-width:2;stroke-dasharray:none}.chart .today{font-style:italic}

@@ -1,6 +1,12 @@
+import { thresholdList } from '../channels/event-story.js';
 import { displayText, formatDelta, formatPercent } from '../channels/format.js';
 
 export { displayText, formatDelta, formatPercent };
+
+/** The threshold an aggregate counts from as its name writes it: `0.1%`, never `0.10%`. */
+export function formatThreshold(percent: number): string {
+  return thresholdList([percent]);
+}
 
 /** An instant as `2026-01-05 14:03:22 UTC`; `never` for null. */
 export function formatTime(at: string | number | null | undefined): string {

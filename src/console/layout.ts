@@ -6,6 +6,7 @@ export const SECTIONS = [
   { path: '/issuers', label: 'Issuers' },
   { path: '/holders', label: 'Holders' },
   { path: '/events', label: 'Events' },
+  { path: '/sources', label: 'Sources' },
   { path: '/deliveries', label: 'Deliveries' },
   { path: '/mutes', label: 'Mutes' },
 ] as const;

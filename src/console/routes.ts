@@ -9,6 +9,8 @@ import { issuersPage } from './pages/issuers.js';
 import { createMuteAction, mutesPage, removeMuteAction } from './pages/mutes.js';
 import { overviewPage } from './pages/overview.js';
 import { exportDownload } from './pages/record-export.js';
+import { sourceIssuerPage } from './pages/source-issuer.js';
+import { sourcePage, sourcesPage } from './pages/sources.js';
 
 /** One route: a method, a path pattern (its groups are URL-decoded and passed on), and its handler. */
 interface Route {
@@ -29,6 +31,13 @@ const ROUTES: readonly Route[] = [
   { method: 'GET', pattern: /^\/holders$/, run: holdersPage },
   { method: 'GET', pattern: /^\/holders\/([^/]+)$/, run: (ctx, key = '') => holderPage(ctx, key) },
   { method: 'GET', pattern: /^\/events$/, run: eventsPage },
+  { method: 'GET', pattern: /^\/sources$/, run: sourcesPage },
+  { method: 'GET', pattern: /^\/sources\/([^/]+)$/, run: (ctx, name = '') => sourcePage(ctx, name) },
+  {
+    method: 'GET',
+    pattern: /^\/sources\/([^/]+)\/([^/]+)$/,
+    run: (ctx, name = '', key = '') => sourceIssuerPage(ctx, name, key),
+  },
   { method: 'GET', pattern: /^\/deliveries$/, run: deliveriesPage },
   { method: 'POST', pattern: /^\/deliveries\/retry$/, run: retryAction },
   { method: 'GET', pattern: /^\/deliveries\/export$/, run: exportDownload },
@@ -39,7 +48,7 @@ const ROUTES: readonly Route[] = [
 
 /** The console's own top-level paths: anything else is left to the probes' server (and its 404). */
 const OWNED =
-  /^\/(?:$|issuers(?:\/|$)|holders(?:\/|$)|events$|deliveries(?:\/|$)|mutes(?:\/|$)|login$|logout$|assets\/)/;
+  /^\/(?:$|issuers(?:\/|$)|holders(?:\/|$)|events$|sources(?:\/|$)|deliveries(?:\/|$)|mutes(?:\/|$)|login$|logout$|assets\/)/;
 
 /** Whether the console answers this path at all. */
 export function ownsPath(path: string): boolean {

@@ -217,6 +217,7 @@ describe.skipIf(SKIP_WITHOUT_CHROMIUM)(`the web console in headless Chromium${CH
       holders: '/holders',
       holder: `/holders/${encodeURIComponent(holderKey(SCRIPT_HOLDER))}`,
       events: '/events',
+      sources: '/sources',
       deliveries: '/deliveries',
       mutes: '/mutes',
     };

@@ -11,11 +11,18 @@ export interface ChartOptions {
   now: number;
   /** What the chart is of, for screen readers. */
   title: string;
+  /**
+   * What the value axis measures, written above it (`Aggregate of positions from 0.2%, % of issued
+   * shares`): a chart of sums says which threshold it counts from.
+   */
+  axisLabel?: string;
   width?: number;
   height?: number;
 }
 
 const MARGIN = { top: 12, right: 16, bottom: 28, left: 52 };
+/** The top margin when an axis label is written above the value axis. */
+const LABELLED_TOP = 30;
 /** Now is "near" the data when within this share of the data's span (or two weeks) after its last point. */
 const NEAR_SHARE = 0.25;
 const NEAR_MS = 14 * DAY_MS;
@@ -80,9 +87,9 @@ function axes(
   x: (t: number) => number,
   y: (v: number) => number,
   long: boolean,
-  width: number,
-  height: number,
+  box: { width: number; height: number; top: number },
 ): string {
+  const { width, height, top } = box;
   let out = '';
   for (const v of yTicks) {
     const py = n(y(v));
@@ -91,16 +98,22 @@ function axes(
   }
   for (const t of xTicks) {
     const px = n(x(t));
-    out += `<line class="grid" x1="${px}" x2="${px}" y1="${MARGIN.top}" y2="${height - MARGIN.bottom}"/>`;
+    out += `<line class="grid" x1="${px}" x2="${px}" y1="${top}" y2="${height - MARGIN.bottom}"/>`;
     out += `<text class="tick" x="${px}" y="${height - MARGIN.bottom + 16}" text-anchor="middle">${timeLabel(t, long)}</text>`;
   }
   return out;
 }
 
 /** "today 26 Nov 2026 →" at the right edge, when now is far past the data (the axis stops at the data). */
-function todayMarker(now: number, width: number): SafeHtml {
+function todayMarker(now: number, width: number, top: number): SafeHtml {
   const label = `today ${timeLabel(now, false)} ${new Date(now).getUTCFullYear()} →`;
-  return html`<text class="tick today" x="${width - MARGIN.right}" y="${MARGIN.top - 2}" text-anchor="end">${label}</text>`;
+  return html`<text class="tick today" x="${width - MARGIN.right}" y="${top - 2}" text-anchor="end">${label}</text>`;
+}
+
+/** The value axis' label, above it at the left: escaped like every label. */
+function axisTitle(label: string | undefined): SafeHtml | '' {
+  if (label === undefined) return '';
+  return html`<text class="axis-label" x="${MARGIN.left - 44}" y="14">${label}</text>`;
 }
 
 /**
@@ -115,9 +128,10 @@ export function stepChart(series: readonly Series[], options: ChartOptions): Saf
   let max = 0;
   for (const s of series) for (const p of s.points) if (p.v > max) max = p.v;
   const yTicks = valueTicks(Math.max(max, 0.5));
-  const top = yTicks.at(-1) ?? 1;
+  const topValue = yTicks.at(-1) ?? 1;
+  const top = options.axisLabel === undefined ? MARGIN.top : LABELLED_TOP;
   const x = linear(from, to, MARGIN.left, width - MARGIN.right);
-  const y = linear(0, top, height - MARGIN.bottom, MARGIN.top);
+  const y = linear(0, topValue, height - MARGIN.bottom, top);
   const long = to - from >= 75 * DAY_MS;
   const lines = series.map((s, i) => {
     const { d, ends } = stepPath(s, x, y, to);
@@ -126,9 +140,9 @@ export function stepChart(series: readonly Series[], options: ChartOptions): Saf
   // In its own box: on a phone the chart keeps a readable width and scrolls there, never the page.
   return html`<div class="chart-box"><svg class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-label="${options.title}" preserveAspectRatio="xMidYMid meet">
 <title>${options.title}</title>
-${trusted(axes(timeTicks(from, to), yTicks, x, y, long, width, height))}
+${axisTitle(options.axisLabel)}${trusted(axes(timeTicks(from, to), yTicks, x, y, long, { width, height, top }))}
 <line class="axis" x1="${MARGIN.left}" x2="${width - MARGIN.right}" y1="${height - MARGIN.bottom}" y2="${height - MARGIN.bottom}"/>
-${lines}${farToday ? todayMarker(options.now, width) : ''}
+${lines}${farToday ? todayMarker(options.now, width, top) : ''}
 </svg></div>`;
 }
 

@@ -39,7 +39,7 @@ export function lastPoint(series: Series): SeriesPoint | undefined {
 }
 
 /** Collects disclosures per key; a later report of the same day replaces an earlier one. */
-class SeriesBuilder {
+export class SeriesBuilder {
   readonly #byKey = new Map<string, { label: string; points: Map<number, number>; lastOn: Set<number> }>();
 
   add(key: string, label: string, t: number, v: number): void {

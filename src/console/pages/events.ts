@@ -1,5 +1,4 @@
 import type { App } from '../../app.js';
-import { KIND_VERB } from '../../channels/format.js';
 import { EVENT_KINDS, holderQueryMatches } from '../../positions/index.js';
 import { DeliveryRecord } from '../../state/delivery-record.js';
 import type { LoggedEvent } from '../../state/poll-commit.js';
@@ -8,10 +7,10 @@ import { HOUR_MS } from '../../time/units.js';
 import { outboxState } from '../data/deliveries.js';
 import { type EventChannelLine, eventLines, indexOutcomes } from '../data/event-outcomes.js';
 import { recordedMessages } from '../data/record-messages.js';
-import { displayText, formatDelta, formatPercent, formatTime } from '../format.js';
+import { formatDelta, formatPercent, formatTime } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { type PageContext, type PageResult, page } from '../page.js';
-import { paths } from '../paths.js';
+import { deltaText, fromText, holderCell, issuerLink, kindText, originTags, toText } from './event-cells.js';
 
 /** The timeline's filters, as the query string gives them (empty: no filter). */
 export interface EventFilter {
@@ -19,7 +18,12 @@ export interface EventFilter {
   holder: string;
   kind: string;
   channel: string;
+  /** `API` for the upstream's events, a register source's name for its events; empty: every source. */
+  source: string;
 }
+
+/** The source filter's value for the upstream API's events: upper-case, so never a source's name. */
+const API_SOURCE = 'API';
 
 /** One event on the timeline with each channel's verdict and outcome. */
 export interface TimelineEntry {
@@ -36,7 +40,13 @@ const RECORD_ROWS_READ = 10_000;
 /** The filters of a query string. */
 export function filterOf(query: URLSearchParams): EventFilter {
   const get = (name: string) => (query.get(name) ?? '').trim();
-  return { issuer: get('issuer'), holder: get('holder'), kind: get('kind'), channel: get('channel') };
+  return {
+    issuer: get('issuer'),
+    holder: get('holder'),
+    kind: get('kind'),
+    channel: get('channel'),
+    source: get('source'),
+  };
 }
 
 /** Whether a logged event passes the filters. */
@@ -46,6 +56,7 @@ export function matches(logged: LoggedEvent, f: EventFilter): boolean {
   if (f.holder && event.holderKey !== f.holder && !holderQueryMatches(f.holder, event.holder)) return false;
   if (f.kind && event.kind !== f.kind) return false;
   if (f.channel && !logged.routes.some((r) => r.channel === f.channel && r.verdict !== 'skip')) return false;
+  if (f.source && (event.source ?? API_SOURCE) !== f.source) return false;
   return true;
 }
 
@@ -86,22 +97,26 @@ function outcomeText(line: EventChannelLine): SafeHtml {
   }
 }
 
+/** The change in one cell: a close against 0.5%, an aggregate's own words, else from → to with the pp. */
+function changeText(e: TimelineEntry['logged']['event']): SafeHtml {
+  if (e.aggregate) return html`${fromText(e)} → ${toText(e)} <span class="muted">${deltaText(e)}</span>`;
+  if (e.kind === 'closed')
+    return html`fell below 0.5% (last ${formatPercent(e.final?.value ?? e.previous?.value ?? 0)})`;
+  return html`${e.previous ? html`${formatPercent(e.previous.value)} → ` : ''}${formatPercent(e.current?.value ?? 0)} <span class="muted">${formatDelta(e.delta)}</span>`;
+}
+
 function entryRow(entry: TimelineEntry): SafeHtml {
   const e = entry.logged.event;
-  const change =
-    e.kind === 'closed'
-      ? html`fell below 0.5% (last ${formatPercent(e.final?.value ?? e.previous?.value ?? 0)})`
-      : html`${e.previous ? html`${formatPercent(e.previous.value)} → ` : ''}${formatPercent(e.current?.value ?? 0)} <span class="muted">${formatDelta(e.delta)}</span>`;
   const lines = entry.lines.map(
     (l) =>
       html`<li><strong>${l.channel}</strong> <span class="pill">${l.verdict}</span> ${outcomeText(l)}</li>`,
   );
-  return html`<tr><td>${formatTime(e.detectedAt)}</td><td><a href="${paths.issuer(e.issuer.id)}">${displayText(e.issuer.name)}</a></td>
-<td><a href="${paths.holder(e.holderKey)}">${displayText(e.holder)}</a></td><td>${KIND_VERB[e.kind]}</td><td>${change}</td>
+  return html`<tr><td>${formatTime(e.detectedAt)}</td><td>${issuerLink(e)}</td>
+<td>${holderCell(e)}</td><td>${kindText(e)}${originTags(e)}</td><td>${changeText(e)}</td>
 <td>${lines.length > 0 ? html`<ul class="lines">${lines}</ul>` : html`<span class="muted">no channel</span>`}</td></tr>`;
 }
 
-function filterForm(f: EventFilter, channels: readonly string[]): SafeHtml {
+function filterForm(f: EventFilter, channels: readonly string[], sources: readonly string[]): SafeHtml {
   const option = (value: string, label: string, current: string) =>
     html`<option value="${value}"${value === current ? html` selected` : ''}>${label}</option>`;
   return html`<form method="get" action="/events"><fieldset><legend>Filter</legend>
@@ -109,6 +124,7 @@ function filterForm(f: EventFilter, channels: readonly string[]): SafeHtml {
 <label>Holder<input name="holder" value="${f.holder}"></label>
 <label>Kind<select name="kind">${option('', 'any', f.kind)}${EVENT_KINDS.map((k) => option(k, k, f.kind))}</select></label>
 <label>Channel<select name="channel">${option('', 'any', f.channel)}${channels.map((c) => option(c, c, f.channel))}</select></label>
+${sources.length > 0 ? html`<label>Source<select name="source">${option('', 'any', f.source)}${option(API_SOURCE, 'upstream API', f.source)}${sources.map((s) => option(s, `register ${s}`, f.source))}</select></label>` : ''}
 <button>Show</button> <a href="/events">clear</a></fieldset></form>`;
 }
 
@@ -116,9 +132,9 @@ function filterForm(f: EventFilter, channels: readonly string[]): SafeHtml {
 export function renderTimeline(
   entries: readonly TimelineEntry[],
   f: EventFilter,
-  channels: readonly string[],
+  options: { channels: readonly string[]; sources: readonly string[] },
 ): SafeHtml {
-  return html`${filterForm(f, channels)}
+  return html`${filterForm(f, options.channels, options.sources)}
 <p class="muted">${entries.length} events${entries.length === SHOWN ? ` (the newest ${SHOWN})` : ''}, newest first. Each channel line says where the event went, or why not (the routing verdict kept with the event).</p>
 ${entries.length > 0 ? html`<table><thead><tr><th>Detected</th><th>Issuer</th><th>Holder</th><th>Kind</th><th>Change</th><th>Channels</th></tr></thead><tbody>${entries.map(entryRow)}</tbody></table>` : html`<p class="muted">no event matches</p>`}`;
 }
@@ -127,9 +143,11 @@ ${entries.length > 0 ? html`<table><thead><tr><th>Detected</th><th>Issuer</th><t
 export async function eventsPage(ctx: PageContext): Promise<PageResult> {
   const filter = filterOf(ctx.query);
   const entries = await loadTimeline(ctx.app, filter);
-  const channels = ctx.app.settings.config.channels.map((c) => c.name);
+  const { config } = ctx.app.settings;
+  const channels = config.channels.map((c) => c.name);
+  const sources = config.sources.map((s) => s.name);
   return page(
     { title: 'Events', section: '/events', refreshSeconds: 30 },
-    renderTimeline(entries, filter, channels),
+    renderTimeline(entries, filter, { channels, sources }),
   );
 }

@@ -1,13 +1,13 @@
-import { KIND_VERB } from '../../channels/format.js';
 import type { PositionEvent } from '../../positions/types.js';
 import { GLOBAL_EVENTS_FACTOR } from '../../state/retention.js';
 import { chartLegend, stepChart } from '../chart/step-chart.js';
 import { holderSeries } from '../data/holder-series.js';
 import { type HolderPosition, positionsByHolder, watchedSnapshots } from '../data/watched-positions.js';
-import { displayText, formatDelta, formatPercent, formatTime } from '../format.js';
+import { displayText, formatPercent, formatTime } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { type PageContext, type PageResult, page } from '../page.js';
 import { paths } from '../paths.js';
+import { deltaText, fromText, issuerLink, kindText, originTags, toText } from './event-cells.js';
 
 /** GET /holders: every holder with a disclosed short in a watched issuer, most positions first. */
 export async function holdersPage(ctx: PageContext): Promise<PageResult> {
@@ -44,7 +44,9 @@ export function renderHolder(data: HolderData): SafeHtml {
   const active = new Map(
     data.positions.map((p) => [p.issuerId, { label: p.issuerName, value: p.value, date: p.date }]),
   );
-  const series = holderSeries(data.events, active, paths.issuer).sort(
+  // The upstream's issuers only: each line links to an issuer page; register events show in the table.
+  const upstream = data.events.filter((e) => e.source === undefined);
+  const series = holderSeries(upstream, active, paths.issuer).sort(
     (a, b) => (b.current ?? -1) - (a.current ?? -1),
   );
   const rows = [...data.positions]
@@ -56,8 +58,8 @@ export function renderHolder(data: HolderData): SafeHtml {
   const changes = data.events.map(
     (
       e,
-    ) => html`<tr><td>${formatTime(e.detectedAt)}</td><td><a href="${paths.issuer(e.issuer.id)}">${displayText(e.issuer.name)}</a></td><td>${KIND_VERB[e.kind]}</td>
-<td class="num">${e.previous ? formatPercent(e.previous.value) : '-'}</td><td class="num">${e.current ? formatPercent(e.current.value) : '<0.5%'}</td><td class="num">${e.kind === 'closed' ? '-' : formatDelta(e.delta)}</td></tr>`,
+    ) => html`<tr><td>${formatTime(e.detectedAt)}</td><td>${issuerLink(e)}</td><td>${kindText(e)}${originTags(e)}</td>
+<td class="num">${fromText(e)}</td><td class="num">${toText(e)}</td><td class="num">${deltaText(e)}</td></tr>`,
   );
   const total = data.positions.reduce((sum, p) => sum + p.value, 0);
   return html`<p class="muted">Short in ${data.positions.length} watched issuers now, ${formatPercent(total)} in all.</p>

@@ -1,15 +1,16 @@
 import type { App } from '../../app.js';
 import type { BudgetUsage } from '../../budget/index.js';
-import { KIND_VERB } from '../../channels/format.js';
 import type { PositionEvent, Snapshot } from '../../positions/types.js';
 import { isSnapshotCorruptError } from '../../state/snapshot-corrupt-error.js';
 import type { IssuerPosition } from '../../upstream/schemas.js';
 import { chartLegend, stepChart } from '../chart/step-chart.js';
 import { activeOf, dayOf, issuerSeries, lastPoint, type Series } from '../data/holder-series.js';
-import { displayText, formatCount, formatDelta, formatPercent, formatTime } from '../format.js';
+import { registerStore } from '../data/source-views.js';
+import { displayText, formatCount, formatPercent, formatTime } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { type PageContext, type PageResult, page } from '../page.js';
 import { paths } from '../paths.js';
+import { deltaText, fromText, holderCell, kindText, originTags, toText } from './event-cells.js';
 
 /** Everything the issuer page shows. */
 export interface IssuerData {
@@ -25,6 +26,8 @@ export interface IssuerData {
   /** Requests the console may still spend today: the day's left beyond the reserve CLI commands keep. */
   dayLeft: number;
   nowMs: number;
+  /** The register sources whose kept read lists this issuer under its id (an ISIN), or that logged its changes. */
+  registers?: readonly string[];
 }
 
 /** What the console may spend of a day's budget: never the reserve (see `fetchHistory`). */
@@ -51,6 +54,7 @@ export async function loadIssuer(app: App, id: string): Promise<IssuerData | nul
   if (!snapshot && !listed && events.length === 0 && !snapshotProblem) return null;
   const usage = await app.ctx.budget.usage();
   return {
+    registers: await registersListing(app, id, events),
     id,
     name: snapshot?.issuerName ?? listed?.name ?? events[0]?.issuer.name ?? id,
     snapshot,
@@ -62,9 +66,31 @@ export async function loadIssuer(app: App, id: string): Promise<IssuerData | nul
   };
 }
 
+/**
+ * The register sources that know this issuer id: those whose kept read lists it as a key (the id is an
+ * ISIN there) and those whose events the issuer's log holds.
+ */
+async function registersListing(app: App, id: string, events: readonly PositionEvent[]): Promise<string[]> {
+  const store = registerStore(app);
+  const listed = await Promise.all(
+    app.settings.config.sources.map(async ({ name }) => {
+      const kept = await store.lastSnapshot(name);
+      const known = kept?.snapshot.issuers.some((i) => i.key === id) || events.some((e) => e.source === name);
+      return known ? [name] : [];
+    }),
+  );
+  return listed.flat();
+}
+
 function eventRow(e: PositionEvent): SafeHtml {
-  return html`<tr><td>${formatTime(e.detectedAt)}</td><td><a href="${paths.holder(e.holderKey)}">${displayText(e.holder)}</a></td><td>${KIND_VERB[e.kind]}</td>
-<td class="num">${e.previous ? formatPercent(e.previous.value) : '-'}</td><td class="num">${e.current ? formatPercent(e.current.value) : '<0.5%'}</td><td class="num">${e.kind === 'closed' ? '-' : formatDelta(e.delta)}</td></tr>`;
+  return html`<tr><td>${formatTime(e.detectedAt)}</td><td>${holderCell(e)}</td><td>${kindText(e)}${originTags(e)}</td>
+<td class="num">${fromText(e)}</td><td class="num">${toText(e)}</td><td class="num">${deltaText(e)}</td></tr>`;
+}
+
+function registersPart(data: IssuerData): SafeHtml | '' {
+  const names = data.registers ?? [];
+  if (names.length === 0) return '';
+  return html`<p>In the registers: ${names.map((name, i) => html`${i > 0 ? ', ' : ''}<a href="${paths.sourceIssuer(name, data.id)}">${name}</a>`)} <span class="muted">(aggregates and named holders as each register publishes them; not drawn here)</span></p>`;
 }
 
 function historyPart(data: IssuerData, csrf: string): SafeHtml {
@@ -95,12 +121,15 @@ ${left.length > 0 ? html`<h2>Off the list</h2><p class="muted">Below 0.5% (or no
 export function renderIssuer(data: IssuerData, csrf: string): SafeHtml {
   const active = activeOf(data.snapshot);
   const history = Array.isArray(data.history) ? data.history : undefined;
-  const series = issuerSeries({ events: data.events, active, history }, paths.holder)
+  // The upstream's holders only: a register's aggregate is not a holder, and its page draws it.
+  const events = data.events.filter((e) => e.source === undefined);
+  const series = issuerSeries({ events, active, history }, paths.holder)
     // Largest current positions first, then closed ones by their last value.
     .sort((a, b) => (b.current ?? -1) - (a.current ?? -1) || (lastPoint(b)?.v ?? 0) - (lastPoint(a)?.v ?? 0));
   const total = [...active.values()].reduce((sum, p) => sum + p.value, 0);
   return html`<p class="muted">${displayText(data.id)} · ${active.size} holders · total disclosed short ${formatPercent(total)} · last poll ${formatTime(data.snapshot?.polledAt)}</p>
 ${data.snapshotProblem ? html`<p class="notice bad">${data.snapshotProblem}</p>` : ''}
+${registersPart(data)}
 <h2>Disclosed positions over time</h2>
 ${series.length > 0 ? html`${stepChart(series, { now: data.nowMs, title: `Disclosed short positions in ${displayText(data.name)}, by holder` })}${chartLegend(series, formatPercent)}` : html`<p class="muted">Nothing to draw yet: no position has been seen.</p>`}
 ${historyPart(data, csrf)}

@@ -1,0 +1,20 @@
+import type { RegisterKind } from '../../config/schema/sources.js';
+
+/** What each kind of register is, as the console names it beside the source's own name. */
+export const REGISTER_TITLES = {
+  'afm-current': 'AFM (Netherlands): net short positions, current',
+  'afm-history': 'AFM (Netherlands): net short positions, history',
+  'no-ssr-json': 'Finanstilsynet (Norway): short sale register, JSON',
+  'no-ssr-csv': 'Finanstilsynet (Norway): short sale register, CSV',
+  'se-fi-current': 'Finansinspektionen (Sweden): net short positions, current',
+  'se-fi-aggregate': 'Finansinspektionen (Sweden): aggregated net short positions',
+  'uk-ansp-current': 'FCA (UK): aggregated net short positions, current',
+  'uk-ansp-historic': 'FCA (UK): aggregated net short positions, historic',
+  'uk-reportable-shares': 'FCA (UK): Reportable Shares List',
+  'uk-legacy-holders': 'FCA (UK): named net short positions (legacy, frozen 10 Jul 2026)',
+  'it-consob': 'CONSOB (Italy): net short positions',
+  'es-cnmv': 'CNMV (Spain): net short positions',
+  'ie-cbi': 'Central Bank of Ireland: significant net short positions',
+  'be-fsma-current': 'FSMA (Belgium): net short positions, current',
+  'be-fsma-history': 'FSMA (Belgium): net short positions, history',
+} satisfies Record<RegisterKind, string>;
