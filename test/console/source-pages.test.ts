@@ -259,6 +259,20 @@ describe('register events where the console lists events', () => {
       'from 0.2%',
     ],
     [
+      'named holders no longer published (a regime drop)',
+      makeEvent({
+        source: 'fca-legacy',
+        holder: 'Named holders',
+        kind: 'decreased',
+        previous: { value: 1.4, date: '2026-07-10' },
+        current: { value: 0, date: '2026-07-13' },
+        delta: -1.4,
+        aggregate: { kind: 'named-holders-ended', namedPercent: 1.4, namedHolders: 2 },
+      }),
+      ['named holders no longer published', '1.40%', 'not named', '-'],
+      'register fca-legacy',
+    ],
+    [
       'a register holder',
       makeEvent({ source: 'afm' }),
       ['raised', '0.60%', '0.80%', '+0.20 pp'],

@@ -14,6 +14,7 @@ const AGGREGATE_WORDS = {
   'below-threshold-moved': 'below-threshold interest moved',
   'scope-added': 'added to the scope list',
   'scope-removed': 'removed from the scope list',
+  'named-holders-ended': 'named holders no longer published',
 } satisfies Record<AggregateKind, string>;
 
 /** The kind of an event in words: an aggregate's own kind, else the verb every channel uses. */
@@ -61,11 +62,15 @@ export function toText(event: PositionEvent): string {
   const facts = event.aggregate;
   if (facts?.kind === 'aggregate-ended') return `under ${formatPercent(facts.thresholdPercent ?? 0)}`;
   if (isScope(event)) return '-';
+  // The register stopped naming holders: nothing is known of where their positions went.
+  if (facts?.kind === 'named-holders-ended') return 'not named';
   return event.current ? formatPercent(event.current.value) : '<0.5%';
 }
 
 /** The change in percentage points, or `-` where the event has none (a close, an end, a scope event). */
 export function deltaText(event: PositionEvent): string {
-  if (event.kind === 'closed' || event.aggregate?.kind === 'aggregate-ended' || isScope(event)) return '-';
+  const ended =
+    event.aggregate?.kind === 'aggregate-ended' || event.aggregate?.kind === 'named-holders-ended';
+  if (event.kind === 'closed' || ended || isScope(event)) return '-';
   return formatDelta(event.delta);
 }
