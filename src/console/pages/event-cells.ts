@@ -45,7 +45,8 @@ export function holderCell(event: PositionEvent): SafeHtml {
 
 /** A scope list's event: a share added or removed, with no value of its own. */
 function isScope(event: PositionEvent): boolean {
-  return event.aggregate !== undefined && event.aggregate.thresholdPercent === undefined;
+  const kind = event.aggregate?.kind;
+  return kind === 'scope-added' || kind === 'scope-removed';
 }
 
 /** The value before, as a cell: `-` for an opening or a scope event. */
