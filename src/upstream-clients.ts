@@ -1,6 +1,6 @@
 import { type AccessState, accessFingerprint, createBudgetGuard, type RateBudget } from './budget/index.js';
 import { formatDuration } from './config/duration.js';
-import type { Config } from './config/schema.js';
+import type { Config, UpstreamConfig } from './config/schema.js';
 import type { Notices } from './state/notices.js';
 import type { Logger } from './telemetry/logger.js';
 import type { Metrics } from './telemetry/metrics.js';
@@ -8,6 +8,7 @@ import {
   createUpstreamClient,
   isRateLimitedError,
   isSchemaError,
+  NoUpstreamError,
   type UpstreamClient,
 } from './upstream/index.js';
 
@@ -30,16 +31,42 @@ export interface ClientDeps {
   now: () => Date;
 }
 
-/** Fingerprint of the configured upstream URL and key: a revocation binds the key it refused. */
+/**
+ * The fingerprint of a config without `upstream` (registers only): no credential's, so no daemon records
+ * or counts in a ledger (state/deployment-ledger.ts takes only a credential's).
+ */
+export const NO_UPSTREAM_FINGERPRINT = 'no-upstream';
+
+/**
+ * Fingerprint of the configured upstream URL and key (a revocation binds the key it refused), or
+ * {@link NO_UPSTREAM_FINGERPRINT} without an upstream.
+ */
 export function fingerprintOf(config: Config): string {
-  return accessFingerprint(config.upstream.baseUrl, config.upstream.apiKey);
+  const { upstream } = config;
+  return upstream === undefined
+    ? NO_UPSTREAM_FINGERPRINT
+    : accessFingerprint(upstream.baseUrl, upstream.apiKey);
+}
+
+/** The clients of a config without `upstream`: every request rejects with {@link NoUpstreamError}. */
+export function noUpstreamClients(): Record<ClientRole, UpstreamClient> {
+  const client: UpstreamClient = {
+    listIssuers: () => Promise.reject(new NoUpstreamError()),
+    getPositions: () => Promise.reject(new NoUpstreamError()),
+    close: async () => undefined,
+  };
+  return { polling: client, probe: client, interactive: client };
 }
 
 /**
  * One upstream client per role, each behind the shared budget guard: polling never spends the reserve,
  * the probe may ask while access is revoked, interactive commands may use the reserve.
  */
-export function buildUpstreamClients(config: Config, deps: ClientDeps): Record<ClientRole, UpstreamClient> {
+export function buildUpstreamClients(
+  upstream: UpstreamConfig,
+  config: Config,
+  deps: ClientDeps,
+): Record<ClientRole, UpstreamClient> {
   const build = (role: ClientRole) => {
     const guard = createBudgetGuard({
       budget: deps.budget,
@@ -51,13 +78,13 @@ export function buildUpstreamClients(config: Config, deps: ClientDeps): Record<C
       ...guardNotices(config, deps),
     });
     return createUpstreamClient({
-      baseUrl: config.upstream.baseUrl,
-      apiKey: config.upstream.apiKey,
-      allowInsecureHttp: config.upstream.allowInsecureHttp,
-      timeoutMs: config.upstream.timeout,
-      maxBodyBytes: config.upstream.maxBodyBytes,
-      retries: config.upstream.retries,
-      retryDelayMs: config.upstream.retryDelay,
+      baseUrl: upstream.baseUrl,
+      apiKey: upstream.apiKey,
+      allowInsecureHttp: upstream.allowInsecureHttp,
+      timeoutMs: upstream.timeout,
+      maxBodyBytes: upstream.maxBodyBytes,
+      retries: upstream.retries,
+      retryDelayMs: upstream.retryDelay,
       beforeRequest: guard.beforeRequest,
       afterResponse: async (info) => {
         countAnswer(deps.metrics, info);

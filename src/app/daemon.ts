@@ -18,7 +18,7 @@ import { rateLimitNotice } from './duties/rate-limit-notice.js';
 import { refusalConfirmation } from './duties/refusal-confirmation.js';
 import { sharedBudget } from './duties/shared-budget.js';
 import { sourceStaleness } from './duties/source-staleness.js';
-import { DutyScheduler } from './duty-scheduler.js';
+import { type Duty, DutyScheduler } from './duty-scheduler.js';
 import type { LiveSettings } from './live-settings.js';
 import type { Poller } from './poller.js';
 
@@ -108,13 +108,33 @@ export class Daemon {
     await poller.unwatch();
     await Promise.all([poller.close(timeoutMs), this.#deliveries.close(timeoutMs)]);
     await ctx.redis.hdel(stateKeys(ctx.prefix).workers, ctx.processId).catch(() => undefined);
-    if (!this.beating) return;
+    // Without an upstream this process never joined a ledger's spenders (no `shared-budget` duty).
+    if (!this.beating || live.current.config.upstream === undefined) return;
     await ctx.budget.spenders.leave(live.current.config.redis.prefix, ctx.processId).catch(() => undefined);
   }
 }
 
-/** The daemon's periodic duties (docs/architecture.md lists them), each on the beat. */
-function daemonDuties(parts: DaemonParts) {
+/** The duties of the upstream API (its ledger, access, budget and directory): none without `upstream`. */
+const UPSTREAM_DUTIES: ReadonlySet<string> = new Set([
+  'deployment-ledger',
+  'refusal-confirmation',
+  'access-notice',
+  'shared-budget',
+  'rate-limit-notice',
+  'directory-follow',
+]);
+
+/**
+ * The daemon's periodic duties (docs/architecture.md lists them), each on the beat. Without `upstream`
+ * (registers only) the upstream's are left out: a reload neither adds nor removes the upstream
+ * (src/app/reload.ts), so the set holds for the process's life.
+ */
+function daemonDuties(parts: DaemonParts): Duty[] {
+  const registersOnly = parts.live.current.config.upstream === undefined;
+  return allDuties(parts).filter((duty) => !(registersOnly && UPSTREAM_DUTIES.has(duty.name)));
+}
+
+function allDuties(parts: DaemonParts): Duty[] {
   const { ctx, live, workerOnly } = parts;
   const fingerprint = () => live.current.fingerprint;
   return [

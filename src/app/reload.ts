@@ -38,6 +38,9 @@ export async function reloadConfig(
   if (config.redis.prefix !== live.current.config.redis.prefix) {
     throw new ConfigError('reload', [{ path: 'redis.prefix', message: 'cannot change without a restart' }]);
   }
+  const upstreamChange = upstreamAddedOrRemoved(live.current.config, config);
+  if (upstreamChange !== undefined)
+    throw new ConfigError('reload', [{ path: 'upstream', message: upstreamChange }]);
   const { watched, directory, fetched } = await parts.preflight(config);
   const plan = planFor(config, directory);
   const clients = parts.clients(config);
@@ -59,13 +62,24 @@ export async function reloadConfig(
   await closeAll(replaced);
 }
 
+/**
+ * Why a reload cannot add or remove `upstream`, or undefined: the API's workers, duties and budget are
+ * wired at start (a registers-only process has none), so the change needs a restart.
+ */
+function upstreamAddedOrRemoved(current: Config, next: Config): string | undefined {
+  if ((current.upstream === undefined) === (next.upstream === undefined)) return undefined;
+  return current.upstream === undefined
+    ? 'cannot be added without a restart (this process started registers-only: no API sweep, poll workers or budget); restart shortwatch with the new config'
+    : 'cannot be removed without a restart (this process runs the API sweep, poll workers and budget); restart shortwatch with the new config';
+}
+
 /** Counts in the budget of the config in force; a beating process that changed key moves its record. */
 async function spendNewBudget(parts: ReloadParts, previousFingerprint: string): Promise<void> {
   const { ctx, live } = parts;
   const { config, fingerprint } = live.current;
   const spentBefore = ctx.budget.spenders;
   ctx.budget.configure({ ledger: ledgerRoot(fingerprint), ...budgetCaps(config) });
-  if (!parts.daemon?.beating || fingerprint === previousFingerprint) return;
+  if (!parts.daemon?.beating || fingerprint === previousFingerprint || config.upstream === undefined) return;
   // Another key: this process spends another budget from now on. It leaves the old one's record at
   // once (deployments still on the old key stop counting it) and beats in the new one.
   await spentBefore.leave(config.redis.prefix, ctx.processId).catch(() => undefined);

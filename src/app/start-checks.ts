@@ -46,15 +46,16 @@ interface StartParts {
 
 /**
  * A start's checks (a problem is a ConfigError naming its key, thrown before anything is registered),
- * then what the daemon registers and reports before its workers run: the deployment's budget, the issuer
- * list the check read, Redis' eviction policy and topology, the access record and the schedulers.
+ * then what the daemon registers and reports before its workers run: the deployment's budget (none without
+ * `upstream`), the issuer list the check read, Redis' eviction policy and topology, the access record (a
+ * revocation of another credential's, or of an upstream since removed, is cleared) and the schedulers.
  */
 export async function prepareStart(parts: StartParts, workerOnly: boolean): Promise<void> {
   const { ctx, live } = parts;
   const { config } = live.current;
   const { watched, fetched, directory } = await parts.preflight(config);
   // Checked: from here on the daemon registers itself.
-  await ctx.budget.adoptDeploymentBudget(ctx.prefix);
+  if (config.upstream !== undefined) await ctx.budget.adoptDeploymentBudget(ctx.prefix);
   if (fetched) await ctx.directory.save(fetched.data, fetched.last_updated, ctx.now());
   live.update({ watched, plan: planFor(config, directory) });
   // Evictions would silently drop snapshots and outbox items: say so at every start.

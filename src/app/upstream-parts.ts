@@ -7,13 +7,17 @@ import { DeliveryRecord } from '../state/delivery-record.js';
 import type { RedisClient } from '../state/redis-connection.js';
 import type { Logger } from '../telemetry/logger.js';
 import { unavailableClient, unavailableSender, unlessSecretUnread } from '../unread-secret-parts.js';
-import { buildUpstreamClients, type ClientDeps } from '../upstream-clients.js';
+import { buildUpstreamClients, type ClientDeps, noUpstreamClients } from '../upstream-clients.js';
 import { talliedClients } from '../upstream-tally.js';
 import type { Clients } from './live-settings.js';
 
-/** The guarded upstream clients of a config, each call counted by purpose for the console's overview. */
+/**
+ * The guarded upstream clients of a config, each call counted by purpose for the console's overview;
+ * without `upstream` (registers only), clients that reject every request without counting it.
+ */
 export function upstreamClients(config: Config, deps: ClientDeps): Clients {
-  return talliedClients(buildUpstreamClients(config, deps), deps.budget);
+  if (config.upstream === undefined) return noUpstreamClients();
+  return talliedClients(buildUpstreamClients(config.upstream, config, deps), deps.budget);
 }
 
 /** {@link upstreamClients}, or clients that throw the unread key's error (a command loaded without it). */

@@ -2,7 +2,7 @@ import { isRedisUnavailableError } from '../app.js';
 import { isAccessRevokedError, isBudgetExhaustedError } from '../budget/index.js';
 import { isConfigError } from '../config/config-error.js';
 import { isLookupError } from '../lookup/lookup-error.js';
-import { isUpstreamError } from '../upstream/index.js';
+import { isNoUpstreamError, isUpstreamError } from '../upstream/index.js';
 
 /** Exit codes: 0 ok, 1 runtime failure, 2 usage or config error. */
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
@@ -32,6 +32,8 @@ export function describeFailure(
   if (isCliError(error)) return { message: error.message, exitCode: error.exitCode };
   if (isConfigError(error)) return { message: error.message, exitCode: EXIT.usage };
   if (isLookupError(error)) return { message: error.message, exitCode: EXIT.usage };
+  // A command that asks the upstream API, run on a registers-only config: the config's to change.
+  if (isNoUpstreamError(error)) return { message: `${error.path}: ${error.message}`, exitCode: EXIT.usage };
   if (isRedisUnavailableError(error)) {
     return {
       message: `Redis does not answer (${error.message}). Start one (e.g. \`redis-server\`, your package manager's redis package, or \`docker compose up -d redis\`) or point redis.url / REDIS_URL at one.`,

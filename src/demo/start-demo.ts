@@ -183,7 +183,9 @@ export async function startDemo(
     io.env,
   );
   const config = options.registers ? await withRegisters(loaded, io, teardown) : loaded;
-  keys.ledger = ledgerRoot(accessFingerprint(config.upstream.baseUrl, config.upstream.apiKey));
+  const { upstream } = config;
+  // config/demo.yaml names the sandbox as its upstream; a config without one has no ledger to delete.
+  if (upstream) keys.ledger = ledgerRoot(accessFingerprint(upstream.baseUrl, upstream.apiKey));
   const sandbox = await startDemoSandbox(sandboxPort, config.budget);
   teardown.add('sandbox', () => sandbox.close());
   const logger = createLogger({

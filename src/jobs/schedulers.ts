@@ -9,17 +9,22 @@ export function sweepEvery(plan: Plan): number {
 }
 
 /**
- * Makes the job schedulers match the config: one sweep scheduler, one per digest channel, and the
- * optional heartbeat. Upserting the same ids from several processes leaves one scheduler each; ids
- * that no longer belong to the config are removed.
+ * Makes the job schedulers match the config: one sweep scheduler (none without `upstream`: a
+ * registers-only deployment has no API to sweep), one per digest channel, and the optional heartbeat.
+ * Upserting the same ids from several processes leaves one scheduler each; ids that no longer belong to
+ * the config are removed.
  */
 export async function syncSchedulers(queues: Queues, config: Config, plan: Plan): Promise<void> {
   const jobOpts = { removeOnComplete: { count: 200 }, removeOnFail: KEEP_FAILED };
-  await queues.sweep.upsertJobScheduler(
-    SCHEDULER.sweep,
-    { every: sweepEvery(plan) },
-    { name: 'sweep', data: {}, opts: jobOpts },
-  );
+  if (config.upstream === undefined) {
+    await queues.sweep.removeJobScheduler(SCHEDULER.sweep);
+  } else {
+    await queues.sweep.upsertJobScheduler(
+      SCHEDULER.sweep,
+      { every: sweepEvery(plan) },
+      { name: 'sweep', data: {}, opts: jobOpts },
+    );
+  }
   const wanted = new Set<string>();
   for (const channel of config.channels) {
     if (channel.mode !== 'digest' || !channel.schedule) continue;
@@ -72,7 +77,8 @@ export async function schedulerHealth(
   config: Config,
   now: number,
 ): Promise<SchedulerHealth[]> {
-  const ids: Array<[string, 'sweep' | 'digest']> = [[SCHEDULER.sweep, 'sweep']];
+  const ids: Array<[string, 'sweep' | 'digest']> =
+    config.upstream === undefined ? [] : [[SCHEDULER.sweep, 'sweep']];
   for (const c of config.channels) if (c.mode === 'digest') ids.push([SCHEDULER.digest(c.name), 'digest']);
   return Promise.all(
     ids.map(async ([id, queue]) => {

@@ -8,7 +8,7 @@ import { bullPrefix } from './queue-set.js';
 import { QUEUE } from './queues.js';
 import { runSweep } from './sweep.js';
 
-/** The BullMQ workers of one process: sweep, poll, and digest (with the heartbeat). */
+/** The BullMQ workers of one process: sweep and poll (with an upstream), and digest (with the heartbeat). */
 export class WorkerSet {
   readonly #ctx: JobContext;
   readonly #connection: RedisClient;
@@ -21,11 +21,27 @@ export class WorkerSet {
     this.#prefix = bullPrefix(ctx.prefix);
   }
 
-  /** Starts the workers. */
+  /**
+   * Starts the workers: the sweep and poll workers only with an `upstream` (a registers-only process has
+   * no API to poll, and a reload cannot add one), the digest worker always.
+   */
   start(): void {
     const ctx = this.#ctx;
-    const { config } = ctx.settings();
+    if (ctx.settings().config.upstream !== undefined) this.#core.push(...this.#apiWorkers());
     this.#core.push(
+      this.#worker(
+        QUEUE.digest,
+        async (job) =>
+          job.name === 'heartbeat' ? this.#heartbeat() : runDigest(ctx, parseDigestData(job), ctx.now()),
+        { concurrency: 1 },
+      ),
+    );
+  }
+
+  #apiWorkers(): Worker[] {
+    const ctx = this.#ctx;
+    const { config } = ctx.settings();
+    return [
       this.#worker(QUEUE.sweep, async () => runSweep(ctx), { concurrency: 1 }),
       this.#worker(QUEUE.poll, async (job, token) => runPoll(ctx, job, token), {
         concurrency: config.poll.concurrency,
@@ -35,13 +51,7 @@ export class WorkerSet {
         lockDuration: config.poll.lockDuration,
         stalledInterval: config.poll.lockDuration,
       }),
-      this.#worker(
-        QUEUE.digest,
-        async (job) =>
-          job.name === 'heartbeat' ? this.#heartbeat() : runDigest(ctx, parseDigestData(job), ctx.now()),
-        { concurrency: 1 },
-      ),
-    );
+    ];
   }
 
   /** Every worker started, for the App to watch their `error` events (src/ops/redis-health.ts). */

@@ -26,9 +26,12 @@ interface PathHandler {
 /** Brings the gauges up to date from Redis just before a scrape, so they are never stale. */
 export async function refreshGauges(app: OpsSource): Promise<void> {
   const { metrics, ctx } = app;
-  const usage = await ctx.budget.usage();
-  metrics.budgetLeft.set({ window: 'minute' }, usage.minute.left);
-  metrics.budgetLeft.set({ window: 'day' }, usage.day.left);
+  // Without `upstream` (registers only) there is no budget: its gauges stay unset.
+  if (app.settings.config.upstream !== undefined) {
+    const usage = await ctx.budget.usage();
+    metrics.budgetLeft.set({ window: 'minute' }, usage.minute.left);
+    metrics.budgetLeft.set({ window: 'day' }, usage.day.left);
+  }
   const lastSweepAt = await ctx.redis.hget(stateKeys(ctx.prefix).sweep, 'lastSweepAt');
   if (lastSweepAt) {
     metrics.lastSweepAt.set(Date.parse(lastSweepAt) / 1000);

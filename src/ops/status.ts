@@ -40,25 +40,33 @@ export interface StatusSource {
   readonly redis: RedisClient;
 }
 
+/** The upstream API's access, as `status` shows it. */
+export interface UpstreamStatus {
+  access: 'ok' | 'unauthorized' | 'no-api-access';
+  since: string | null;
+  blockedUntil: string | null;
+}
+
+/** The shared budget of the upstream's credential, as `status` shows it. */
+export interface BudgetStatus {
+  minute: { used: number; left: number; cap: number; resetsAt: string };
+  day: { used: number; left: number; cap: number; resetsAt: string };
+  reserve: number;
+  /** Why requests are held after a 429 (a code first, e.g. `rate-limited-day-probing: …`), or null. */
+  blockedReason: string | null;
+  /** After a 429 without Retry-After for the day window or none: one probe request every `every`. */
+  probing: { window: string; every: string; since: string } | null;
+  /** Other deployments (their `redis.prefix`) whose daemons spend the same API key's budget now. */
+  sharedWith: string[];
+}
+
 /** Everything `shortwatch status` shows, as plain data (`--json` prints it as is). */
 export interface StatusReport {
   generatedAt: string;
-  upstream: {
-    access: 'ok' | 'unauthorized' | 'no-api-access';
-    since: string | null;
-    blockedUntil: string | null;
-  };
-  budget: {
-    minute: { used: number; left: number; cap: number; resetsAt: string };
-    day: { used: number; left: number; cap: number; resetsAt: string };
-    reserve: number;
-    /** Why requests are held after a 429 (a code first, e.g. `rate-limited-day-probing: …`), or null. */
-    blockedReason: string | null;
-    /** After a 429 without Retry-After for the day window or none: one probe request every `every`. */
-    probing: { window: string; every: string; since: string } | null;
-    /** Other deployments (their `redis.prefix`) whose daemons spend the same API key's budget now. */
-    sharedWith: string[];
-  };
+  /** null without `upstream` (registers only): no API is asked, so there is no access to tell. */
+  upstream: UpstreamStatus | null;
+  /** null without `upstream`: no budget is spent. */
+  budget: BudgetStatus | null;
   plan: {
     gate: boolean;
     sweepEvery: string;
@@ -133,10 +141,8 @@ export async function collectStatus(app: StatusSource): Promise<StatusReport> {
   const { config, plan } = app.settings;
   const now = ctx.now();
   const keys = stateKeys(ctx.prefix);
-  const [access, usage, spenders, sweep, notices, workers] = await Promise.all([
-    ctx.access.get(),
-    ctx.budget.usage(),
-    ctx.budget.spenders.deployments(),
+  const [api, sweep, notices, workers] = await Promise.all([
+    readApi(app),
     ctx.redis.hgetall(keys.sweep),
     ctx.notices.list(),
     ctx.redis.hgetall(keys.workers),
@@ -144,11 +150,8 @@ export async function collectStatus(app: StatusSource): Promise<StatusReport> {
   const watch = await readWatched(app, now.getTime());
   return {
     generatedAt: now.toISOString(),
-    upstream: upstreamSection(access, usage),
-    budget: budgetSection(
-      usage,
-      spenders.filter((deployment) => deployment !== config.redis.prefix),
-    ),
+    upstream: api && upstreamSection(api.access, api.usage),
+    budget: api && budgetSection(api.usage, api.otherSpenders),
     plan: planSection(plan),
     sweep: {
       lastSweepAt: sweep.lastSweepAt || null,
@@ -166,7 +169,7 @@ export async function collectStatus(app: StatusSource): Promise<StatusReport> {
       boundMs: Number.isFinite(plan.maxStalenessMs) ? plan.maxStalenessMs : null,
       longest: longestUnpolled(watch.ids, watch.snapshots, now.getTime()),
     },
-    issuers: issuerRows(watch, access.state === 'ok'),
+    issuers: issuerRows(watch, api === null || api.access.state === 'ok'),
     overdue: watch.overdue.map((o) => describeOverdue(o, now.getTime())),
     channels: await channelRows(app, now.getTime()),
     schedulers: await schedulerRows(app, now.getTime()),
@@ -174,6 +177,19 @@ export async function collectStatus(app: StatusSource): Promise<StatusReport> {
     sources: await collectSources(ctx.redis, ctx.prefix, config.sources, now.getTime()),
     notices,
   };
+}
+
+/** The upstream's access and budget, read from Redis; null without `upstream` (nothing is read). */
+async function readApi(app: StatusSource) {
+  const { ctx } = app;
+  const { config } = app.settings;
+  if (config.upstream === undefined) return null;
+  const [access, usage, spenders] = await Promise.all([
+    ctx.access.get(),
+    ctx.budget.usage(),
+    ctx.budget.spenders.deployments(),
+  ]);
+  return { access, usage, otherSpenders: spenders.filter((d) => d !== config.redis.prefix) };
 }
 
 /** The watched issuers as status shows them: bound, their snapshots, poll health and who is overdue. */
@@ -207,7 +223,7 @@ function upstreamSection(access: Awaited<ReturnType<StatusStores['access']['get'
   };
 }
 
-function budgetSection(usage: Usage, sharedWith: string[]): StatusReport['budget'] {
+function budgetSection(usage: Usage, sharedWith: string[]): BudgetStatus {
   return {
     minute: { ...pick(usage.minute), resetsAt: new Date(usage.minute.resetAt).toISOString() },
     day: { ...pick(usage.day), resetsAt: new Date(usage.day.resetAt).toISOString() },
@@ -352,35 +368,9 @@ function parseProcess(raw: string): { role: string; seenAt: string } | null {
   return null;
 }
 
-/** One readiness reason per channel whose oldest undelivered message is older than `delivery.stalledAfter`. */
-async function stalledChannels(app: StatusSource): Promise<string[]> {
-  const { config } = app.settings;
-  const now = app.ctx.now().getTime();
+/** What keeps the API's polling from readiness: access revoked, no recent sweep, issuers overdue. */
+async function pollingReasons(app: StatusSource): Promise<string[]> {
   const reasons: string[] = [];
-  for (const channel of config.channels) {
-    const oldest = await app.ctx.outbox.oldestUndelivered(channel.name, now);
-    const stall = channelStall(oldest, now, config.delivery.stalledAfter);
-    if (stall.stalled && stall.ageMs !== null)
-      reasons.push(describeStall(channel.name, stall.ageMs, config.delivery.stalledAfter));
-  }
-  return reasons;
-}
-
-/**
- * Readiness: Redis answers, upstream access is not revoked, no watched issuer is overdue for its poll,
- * the schedulers exist and are on time, no channel is stalled (`delivery.stalledAfter`), and no register
- * source is stale.
- * `notices` lists the operator problems going on, so they reach a probe even when the ops channel cannot.
- */
-export async function readiness(
-  app: StatusSource,
-): Promise<{ ready: boolean; reasons: string[]; notices: string[] }> {
-  const reasons: string[] = [];
-  // Bounded: during a failover ioredis queues the ping until it reconnects, and a probe that hangs
-  // (Kubernetes gives one 1 s by default) says nothing; an outage must read as not ready.
-  if (!(await redisAnswers(app.redis, READINESS_PING_MS))) {
-    return { ready: false, reasons: ['redis does not answer'], notices: [] };
-  }
   const access = await app.ctx.access.get();
   if (access.state !== 'ok') reasons.push(`upstream access revoked (${access.state})`);
   const { config, plan, watched } = app.settings;
@@ -400,6 +390,41 @@ export async function readiness(
       ids.length > 5 ? `${ids.slice(0, 5).join(', ')} and ${ids.length - 5} more` : ids.join(', ');
     reasons.push(`polling degraded: ${overdue.length} issuers overdue (${shown})`);
   }
+  return reasons;
+}
+
+/** One readiness reason per channel whose oldest undelivered message is older than `delivery.stalledAfter`. */
+async function stalledChannels(app: StatusSource): Promise<string[]> {
+  const { config } = app.settings;
+  const now = app.ctx.now().getTime();
+  const reasons: string[] = [];
+  for (const channel of config.channels) {
+    const oldest = await app.ctx.outbox.oldestUndelivered(channel.name, now);
+    const stall = channelStall(oldest, now, config.delivery.stalledAfter);
+    if (stall.stalled && stall.ageMs !== null)
+      reasons.push(describeStall(channel.name, stall.ageMs, config.delivery.stalledAfter));
+  }
+  return reasons;
+}
+
+/**
+ * Readiness: Redis answers, upstream access is not revoked, no watched issuer is overdue for its poll,
+ * the schedulers exist and are on time, no channel is stalled (`delivery.stalledAfter`), and no register
+ * source is stale. Without `upstream` (registers only) nothing of the API is judged: Redis, the channels,
+ * the schedulers and the sources.
+ * `notices` lists the operator problems going on, so they reach a probe even when the ops channel cannot.
+ */
+export async function readiness(
+  app: StatusSource,
+): Promise<{ ready: boolean; reasons: string[]; notices: string[] }> {
+  const reasons: string[] = [];
+  // Bounded: during a failover ioredis queues the ping until it reconnects, and a probe that hangs
+  // (Kubernetes gives one 1 s by default) says nothing; an outage must read as not ready.
+  if (!(await redisAnswers(app.redis, READINESS_PING_MS))) {
+    return { ready: false, reasons: ['redis does not answer'], notices: [] };
+  }
+  const { config } = app.settings;
+  if (config.upstream !== undefined) reasons.push(...(await pollingReasons(app)));
   reasons.push(...(await stalledChannels(app)));
   const schedulers = await schedulerHealth(app.queues, app.settings.config, app.ctx.now().getTime());
   for (const s of schedulers)

@@ -79,9 +79,13 @@ export function directoryIssues(
   return { watched, issues: [...issues, ...filterIssuerIssues(config, directory), ...plan] };
 }
 
-/** Whether the issuer directory decides anything: a name to resolve, the size of `all`, a filter's issuer. */
+/**
+ * Whether the issuer directory decides anything: a name to resolve, the size of `all`, a filter's issuer.
+ * Never without `upstream`: there is no directory, and a filter's issuers are the registers'.
+ */
 export function needsDirectory(config: Config): boolean {
   const { watchlist } = config;
+  if (config.upstream === undefined) return false;
   return (
     isWholeDirectory(watchlist) || watchlist.some((entry) => 'name' in entry) || filtersNameIssuers(config)
   );

@@ -33,15 +33,17 @@ export interface ReferencesAccepted {
  * the watchlist names and the filters' issuers against the issuer directory, then the filters' holders
  * against the holders stored. The directory in Redis is used when it decides everything; otherwise (none
  * yet, or a name it lacks, maybe an issuer listed since) one `GET /issuers` decides. When that cannot be
- * fetched either, the names resolve at the first sweep (a notice if they do not). Throws a
- * {@link ConfigError} naming each problem's key.
+ * fetched either, the names resolve at the first sweep (a notice if they do not). Without `upstream`
+ * there is no directory: the watchlist is empty and filter issuers name register issuers, unchecked.
+ * Throws a {@link ConfigError} naming each problem's key.
  */
 export async function checkReferences(
   config: Config,
   source: string,
   from: ReferenceSources,
 ): Promise<ReferencesAccepted> {
-  const cached = (await from.directory.load())?.issuers ?? null;
+  // A directory saved while the config had an upstream says nothing of the registers' issuers.
+  const cached = config.upstream === undefined ? null : ((await from.directory.load())?.issuers ?? null);
   let checked = cached === null ? undefined : directoryIssues(config, cached);
   let fetched: IssuerList | undefined;
   if (needsDirectory(config) && checked?.issues.length !== 0) {

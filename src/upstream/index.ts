@@ -23,6 +23,7 @@ export {
   UpstreamNetworkError,
   UpstreamTimeoutError,
 } from './errors.js';
+export { isNoUpstreamError, NoUpstreamError } from './no-upstream-error.js';
 export { encodePathSegment, type UpstreamOperation } from './operations.js';
 export type { RequestInfo, ResponseInfo } from './request-info.js';
 export * from './schemas.js';

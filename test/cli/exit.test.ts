@@ -4,6 +4,7 @@ import { AccessRevokedError, BudgetExhaustedError } from '../../src/budget/index
 import { CliError, describeFailure, EXIT, isCliError } from '../../src/cli/exit.js';
 import { ConfigError } from '../../src/config/config-error.js';
 import { RateLimitedError, UnauthorizedError, UpstreamNetworkError } from '../../src/upstream/errors.js';
+import { NoUpstreamError } from '../../src/upstream/no-upstream-error.js';
 
 const NOW = Date.parse('2026-01-05T10:00:00.000Z');
 const issuers = { operation: 'issuers', method: 'GET', path: '/issuers' } as const;
@@ -81,6 +82,13 @@ describe('describeFailure', () => {
       error: new UpstreamNetworkError('GET /issuers: connection refused', issuers),
       message: 'Upstream GET /issuers: connection refused',
       exitCode: 1,
+    },
+    {
+      name: 'asking the upstream of a config without one is a config error on `upstream`: exit 2',
+      error: new NoUpstreamError(),
+      message:
+        'upstream: no upstream API configured: the config has no `upstream` section (this deployment reads the registers of `sources` only)',
+      exitCode: 2,
     },
     {
       name: 'any other error: its message, exit 1',

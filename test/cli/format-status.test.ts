@@ -1,21 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { formatStatus } from '../../src/cli/commands/state.js';
-import type { StatusReport } from '../../src/ops/status.js';
+import type { BudgetStatus, StatusReport } from '../../src/ops/status.js';
 
 const window = { used: 0, left: 100, cap: 100, resetsAt: '2026-01-05T08:01:00.000Z' };
+
+const BUDGET: BudgetStatus = {
+  minute: window,
+  day: { ...window, cap: 1000, left: 1000 },
+  reserve: 50,
+  blockedReason: null,
+  probing: null,
+  sharedWith: [],
+};
 
 /** A fresh deployment: the watchlist configured, nothing polled, `start` never run. */
 const FRESH: StatusReport = {
   generatedAt: '2026-01-05T08:00:00.000Z',
   upstream: { access: 'ok', since: null, blockedUntil: null },
-  budget: {
-    minute: window,
-    day: { ...window, cap: 1000, left: 1000 },
-    reserve: 50,
-    blockedReason: null,
-    probing: null,
-    sharedWith: [],
-  },
+  budget: BUDGET,
   plan: {
     gate: true,
     sweepEvery: '2m',
@@ -91,7 +93,7 @@ describe('formatStatus', () => {
     expect(text).toMatch(
       /^Budget: minute 0\/100 used \(100 left\), day 0\/1000 used \(1000 left, reserve 50\)$/m,
     );
-    const shared = formatStatus({ ...FRESH, budget: { ...FRESH.budget, sharedWith: ['staging', 'qa'] } });
+    const shared = formatStatus({ ...FRESH, budget: { ...BUDGET, sharedWith: ['staging', 'qa'] } });
     expect(shared).toContain(
       'reserve 50); SHARED with deployment staging, qa (same API key): polls come later than planned\n',
     );
@@ -179,5 +181,29 @@ describe('formatStatus with the key revoked', () => {
     expect(revoked).toMatch(/^ISS-0003\s+Cobalt plc\s+.*stopped: upstream access revoked$/m);
     expect(revoked).not.toMatch(/\sok$/m);
     expect(revoked).not.toContain('NO DAEMON RUNNING');
+  });
+});
+
+describe('formatStatus without an upstream (registers only)', () => {
+  const registersOnly = formatStatus({
+    ...FRESH,
+    upstream: null,
+    budget: null,
+    watchlist: { all: false, issuers: 0, entries: 0, unresolved: [] },
+    issuers: [],
+    schedulers: [],
+    processes: [{ id: 'host-1', role: 'start', seenAt: FRESH.generatedAt }],
+    sources: [
+      { name: 'fca', kind: 'uk-ansp-current', state: 'read', reason: null, lastGoodAt: FRESH.generatedAt },
+    ],
+  });
+
+  it('says no upstream API is configured in place of access, budget, plan, bound, sweep and issuers', () => {
+    expect(registersOnly.split('\n')[0]).toBe(
+      'Upstream: no upstream API configured (registers only: the sources below); no budget spent',
+    );
+    expect(registersOnly).not.toMatch(/^(Upstream access|Budget|Watchlist|Plan|Hard bound|Last sweep):/m);
+    expect(registersOnly).not.toContain('ISSUER');
+    expect(registersOnly).toMatch(/^fca +uk-ansp-current +read +2026-01-05T08:00:00.000Z$/m);
   });
 });

@@ -98,8 +98,8 @@ describe('config/example.yaml', () => {
       ['ops', 'email', 'immediate'],
     ]);
     expect(config.ops.channel).toBe('ops');
-    expect(config.upstream.apiKey.reveal()).toBe(ENV.SHORTWATCH_API_KEY);
-    expect(new URL(config.upstream.baseUrl).hostname).toBe('shorts.example.com');
+    expect(config.upstream?.apiKey.reveal()).toBe(ENV.SHORTWATCH_API_KEY);
+    expect(new URL(config.upstream?.baseUrl ?? '').hostname).toBe('shorts.example.com');
     expect(config.redis.url.reveal()).toBe('redis://127.0.0.1:6379');
     expect(config.watchlist).toContainEqual({ id: 'ISS-0001', label: 'Quayside' });
     expect(config.watchlist).toContainEqual({ name: 'Borealis Mining plc' });

@@ -77,7 +77,7 @@ const FULL_ENV = {
 
 describe('loadConfigWithLazySecrets', () => {
   it.each<[string, Record<string, string>, string, (c: ReturnType<typeof loadConfig>) => unknown]>([
-    ['the API key', { API_KEY: '' }, 'upstream.apiKey', (c) => c.upstream.apiKey],
+    ['the API key', { API_KEY: '' }, 'upstream.apiKey', (c) => c.upstream?.apiKey],
     [
       'a Slack webhook URL',
       { SLACK_WEBHOOK_URL: '' },
@@ -135,7 +135,7 @@ describe('loadConfigWithLazySecrets', () => {
     );
     const lazy = loadConfigWithLazySecrets(file, FULL_ENV);
     expect(unresolvedSecrets(lazy)).toEqual([]);
-    expect(lazy.upstream.apiKey.reveal()).toBe('api-key-1234');
+    expect(lazy.upstream?.apiKey.reveal()).toBe('api-key-1234');
     expect(JSON.stringify(lazy)).toBe(JSON.stringify(loadConfig(file, FULL_ENV)));
   });
 

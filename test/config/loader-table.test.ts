@@ -229,13 +229,13 @@ describe('interpolation', () => {
   ])('%s reads a file and strips its trailing newline', (name, key) => {
     const path = tempFile(`${name.replace(/\W/g, '')}.key`, 'sk-from-file-42\n');
     const text = `upstream: { baseUrl: https://shorts.example.com/api, ${key(path)} }`;
-    expect(parseConfig(text, 'test.yaml', {}).upstream.apiKey.reveal()).toBe('sk-from-file-42');
+    expect(parseConfig(text, 'test.yaml', {}).upstream?.apiKey.reveal()).toBe('sk-from-file-42');
   });
 
   it('strips a CRLF line ending from a secret file', () => {
     const path = tempFile('crlf.key', 'sk-crlf\r\n');
     const text = `upstream: { baseUrl: https://shorts.example.com/api, apiKeyFile: ${path} }`;
-    expect(parseConfig(text, 'test.yaml', {}).upstream.apiKey.reveal()).toBe('sk-crlf');
+    expect(parseConfig(text, 'test.yaml', {}).upstream?.apiKey.reveal()).toBe('sk-crlf');
   });
 });
 

@@ -66,7 +66,7 @@ describe('upstream.baseUrl must be https unless the host is loopback', () => {
       'test.yaml',
       {},
     );
-    expect(config.upstream.allowInsecureHttp).toBe(true);
+    expect(config.upstream?.allowInsecureHttp).toBe(true);
   });
 
   it('defaults upstream.allowInsecureHttp to false', () => {

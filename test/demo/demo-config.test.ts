@@ -19,7 +19,7 @@ describe('config/demo.yaml', () => {
   const config = loadDemoConfig(endpoints, env);
 
   it('takes the local endpoints from its placeholders, without touching the environment given', () => {
-    expect(config.upstream.baseUrl).toBe(endpoints.upstreamUrl);
+    expect(config.upstream?.baseUrl).toBe(endpoints.upstreamUrl);
     expect(config.redis.url.reveal()).toBe(endpoints.redisUrl);
     expect(config.redis.prefix).toBe(endpoints.prefix);
     const slack = config.channels.find((c) => c.kind === 'slack');

@@ -123,9 +123,9 @@ describe('a 429 for the day window without Retry-After', () => {
     // While probing, status says so and the next probe is one interval away, not at midnight.
     await waitFor('probing', async () => (await opened.ctx.budget.usage()).probing !== null);
     const report = await collectStatus(opened);
-    expect(report.budget.probing).toMatchObject({ window: 'day', every: '2s' });
-    expect(report.budget.blockedReason).toMatch(/^rate-limited-day-probing: upstream answered 429 to GET /);
-    const nextProbe = Date.parse(report.upstream.blockedUntil ?? '');
+    expect(report.budget?.probing).toMatchObject({ window: 'day', every: '2s' });
+    expect(report.budget?.blockedReason).toMatch(/^rate-limited-day-probing: upstream answered 429 to GET /);
+    const nextProbe = Date.parse(report.upstream?.blockedUntil ?? '');
     expect(nextProbe).toBeGreaterThanOrEqual(limited.at + probeInterval);
     expect(nextProbe).toBeLessThan(nextWindowStart(limited.at, DAY));
     // The process that met the 429 raises the notice just after it records the block: wait for it.
@@ -133,7 +133,7 @@ describe('a 429 for the day window without Retry-After', () => {
       (await opened.ctx.notices.list()).some((n) => n.key === 'upstream-rate-limited'),
     );
     expect(formatStatus(report)).toContain(
-      `Upstream access: rate-limited, one probe request every 2s (next ${report.upstream.blockedUntil}): rate-limited-day-probing: `,
+      `Upstream access: rate-limited, one probe request every 2s (next ${report.upstream?.blockedUntil}): rate-limited-day-probing: `,
     );
 
     await waitFor('probing to end', async () => (await opened.ctx.budget.usage()).probing === null, 20_000);

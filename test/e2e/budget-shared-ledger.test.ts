@@ -164,8 +164,8 @@ describe('deployments that share an upstream key and a Redis share its budget', 
     expect(status.code, status.stderr).toBe(0);
     const report: StatusReport = JSON.parse(status.stdout);
     // Without the key, the command cannot fingerprint it: it reads the ledger the daemon recorded.
-    expect(report.budget.day.used).toBeGreaterThan(0);
-    expect(report.budget.sharedWith).toEqual([]);
+    expect(report.budget?.day.used).toBeGreaterThan(0);
+    expect(report.budget?.sharedWith).toEqual([]);
   });
 
   it('while other deployments spend the same key, each says which (notice, status, /readyz), until they stop or change keys', async () => {
@@ -185,12 +185,12 @@ describe('deployments that share an upstream key and a Redis share its budget', 
     // Workers only: no sweep spends the budget; the beat runs at start, then every 10 s.
     await staging.startDaemon({ workerOnly: true });
     expect(await noticeOf(staging)).toBeUndefined();
-    expect((await collectStatus(staging)).budget.sharedWith).toEqual([]);
+    expect((await collectStatus(staging)).budget?.sharedWith).toEqual([]);
     // Prod's first beat finds staging (staging finds prod at its next beat, the same way).
     await prod.startDaemon({ workerOnly: true });
     expect((await noticeOf(prod))?.text).toBe(sharedBudgetText([stagingName]));
-    expect((await collectStatus(prod)).budget.sharedWith).toEqual([stagingName]);
-    expect((await collectStatus(staging)).budget.sharedWith).toEqual([prodName]);
+    expect((await collectStatus(prod)).budget?.sharedWith).toEqual([stagingName]);
+    expect((await collectStatus(staging)).budget?.sharedWith).toEqual([prodName]);
     expect((await readiness(prod)).notices).toContain(
       "warning: Another deployment spends this API key's budget",
     );
@@ -204,11 +204,11 @@ describe('deployments that share an upstream key and a Redis share its budget', 
     // A stopping daemon leaves the record at once.
     await qa.stop(1_000);
     apps.splice(apps.indexOf(qa), 1);
-    expect((await collectStatus(prod)).budget.sharedWith).toEqual([stagingName]);
+    expect((await collectStatus(prod)).budget?.sharedWith).toEqual([stagingName]);
     // Prod reloads onto a key of its own: it leaves the shared record at once, and its notice clears.
     await prod.reload(configOf(running, 'prod', OTHER_KEY), { workerOnly: true });
-    expect((await collectStatus(staging)).budget.sharedWith).toEqual([]);
-    expect((await collectStatus(prod)).budget.sharedWith).toEqual([]);
+    expect((await collectStatus(staging)).budget?.sharedWith).toEqual([]);
+    expect((await collectStatus(prod)).budget?.sharedWith).toEqual([]);
     expect(await noticeOf(prod)).toBeUndefined();
   });
 });

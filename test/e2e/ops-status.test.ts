@@ -135,7 +135,7 @@ describe('shortwatch status against a running start + worker pair', () => {
     expect(report.upstream).toEqual({ access: 'ok', since: null, blockedUntil: null });
 
     // Every request the sandbox saw took a token from the day window; a few may be in flight.
-    const { minute, day } = report.budget;
+    const { minute, day } = report.budget ?? expect.unreachable('a budget section');
     expect(day.used).toBeGreaterThanOrEqual(requestsBefore);
     expect(day.used).toBeLessThanOrEqual(requestsAfter + 5);
     expect(day).toMatchObject({ cap: 5_000_000, left: 5_000_000 - day.used });
@@ -143,7 +143,7 @@ describe('shortwatch status against a running start + worker pair', () => {
     expect(minute.used).toBeLessThanOrEqual(day.used);
     expect(Date.parse(minute.resetsAt)).toBeGreaterThan(generatedAt);
     expect(Date.parse(day.resetsAt)).toBeGreaterThan(Date.parse(minute.resetsAt) - 1);
-    expect(report.budget.reserve).toBe(10);
+    expect(report.budget?.reserve).toBe(10);
 
     const { plan } = app.settings;
     expect(report.plan).toEqual({
@@ -255,9 +255,9 @@ describe('shortwatch status against a running start + worker pair', () => {
     stack.sandbox.faults.inject({ status: 401, times: Number.POSITIVE_INFINITY });
     await waitFor('access revoked', async () => (await app.ctx.access.get()).state === 'unauthorized');
     const [report, text] = await Promise.all([statusJson(stack), statusText(stack)]);
-    expect(report.upstream.access).toBe('unauthorized');
-    expect(report.upstream.blockedUntil).toBeNull();
-    const since = report.upstream.since ?? '';
+    expect(report.upstream?.access).toBe('unauthorized');
+    expect(report.upstream?.blockedUntil).toBeNull();
+    const since = report.upstream?.since ?? '';
     expect(Date.parse(since)).toBeLessThanOrEqual(Date.parse(report.generatedAt));
     expect(report.notices.map((n) => [n.key, n.severity]).sort()).toEqual([
       ['access-revoked', 'critical'],
@@ -286,13 +286,13 @@ describe('shortwatch status against a running start + worker pair', () => {
     await waitFor('the budget blocked', async () => (await app.ctx.budget.usage()).blockedUntil !== null);
     const [report, text] = await Promise.all([statusJson(stack), statusText(stack)]);
     // Access is back after the resume, and its notice cleared.
-    expect(report.upstream.access).toBe('ok');
-    expect(report.upstream.since).toBeNull();
+    expect(report.upstream?.access).toBe('ok');
+    expect(report.upstream?.since).toBeNull();
     expect(report.notices.map((n) => n.key)).toEqual(['channel-parked-desk']);
-    const until = Date.parse(report.upstream.blockedUntil ?? '');
+    const until = Date.parse(report.upstream?.blockedUntil ?? '');
     // Retry-After 600 s from the 429, which came after `blockedAt` and before the report.
     expect(until).toBeGreaterThanOrEqual(blockedAt + 600_000 - 1_000);
     expect(until).toBeLessThanOrEqual(Date.parse(report.generatedAt) + 600_000 + 1_000);
-    expect(text).toContain(`Upstream access: blocked by a 429 until ${report.upstream.blockedUntil}`);
+    expect(text).toContain(`Upstream access: blocked by a 429 until ${report.upstream?.blockedUntil}`);
   }, 60_000);
 });

@@ -1,6 +1,7 @@
 import type { App } from '../../app.js';
 import type { Plan } from '../../budget/index.js';
 import { type ConfigIssue, isConfigError } from '../../config/config-error.js';
+import type { Config } from '../../config/schema.js';
 import { isUnresolvedSecretError } from '../../config/unresolved-secret.js';
 import { describeWatchlist, planFor } from '../../jobs/plan-for.js';
 import {
@@ -26,6 +27,25 @@ import { checkSources } from './check-sources.js';
 const NO_OPS_CHANNEL =
   'ops.channel: not set: critical notices (access revoked, nothing polled, deliveries parked) go to every channel but webhooks, the others to the log, `status` and /readyz only; name a channel for operators';
 
+/** What `check` says of a config without `upstream`. */
+const NO_UPSTREAM =
+  'upstream: no upstream API configured: registers only (sources), no API sweep, no budget spent';
+
+/** The config's summary line: what it watches, through how many channels. */
+function describeConfig(config: Config): string {
+  const channels = `${config.channels.length} channels`;
+  if (config.upstream === undefined) return `${registers(config.sources.length)}, ${channels}`;
+  const watched = isWholeDirectory(config.watchlist)
+    ? 'watchlist all (the whole directory)'
+    : `${config.watchlist.length} watched issuers`;
+  const sources = config.sources.length > 0 ? `, ${registers(config.sources.length)}` : '';
+  return `${watched}${sources}, ${channels}`;
+}
+
+function registers(count: number): string {
+  return `${count} register ${count === 1 ? 'source' : 'sources'}`;
+}
+
 /** The lines `check` prints, and the exit code they add up to. */
 interface CheckOutput {
   ok(what: string): void;
@@ -47,24 +67,21 @@ interface CheckOutput {
  * settings verify without sending (SMTP connect + AUTH, webhook URL shape), and — unless `--offline` —
  * whether each register source reads (check-sources.ts) and the upstream accepts the key (one request
  * from the interactive reserve). Exit 1 when only those fail.
+ * Without `upstream` (registers only) there is no plan, key or issuer list to check: one line says so.
  */
 export async function checkCommand(ctx: CommandContext, options: { offline?: boolean }): Promise<number> {
   const out = checkOutput(ctx.out);
   const problems = configIssues(ctx.config);
   const whole = isWholeDirectory(ctx.config.watchlist);
-  if (problems.length === 0) {
-    const watched = whole
-      ? 'watchlist all (the whole directory)'
-      : `${ctx.config.watchlist.length} watched issuers`;
-    out.ok(`config ${ctx.configFile}: ${watched}, ${ctx.config.channels.length} channels`);
-  }
+  if (problems.length === 0) out.ok(`config ${ctx.configFile}: ${describeConfig(ctx.config)}`);
   for (const issue of problems) out.problem(issue);
   if (ctx.config.ops.channel === undefined) out.warn(NO_OPS_CHANNEL);
   const plan = planOrUndefined(ctx);
   // A config that cannot plan cannot build the app: its problem is reported above.
   if (plan === undefined) return out.exitCode();
+  if (ctx.config.upstream === undefined) out.ok(NO_UPSTREAM);
   // Under `all` the plan is for the directory's size: told once the issuer list is read.
-  if (!whole) out.ok(`plan: ${plan.summary[0] ?? 'fits the budget'}`);
+  else if (!whole) out.ok(`plan: ${plan.summary[0] ?? 'fits the budget'}`);
   try {
     await withApp(ctx, (app) => checkWithApp(ctx, app, out, options));
   } catch (error) {
@@ -93,7 +110,7 @@ async function checkWithApp(
     }
   }
   if (!options.offline) await checkSources(ctx.config.sources, out);
-  const directory = options.offline ? await savedDirectory(app, out) : await upstreamDirectory(ctx, app, out);
+  const directory = await checkedDirectory(ctx, app, out, options);
   if (directory === undefined && isWholeDirectory(ctx.config.watchlist))
     out.warn(`plan: not made: ${describeWatchlist(ctx.config, null)}`);
   const watched =
@@ -150,6 +167,18 @@ interface CheckedDirectory {
   source: string;
 }
 
+/** The issuer list to check names against: none without an upstream, the saved one `--offline`. */
+function checkedDirectory(
+  ctx: CommandContext,
+  app: App,
+  out: CheckOutput,
+  options: { offline?: boolean },
+): Promise<CheckedDirectory | undefined> {
+  const { upstream } = ctx.config;
+  if (upstream === undefined) return Promise.resolve(undefined);
+  return options.offline ? savedDirectory(app, out) : upstreamDirectory(ctx, upstream.baseUrl, app, out);
+}
+
 /** `--offline`: the issuer list the last sweep saved, if any. */
 async function savedDirectory(app: App, out: CheckOutput): Promise<CheckedDirectory | undefined> {
   const saved = await app.ctx.directory.load();
@@ -163,10 +192,11 @@ async function savedDirectory(app: App, out: CheckOutput): Promise<CheckedDirect
 /** One `GET /issuers` with the interactive client: the key works, and the names are checked against it. */
 async function upstreamDirectory(
   ctx: CommandContext,
+  baseUrl: string,
   app: App,
   out: CheckOutput,
 ): Promise<CheckedDirectory | undefined> {
-  const where = `upstream ${ctx.config.upstream.baseUrl}`;
+  const where = `upstream ${baseUrl}`;
   try {
     const list = await withBudgetWait(
       Boolean(ctx.options.wait),

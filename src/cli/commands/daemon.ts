@@ -65,7 +65,10 @@ async function startRunning(app: App, options: DaemonOptions): Promise<Running> 
       role: options.workerOnly ? 'worker' : 'start',
       watched: watched.length,
       channels: config.channels.map((c) => c.name),
-      sweepEvery: formatDuration(sweepEvery(plan)),
+      sources: config.sources.map((s) => s.name),
+      ...(config.upstream === undefined
+        ? { upstream: 'none: registers only, no API sweep' }
+        : { sweepEvery: formatDuration(sweepEvery(plan)) }),
       http: http?.port,
     },
     'shortwatch running',

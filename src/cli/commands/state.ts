@@ -5,7 +5,12 @@ import { formatDuration } from '../../config/duration.js';
 import { describeWatchlist } from '../../jobs/plan-for.js';
 import { isWholeDirectory } from '../../jobs/watchlist.js';
 import { issuerSources, lookupIssuer } from '../../lookup/issuer-lookup.js';
-import { collectStatus, type StatusReport } from '../../ops/status.js';
+import {
+  type BudgetStatus,
+  collectStatus,
+  type StatusReport,
+  type UpstreamStatus,
+} from '../../ops/status.js';
 import type { PositionEvent } from '../../positions/types.js';
 import { isSnapshotCorruptError } from '../../state/snapshot-corrupt-error.js';
 import type { Issuer } from '../../upstream/schemas.js';
@@ -20,9 +25,13 @@ import { resolveIssuerArgument } from './upstream.js';
 /**
  * `shortwatch plan`: the polling plan for this config, in words. Under `watchlist: all` the plan is for
  * the directory's size: one `GET /issuers` from the interactive reserve, else the list the sweeps saved;
- * with neither there is no size to plan for (exit 1).
+ * with neither there is no size to plan for (exit 1). Without `upstream` nothing is polled: it says so.
  */
 export async function planCommand(ctx: CommandContext): Promise<number> {
+  if (ctx.config.upstream === undefined) {
+    ctx.out('No upstream API configured (registers only): no polling plan, no budget spent.');
+    return EXIT.ok;
+  }
   if (!isWholeDirectory(ctx.config.watchlist)) {
     printPlan(ctx, describeWatchlist(ctx.config, null), planFor(ctx.config));
     return EXIT.ok;
@@ -81,29 +90,16 @@ function sharedBudget(deployments: readonly string[]): string {
   return `; SHARED with deployment ${deployments.join(', ')} (same API key): polls come later than planned`;
 }
 
+/** What `status` says in place of the upstream's lines when the config has none. */
+const NO_UPSTREAM =
+  'Upstream: no upstream API configured (registers only: the sources below); no budget spent';
+
 /** The status report for a terminal: what stops alerts first, then the detail. */
 export function formatStatus(r: StatusReport): string {
   const daemon = r.processes.length > 0;
   const lines = [
     ...alarms(r),
-    `Upstream access: ${describeAccess(r)}`,
-    `Budget: minute ${r.budget.minute.used}/${r.budget.minute.cap} used (${r.budget.minute.left} left), day ${r.budget.day.used}/${r.budget.day.cap} used (${r.budget.day.left} left, reserve ${r.budget.reserve})${sharedBudget(r.budget.sharedWith)}`,
-    watchlistLine(r),
-    `Plan: sweep every ${r.plan.sweepEvery}, gate ${r.plan.gate ? 'on' : 'off'}, ${r.plan.refreshesPerDay} refreshes/day followable, ~${r.plan.requestsPerDay} requests/day planned`,
-    describeBound(r),
-    `Last sweep: ${r.sweep.lastSweepAt ?? 'never'}; dataset last_updated ${r.sweep.datasetLastUpdated ?? 'unknown'}`,
-    '',
-    renderTable(
-      ['ISSUER', 'NAME', 'LAST POLL', 'HOLDERS', 'TOTAL SHORT', 'POLLING'],
-      r.issuers.map((i) => [
-        i.id,
-        i.name,
-        // Before its first poll an issuer has no holders to count: "0 holders, 0%" would be a claim.
-        ...(i.lastPoll === null ? ['not polled yet', '-', '-'] : [i.lastPoll, i.holders, `${i.totalShort}%`]),
-        i.problem ? `${i.health}: ${i.problem}` : i.health,
-      ]),
-    ),
-    ...(r.overdue.length > 0 ? ['', 'Overdue:', ...r.overdue.map((line) => `  ${line}`)] : []),
+    ...(r.upstream === null || r.budget === null ? [NO_UPSTREAM] : apiLines(r, r.upstream, r.budget)),
     '',
     renderTable(
       ['CHANNEL', 'KIND', 'MODE', 'WAITING', 'DELAYED', 'FAILED', 'STAGED', 'OLDEST UNSENT'],
@@ -140,6 +136,31 @@ export function formatStatus(r: StatusReport): string {
   return lines.join('\n');
 }
 
+/** The upstream's access and budget, the plan, the last sweep and the watched issuers. */
+function apiLines(r: StatusReport, upstream: UpstreamStatus, budget: BudgetStatus): string[] {
+  const { minute, day } = budget;
+  return [
+    `Upstream access: ${describeAccess(upstream, budget)}`,
+    `Budget: minute ${minute.used}/${minute.cap} used (${minute.left} left), day ${day.used}/${day.cap} used (${day.left} left, reserve ${budget.reserve})${sharedBudget(budget.sharedWith)}`,
+    watchlistLine(r),
+    `Plan: sweep every ${r.plan.sweepEvery}, gate ${r.plan.gate ? 'on' : 'off'}, ${r.plan.refreshesPerDay} refreshes/day followable, ~${r.plan.requestsPerDay} requests/day planned`,
+    describeBound(r, upstream),
+    `Last sweep: ${r.sweep.lastSweepAt ?? 'never'}; dataset last_updated ${r.sweep.datasetLastUpdated ?? 'unknown'}`,
+    '',
+    renderTable(
+      ['ISSUER', 'NAME', 'LAST POLL', 'HOLDERS', 'TOTAL SHORT', 'POLLING'],
+      r.issuers.map((i) => [
+        i.id,
+        i.name,
+        // Before its first poll an issuer has no holders to count: "0 holders, 0%" would be a claim.
+        ...(i.lastPoll === null ? ['not polled yet', '-', '-'] : [i.lastPoll, i.holders, `${i.totalShort}%`]),
+        i.problem ? `${i.health}: ${i.problem}` : i.health,
+      ]),
+    ),
+    ...(r.overdue.length > 0 ? ['', 'Overdue:', ...r.overdue.map((line) => `  ${line}`)] : []),
+  ];
+}
+
 /** The age of a channel's oldest undelivered message, `STALLED` past `delivery.stalledAfter`. */
 function describeOldest(channel: StatusReport['channels'][number]): string {
   if (channel.oldestUndeliveredMs === null) return '-';
@@ -150,7 +171,9 @@ function describeOldest(channel: StatusReport['channels'][number]): string {
 /** What stops alerts altogether, before anything else: polling stopped, no daemon. */
 function alarms(r: StatusReport): string[] {
   return [
-    ...(r.upstream.access === 'ok' ? [] : [`POLLING STOPPED: ${describeAccess(r)}`]),
+    ...(r.upstream === null || r.budget === null || r.upstream.access === 'ok'
+      ? []
+      : [`POLLING STOPPED: ${describeAccess(r.upstream, r.budget)}`]),
     ...(r.processes.length > 0
       ? []
       : [
@@ -159,15 +182,15 @@ function alarms(r: StatusReport): string[] {
   ];
 }
 
-function describeAccess(r: StatusReport): string {
-  if (r.upstream.access !== 'ok') {
-    const what = r.upstream.access === 'unauthorized' ? 'UNAUTHORIZED (401)' : 'NO API ACCESS (403)';
-    return `${what} since ${r.upstream.since}; polling stopped`;
+function describeAccess(upstream: UpstreamStatus, budget: BudgetStatus): string {
+  if (upstream.access !== 'ok') {
+    const what = upstream.access === 'unauthorized' ? 'UNAUTHORIZED (401)' : 'NO API ACCESS (403)';
+    return `${what} since ${upstream.since}; polling stopped`;
   }
-  if (r.budget.probing) {
-    return `rate-limited, one probe request every ${r.budget.probing.every} (next ${r.upstream.blockedUntil ?? 'now'}): ${r.budget.blockedReason}`;
+  if (budget.probing) {
+    return `rate-limited, one probe request every ${budget.probing.every} (next ${upstream.blockedUntil ?? 'now'}): ${budget.blockedReason}`;
   }
-  return r.upstream.blockedUntil ? `blocked by a 429 until ${r.upstream.blockedUntil}` : 'ok';
+  return upstream.blockedUntil ? `blocked by a 429 until ${upstream.blockedUntil}` : 'ok';
 }
 
 /** The watched issuers, and the entries that bind none: a name that does not resolve is not watched. */
@@ -180,9 +203,9 @@ function watchlistLine(r: StatusReport): string {
 }
 
 /** The hard bound, unless nothing keeps it now (polling stopped, no daemon): then that is said instead. */
-function describeBound(r: StatusReport): string {
+function describeBound(r: StatusReport, upstream: UpstreamStatus): string {
   const stopped =
-    r.upstream.access !== 'ok'
+    upstream.access !== 'ok'
       ? 'polling is stopped (upstream access revoked)'
       : r.processes.length === 0
         ? 'no daemon is running'

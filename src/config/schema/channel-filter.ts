@@ -8,7 +8,7 @@ export const filterSchema = z
       .array(z.string().min(1))
       .optional()
       .describe(
-        "Issuer ids or names; default: every watched issuer. `check`, `start` and a reload refuse one the upstream's issuer list does not have, naming the closest.",
+        "Issuer ids or names; default: every watched issuer. `check`, `start` and a reload refuse one the upstream's issuer list does not have, naming the closest, unless `sources` is set and it is an ISIN or in a source's `watchlist`. Without `upstream` there is no issuer list: every entry is taken as the ISIN or name of a register's issuer, unchecked (a register's issuers are known only once it is read).",
       ),
     holders: z
       .array(z.string().min(1))

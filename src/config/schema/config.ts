@@ -15,7 +15,7 @@ import { watchlistSchema } from './watchlist.js';
 
 // The sections in the order docs/configuration.md lists them.
 const sections = z.strictObject({
-  upstream: upstreamSchema,
+  upstream: upstreamSchema.optional(),
   redis: redisSchema.prefault({}),
   budget: budgetSchema.prefault({}),
   poll: pollSchema.prefault({}),
@@ -100,6 +100,28 @@ function checkSources(config: Sections, ctx: z.RefinementCtx): void {
   });
 }
 
+/**
+ * Without `upstream` shortwatch reads only the registers of `sources`: the API's `watchlist` has nothing
+ * to poll it through, and a config with neither watches nothing.
+ */
+function checkUpstream(config: Sections, ctx: z.RefinementCtx): void {
+  if (config.upstream !== undefined) return;
+  if (config.sources.length === 0) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['upstream'],
+      message: 'nothing to watch: set upstream or sources',
+    });
+  } else if (config.watchlist === 'all' || config.watchlist.length > 0) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['upstream'],
+      message:
+        "is required by `watchlist` (its issuers are polled through the upstream API); without an upstream, leave `watchlist` out and name issuers in each source's `watchlist`",
+    });
+  }
+}
+
 function checkBudget(config: Sections, ctx: z.RefinementCtx): void {
   if (config.budget.reserve >= config.budget.perDay) {
     ctx.addIssue({
@@ -118,6 +140,7 @@ export const configSchema = sections
     checkChannelReferences(config, ctx);
     checkBudget(config, ctx);
     checkSources(config, ctx);
+    checkUpstream(config, ctx);
   });
 
 /** The validated configuration. */

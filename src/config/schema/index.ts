@@ -16,5 +16,6 @@ export type { Config } from './config.js';
 export { configSchema } from './config.js';
 export { FILE_SECRET_KEYS } from './file-secret-keys.js';
 export type { QuietHours } from './quiet-hours.js';
+export type { UpstreamConfig } from './upstream.js';
 export { duration, secret } from './value-types.js';
 export type { WatchEntry, Watchlist } from './watchlist.js';

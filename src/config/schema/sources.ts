@@ -159,7 +159,7 @@ export const sourcesSchema = z
   .array(registerSourceSchema)
   .default([])
   .describe(
-    "Regulators' registers read whole beside the upstream API, each by one conditional GET every `interval` (docs/sources.md).",
+    "Regulators' registers read whole beside the upstream API, or instead of it (a config without `upstream`), each by one conditional GET every `interval` (docs/sources.md).",
   );
 
 /** A whole-register source as configured (defaults applied). */

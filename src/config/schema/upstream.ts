@@ -40,4 +40,9 @@ export const upstreamSchema = z
       ctx.addIssue({ code: 'custom', path: ['baseUrl'], message: INSECURE_UPSTREAM_MESSAGE });
     }
   })
-  .describe('The upstream short-position service.');
+  .describe(
+    'The upstream short-position service (the commercial API, polled per watched issuer within `budget`). Optional: a deployment that reads only the registers of `sources` leaves it out: `watchlist` then stays empty, no API sweep runs and `budget` is not used.',
+  );
+
+/** The `upstream` section as configured (defaults applied). */
+export type UpstreamConfig = z.output<typeof upstreamSchema>;

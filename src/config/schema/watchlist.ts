@@ -39,7 +39,7 @@ export const watchlistSchema = z
   )
   .default([])
   .describe(
-    'Issuers to watch: a list, each by upstream `id` or by `name`; or `all`, the whole directory, followed as issuers join it (their first poll is a silent baseline) and leave it (no longer polled, no notice; the snapshot is kept).',
+    'Issuers to watch through the upstream API (so only with `upstream`): a list, each by upstream `id` or by `name`; or `all`, the whole directory, followed as issuers join it (their first poll is a silent baseline) and leave it (no longer polled, no notice; the snapshot is kept).',
   );
 
 function watchlistError(entry: PropertyKey | undefined): string {

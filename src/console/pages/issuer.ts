@@ -23,8 +23,11 @@ export interface IssuerData {
   events: readonly PositionEvent[];
   /** The `status=all` rows, when the user asked for them; a string says why they could not be fetched. */
   history: readonly IssuerPosition[] | string | null;
-  /** Requests the console may still spend today: the day's left beyond the reserve CLI commands keep. */
-  dayLeft: number;
+  /**
+   * Requests the console may still spend today: the day's left beyond the reserve CLI commands keep; null
+   * without `upstream` (registers only: there is no API to ask for the history).
+   */
+  dayLeft: number | null;
   nowMs: number;
   /** The register sources whose kept read lists this issuer under its id (an ISIN), or that logged its changes. */
   registers?: readonly string[];
@@ -52,7 +55,7 @@ export async function loadIssuer(app: App, id: string): Promise<IssuerData | nul
   const directory = (await app.ctx.directory.load())?.issuers ?? [];
   const listed = directory.find((i) => i.svc_issuer_id === id);
   if (!snapshot && !listed && events.length === 0 && !snapshotProblem) return null;
-  const usage = await app.ctx.budget.usage();
+  const dayLeft = config.upstream === undefined ? null : spendableToday(await app.ctx.budget.usage());
   return {
     registers: await registersListing(app, id, events),
     id,
@@ -61,7 +64,7 @@ export async function loadIssuer(app: App, id: string): Promise<IssuerData | nul
     snapshotProblem,
     events,
     history: null,
-    dayLeft: spendableToday(usage),
+    dayLeft,
     nowMs: app.ctx.now().getTime(),
   };
 }
@@ -93,7 +96,11 @@ function registersPart(data: IssuerData): SafeHtml | '' {
   return html`<p>In the registers: ${names.map((name, i) => html`${i > 0 ? ', ' : ''}<a href="${paths.sourceIssuer(name, data.id)}">${name}</a>`)} <span class="muted">(aggregates and named holders as each register publishes them; not drawn here)</span></p>`;
 }
 
+/** Said in place of the history's button without `upstream`. */
+export const NO_UPSTREAM_HISTORY = html`<p class="muted">The full history (status=all) comes from the upstream API, which this deployment does not use (registers only).</p>`;
+
 function historyPart(data: IssuerData, csrf: string): SafeHtml {
+  if (data.dayLeft === null) return NO_UPSTREAM_HISTORY;
   if (Array.isArray(data.history))
     return html`<p class="notice">Full history loaded: ${data.history.length} disclosures (status=all), drawn with the event log.</p>`;
   const why = typeof data.history === 'string' ? html`<p class="notice bad">${data.history}</p>` : '';

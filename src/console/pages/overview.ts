@@ -1,15 +1,20 @@
 import type { App } from '../../app.js';
-import { collectStatus, type StatusReport } from '../../ops/status.js';
+import {
+  type BudgetStatus,
+  collectStatus,
+  type StatusReport,
+  type UpstreamStatus,
+} from '../../ops/status.js';
 import { REQUEST_PURPOSES, type RequestPurpose } from '../../state/request-tally.js';
 import { type Bar, barChart } from '../chart/bar-chart.js';
 import { formatAge, formatCount, formatTime } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { type PageContext, type PageResult, page } from '../page.js';
 
-/** What the overview shows: the status report and today's upstream calls by purpose. */
+/** What the overview shows: the status report and today's upstream calls by purpose (null without `upstream`). */
 export interface OverviewData {
   status: StatusReport;
-  requests: Record<RequestPurpose, number>;
+  requests: Record<RequestPurpose, number> | null;
   nowMs: number;
 }
 
@@ -24,14 +29,15 @@ const PURPOSE_LABEL: Record<RequestPurpose, string> = {
 /** Reads the overview's data: `status` (the same report as `shortwatch status`) and the request tally. */
 export async function loadOverview(app: App): Promise<OverviewData> {
   const status = await collectStatus(app);
+  const nowMs = app.ctx.now().getTime();
+  if (app.settings.config.upstream === undefined) return { status, requests: null, nowMs };
   const usage = await app.ctx.budget.usage();
   const windowStart = usage.day.resetAt - app.settings.config.budget.dayWindow;
   const requests = await app.ctx.budget.calls(windowStart);
-  return { status, requests, nowMs: app.ctx.now().getTime() };
+  return { status, requests, nowMs };
 }
 
-function accessCard(s: StatusReport): SafeHtml {
-  const { upstream, budget } = s;
+function accessCard(upstream: UpstreamStatus, budget: BudgetStatus): SafeHtml {
   if (upstream.access !== 'ok') {
     const what = upstream.access === 'unauthorized' ? 'Unauthorized (401)' : 'No API access (403)';
     return html`<p class="big bad">${what}</p><p>since ${formatTime(upstream.since)}; polling stopped until the key is fixed or <code>shortwatch resume</code>.</p>`;
@@ -43,16 +49,16 @@ function accessCard(s: StatusReport): SafeHtml {
   return html`<p class="big ok">OK</p><p class="muted">the upstream answers with this key</p>`;
 }
 
-function windowCard(name: string, w: StatusReport['budget']['minute'], extra: SafeHtml | string): SafeHtml {
+function windowCard(name: string, w: BudgetStatus['minute'], extra: SafeHtml | string): SafeHtml {
   return html`<div class="card"><h2>Budget this ${name}</h2><p class="big">${formatCount(w.left)} left</p>
 <p>${formatCount(w.used)} of ${formatCount(w.cap)} used; resets ${formatTime(w.resetsAt)}</p>${extra}</div>`;
 }
 
-function requestBars(data: OverviewData): SafeHtml {
-  const bars: Bar[] = REQUEST_PURPOSES.map((p) => ({ label: PURPOSE_LABEL[p], value: data.requests[p] }));
+function requestBars(requests: Record<RequestPurpose, number>, budget: BudgetStatus): SafeHtml {
+  const bars: Bar[] = REQUEST_PURPOSES.map((p) => ({ label: PURPOSE_LABEL[p], value: requests[p] }));
   const counted = bars.reduce((sum, b) => sum + b.value, 0);
   // The budget counts attempts; the tally counts calls: the difference is what retries spent.
-  const retries = data.status.budget.day.used - counted;
+  const retries = budget.day.used - counted;
   if (retries > 0) bars.push({ label: 'retries of those calls', value: retries });
   return barChart(bars, "Today's upstream requests by purpose");
 }
@@ -64,6 +70,40 @@ function channelRows(s: StatusReport): SafeHtml[] {
     ) => html`<tr><td>${c.name}</td><td>${c.kind}</td><td>${c.mode}</td><td class="num">${c.waiting}</td><td class="num">${c.delayed}</td><td class="num">${c.active}</td>
 <td class="num">${c.failed > 0 ? html`<a class="bad" href="/deliveries">${c.failed}</a>` : '0'}</td><td class="num">${c.staged}</td></tr>`,
   );
+}
+
+/**
+ * The upstream's access, budget, last sweep, requests and plan; without `upstream` (registers only) one
+ * card saying so.
+ */
+function apiPart(data: OverviewData): SafeHtml {
+  const s = data.status;
+  if (s.upstream === null || s.budget === null || data.requests === null) {
+    return html`<div class="cards"><div class="card"><h2>Upstream API</h2><p class="big">not configured</p>
+<p class="muted">registers only: no API sweep, no budget spent</p></div></div>`;
+  }
+  return html`<div class="cards">
+<div class="card"><h2>Upstream access</h2>${accessCard(s.upstream, s.budget)}</div>
+${windowCard('minute', s.budget.minute, '')}
+${windowCard('day', s.budget.day, html`<p class="muted">${formatCount(s.budget.reserve)} kept for CLI commands (the console's history uses the polling budget)</p>`)}
+<div class="card"><h2>Last sweep</h2><p class="big">${formatAge(s.sweep.lastSweepAt, data.nowMs) || 'never'}</p>
+<p>${formatTime(s.sweep.lastSweepAt)}<br>dataset version ${formatTime(s.sweep.datasetLastUpdated)}</p></div>
+</div>
+<h2>Today's requests by purpose</h2>
+${requestBars(data.requests, s.budget)}
+<h2>Plan</h2>
+<ul class="lines">${s.plan.summary.map((line) => html`<li>${line}</li>`)}</ul>`;
+}
+
+/** The register sources: read, not read (with the reason) or stale, and their last good read. */
+function registerPart(s: StatusReport): SafeHtml | string {
+  if (s.sources.length === 0) return '';
+  const rows = s.sources.map(
+    (r) =>
+      html`<tr><td>${r.name}</td><td>${r.kind}</td><td${r.state === 'read' ? '' : html` class="warn"`}>${r.reason ? `${r.state}: ${r.reason}` : r.state}</td><td>${formatTime(r.lastGoodAt)}</td></tr>`,
+  );
+  return html`<h2>Registers</h2>
+<table><thead><tr><th>Register</th><th>Kind</th><th>State</th><th>Last good read</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 /** The overview, from its data (pure). */
@@ -80,17 +120,8 @@ export function renderOverview(data: OverviewData): SafeHtml {
     (x) =>
       html`<tr><td>${x.id}</td><td>${x.registered ? formatTime(x.next) : 'not registered'}</td><td>${x.late ? html`<span class="bad">late</span>` : 'on time'}</td></tr>`,
   );
-  return html`<div class="cards">
-<div class="card"><h2>Upstream access</h2>${accessCard(s)}</div>
-${windowCard('minute', s.budget.minute, '')}
-${windowCard('day', s.budget.day, html`<p class="muted">${formatCount(s.budget.reserve)} kept for CLI commands (the console's history uses the polling budget)</p>`)}
-<div class="card"><h2>Last sweep</h2><p class="big">${formatAge(s.sweep.lastSweepAt, data.nowMs) || 'never'}</p>
-<p>${formatTime(s.sweep.lastSweepAt)}<br>dataset version ${formatTime(s.sweep.datasetLastUpdated)}</p></div>
-</div>
-<h2>Today's requests by purpose</h2>
-${requestBars(data)}
-<h2>Plan</h2>
-<ul class="lines">${s.plan.summary.map((line) => html`<li>${line}</li>`)}</ul>
+  return html`${apiPart(data)}
+${registerPart(s)}
 <h2>Open notices</h2>
 ${notices.length > 0 ? html`<ul class="lines">${notices}</ul>` : html`<p class="muted">none</p>`}
 ${s.overdue.length > 0 ? html`<h2>Overdue issuers</h2><ul class="lines">${s.overdue.map((line) => html`<li>${line}</li>`)}</ul>` : ''}
