@@ -9,7 +9,7 @@ import { readSource } from '../../sources/read-source.js';
 import type { RegisterSnapshot } from '../../sources/types.js';
 import { noticeDeliveryId, shortHash } from '../../state/delivery-ids.js';
 import { commitPoll } from '../../state/poll-commit.js';
-import type { RegisterStore } from '../../state/register-store.js';
+import type { RegisterStore, StoredRead } from '../../state/register-store.js';
 import type { JobContext } from '../context.js';
 import { aggregateAlerts } from './aggregate-alerts.js';
 import { diffRegister, isWatched, type RegimeDrop, type RegisterIssuerDiff } from './register-diff.js';
@@ -62,7 +62,8 @@ async function commitRead(
   snapshot: RegisterSnapshot,
 ): Promise<{ events: number; issuers: number; drops: number }> {
   const { config } = ctx.settings();
-  const alerts = await aggregateAlertsOf(ctx, store, source, snapshot);
+  const last = await store.lastSnapshot(source.name);
+  const alerts = aggregateAlertsOf(ctx, source, snapshot, last);
   const keys = [
     ...new Set([...(await store.issuerKeys(source.name)), ...snapshot.issuers.map((i) => i.key)]),
   ];
@@ -73,6 +74,7 @@ async function commitRead(
     now: ctx.now(),
     thresholds: config.poll.thresholds,
     onFirstSeen: config.poll.onFirstSeen,
+    ...(last === null ? {} : { listedBefore: new Set(last.snapshot.issuers.map((issuer) => issuer.key)) }),
     alsoCommit: new Set(alerts.keys()),
   });
   // One read of the mutes for the whole file: a read can commit hundreds of issuers.
@@ -94,13 +96,12 @@ async function commitRead(
  * The aggregate and scope events of this read against the last one kept, by issuer key; none on the
  * first read (a silent baseline, as for named holders).
  */
-async function aggregateAlertsOf(
+function aggregateAlertsOf(
   ctx: JobContext,
-  store: RegisterStore,
   source: RegisterSourceConfig,
   snapshot: RegisterSnapshot,
-): Promise<Map<string, PositionEvent[]>> {
-  const last = await store.lastSnapshot(source.name);
+  last: StoredRead | null,
+): Map<string, PositionEvent[]> {
   const byIssuer = new Map<string, PositionEvent[]>();
   if (last === null) return byIssuer;
   const watched = diffAggregates(last.snapshot, snapshot, source.aggregates).filter((event) =>
