@@ -75,15 +75,20 @@ export function composeNext(
   return { deliveryId: eventsDeliveryId(channel, eventIds), message, itemIds: eventIds, eventIds };
 }
 
-/** Ready event items grouped per issuer, groups in order of their first event, events in arrival order. */
+/**
+ * Ready event items grouped per issuer and source, groups in order of their first event, events in
+ * arrival order. Two registers listing one ISIN (a current file and its history) are two views of the
+ * issuer, not one sequence: each goes in its own group, with its own total.
+ */
 function groupByIssuer(items: readonly OutboxItem[]): IssuerEvents[] {
   const groups = new Map<string, IssuerEvents>();
   for (const item of items) {
     if (item.kind !== 'event') continue;
     const { event } = item;
-    const group = groups.get(event.issuer.id) ?? { issuer: event.issuer, events: [] };
+    const key = `${event.source ?? ''}\u0000${event.issuer.id}`;
+    const group = groups.get(key) ?? { issuer: event.issuer, events: [] };
     group.events.push(event);
-    groups.set(event.issuer.id, group);
+    groups.set(key, group);
   }
   return [...groups.values()];
 }

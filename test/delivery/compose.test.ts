@@ -6,8 +6,13 @@ import { eventsDeliveryId } from '../../src/state/delivery-ids.js';
 import type { OutboxItem } from '../../src/state/outbox.js';
 import { makeEvent } from '../routing/events.js';
 
-function eventItem(id: string, issuer: string): OutboxItem {
-  return { kind: 'event', id, event: makeEvent({ id, issuer: { id: issuer, name: `${issuer} plc` } }) };
+function eventItem(id: string, issuer: string, source?: string): OutboxItem {
+  const event = makeEvent({
+    id,
+    issuer: { id: issuer, name: `${issuer} plc` },
+    ...(source ? { source } : {}),
+  });
+  return { kind: 'event', id, event };
 }
 
 const all = (groups: readonly IssuerEvents[]) => groups.length;
@@ -46,6 +51,19 @@ describe('composeNext', () => {
       perSecond: 1,
       type: 'batch',
       ids: ['e1', 'e3', 'e2'],
+    },
+    {
+      // A register's current file and its history both list the ISIN: two views, not one sequence.
+      name: 'events of one issuer from two sources go as two messages',
+      items: [
+        eventItem('e1', 'BE1', 'fsma'),
+        eventItem('e2', 'BE1', 'fsmahist'),
+        eventItem('e3', 'BE1', 'fsma'),
+      ],
+      coalesce: all,
+      perSecond: 20,
+      type: 'events',
+      ids: ['e1', 'e3'],
     },
   ])('$name', ({ items, coalesce, perSecond, type, ids }) => {
     const next = composeNext('desk', items, coalesce, perSecond);
