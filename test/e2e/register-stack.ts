@@ -1,7 +1,7 @@
 import type { App } from '../../src/app.js';
 import { RegisterStore } from '../../src/state/register-store.js';
 import { registerBytes } from '../helpers/register-fixtures.js';
-import { type Stack, slackText, startStack, waitFor } from './harness.js';
+import { type Stack, type StackOptions, slackText, startStack, waitFor } from './harness.js';
 import { type RegisterServer, startRegisterServer } from './register-server.js';
 
 /** One register source of a register e2e stack: served at `path`, the fixture first. */
@@ -35,14 +35,19 @@ export interface RegisterStack {
 /**
  * One stack (sandbox API of one issuer, Slack stand-in, SMTP server, one in-process daemon) reading
  * every source of `sources` every 500 ms from a local stand-in that serves each fixture; resolves once
- * every source was read once (the silent baseline).
+ * every source was read once (the silent baseline). `options` adds to the stack's (the bench's limits).
  */
-export async function startRegisterStack(sources: readonly ServedSource[]): Promise<RegisterStack> {
+export async function startRegisterStack(
+  sources: readonly ServedSource[],
+  options: StackOptions = {},
+): Promise<RegisterStack> {
   const server = await startRegisterServer();
   for (const source of sources) server.serve(source.path, registerBytes(source.fixture));
   const stack = await startStack({
     issuers: 1,
+    ...options,
     config: {
+      ...options.config,
       sources: sources.map((s) => ({
         name: s.name,
         kind: s.kind,
