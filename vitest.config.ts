@@ -32,6 +32,10 @@ const SLOW = [
   // A redis-server kept loading by DEBUG RELOAD (three loads of about 2 s), the Sentinel failover: 27-29 s.
   'test/e2e/redis-loading.test.ts',
   'test/e2e/ha-sentinel.test.ts',
+  // The registers end to end, one stack each: the named-holder registers (SheetJS writes the modified
+  // CONSOB and CNMV workbooks first, some 10 s of CPU), then the AFM, Norway, Sweden and FCA files: 25 s.
+  'test/e2e/registers-pipeline-named.test.ts',
+  'test/e2e/registers-pipeline.test.ts',
   // Every e-mail template in headless Chromium at two widths, and the web console against a running
   // daemon at 375 and 1280 px, light and dark: about 25 s each.
   'test/browser/*.test.ts',

@@ -247,13 +247,14 @@ function sequenceLine(events: readonly PositionEvent[]): StoryLine {
 }
 
 /**
- * One line per holder, in order of each holder's first event; a holder with several events in the
- * message gets one line with the sequence, its events oldest first.
+ * One line per holder (per source: two registers' values of one holder are not a sequence), in order of
+ * each holder's first event; a holder with several events in the message gets one line with the
+ * sequence, its events oldest first.
  */
 export function storyLines(events: readonly PositionEvent[]): StoryLine[] {
   const byHolder = new Map<string, PositionEvent[]>();
   for (const event of events) {
-    const key = `${event.issuer.id}\u0000${event.holderKey}`;
+    const key = `${event.source ?? ''}\u0000${event.issuer.id}\u0000${event.holderKey}`;
     const list = byHolder.get(key);
     if (list) list.push(event);
     else byHolder.set(key, [event]);

@@ -76,7 +76,11 @@ export function composeNext(
   return { deliveryId: eventsDeliveryId(channel, eventIds), message, itemIds: eventIds, eventIds };
 }
 
-/** Ready event items grouped per issuer, groups in order of their first event, events in arrival order. */
+/**
+ * Ready event items grouped per issuer and source, groups in order of their first event, events in
+ * arrival order. Two registers listing one ISIN (a current file and its history) are two views of the
+ * issuer, not one sequence: each goes in its own group, with its own total.
+ */
 function groupByIssuer(items: readonly OutboxItem[]): IssuerEvents[] {
   const groups = new Map<string, IssuerEvents>();
   for (const item of items) {

@@ -58,12 +58,24 @@ function sheetJs(): typeof XLSX {
   return sheetJsModule;
 }
 
+/** Which sheets of a workbook a parser reads, and how the read is bounded. */
+export interface WorkbookReading {
+  /** The sheets kept, by name, among the workbook's (every sheet without). */
+  only?: (names: string[]) => string[];
+  /**
+   * Rows read of each sheet at first (SheetJS `sheetRows`). SheetJS walks a BIFF8 stream whole whatever
+   * sheets are asked for, and building the cells of the long sheets no parser reads is half of the
+   * CNMV's decode. A kept sheet that reaches the bound is read again whole: no row is ever lost.
+   */
+  rowsAtFirst?: number;
+}
+
 /**
  * An XLSX, ODS (zip) or XLS (BIFF in a compound file) as sheets of cells, with SheetJS 0.20.3.
  * Checks the container first: SheetJS would otherwise read an HTML error page as a table. Blank rows
  * (Sweden pads with 700,000) are dropped; dates stay Excel serials, parsed by `parseDate`.
  */
-export function decodeWorkbook(bytes: Uint8Array, only?: (names: string[]) => string[]): DecodedTable {
+export function decodeWorkbook(bytes: Uint8Array, reading: WorkbookReading = {}): DecodedTable {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const zip = startsWith(buffer, ZIP_MAGIC);
   if (!zip && !startsWith(buffer, CFB_MAGIC)) {
@@ -75,19 +87,51 @@ export function decodeWorkbook(bytes: Uint8Array, only?: (names: string[]) => st
   }
   let workbook: XLSX.WorkBook;
   try {
-    const options: XLSX.ParsingOptions = { type: 'buffer', dense: true, cellHTML: false, cellText: false };
-    // Reading only the sheets a parser needs skips CONSOB's 22,000 historic rows (4 s of 5).
-    if (only !== undefined)
-      options.sheets = only(sheetJs().read(buffer, { type: 'buffer', bookSheets: true }).SheetNames);
-    workbook = sheetJs().read(buffer, options);
+    workbook = readWorkbook(buffer, zip, reading);
   } catch (error) {
     const reason = zip ? 'unparseable' : 'truncated';
     throw new RegisterReadError(reason, `the spreadsheet cannot be read: ${errorText(error)}`, {
       cause: error,
     });
   }
-  const names = workbook.SheetNames.filter((name) => workbook.Sheets[name] !== undefined);
+  const names = keptSheets(workbook, reading);
   return { sheets: names.map((name) => ({ name, rows: sheetRows(workbook.Sheets[name]) })) };
+}
+
+function readWorkbook(buffer: Buffer, zip: boolean, reading: WorkbookReading): XLSX.WorkBook {
+  // Values only: no formulas, formatted text or HTML are built for cells the parsers read by value.
+  const options: XLSX.ParsingOptions = {
+    type: 'buffer',
+    dense: true,
+    cellFormula: false,
+    cellHTML: false,
+    cellText: false,
+  };
+  // In a zip SheetJS parses only the sheets asked for: CONSOB's 22,000 historic rows are skipped (4 s
+  // of 5). A BIFF8 stream is walked whole anyway, so it is not asked for its names first.
+  if (zip && reading.only !== undefined)
+    options.sheets = reading.only(sheetJs().read(buffer, { type: 'buffer', bookSheets: true }).SheetNames);
+  const rows = reading.rowsAtFirst;
+  if (rows === undefined) return sheetJs().read(buffer, options);
+  const bounded = sheetJs().read(buffer, { ...options, sheetRows: rows });
+  const cut = keptSheets(bounded, reading).some((name) => reachesBound(bounded.Sheets[name], rows));
+  return cut ? sheetJs().read(buffer, options) : bounded;
+}
+
+/** The sheets the parser reads, in workbook order (SheetJS returns every sheet of a BIFF8 file). */
+function keptSheets(workbook: XLSX.WorkBook, reading: WorkbookReading): string[] {
+  const names = workbook.SheetNames.filter((name) => workbook.Sheets[name] !== undefined);
+  if (reading.only === undefined) return names;
+  const kept = new Set(reading.only(workbook.SheetNames));
+  return names.filter((name) => kept.has(name));
+}
+
+/** True when a sheet read with `sheetRows` may have lost rows: it was cut, or it ends at the bound. */
+function reachesBound(sheet: XLSX.WorkSheet | undefined, rows: number): boolean {
+  if (sheet === undefined) return false;
+  if (sheet['!fullref'] !== undefined) return true;
+  const ref = sheet['!ref'];
+  return ref !== undefined && sheetJs().utils.decode_range(ref).e.r >= rows - 1;
 }
 
 function sheetRows(sheet: XLSX.WorkSheet | undefined): Cell[][] {

@@ -1,4 +1,4 @@
-import { decodeCsv, decodeText, decodeWorkbook, type TextEncoding } from './decode.js';
+import { decodeCsv, decodeText, decodeWorkbook, type TextEncoding, type WorkbookReading } from './decode.js';
 import { RegisterReadError } from './errors.js';
 import type { DecodedTable, RegisterSnapshot } from './types.js';
 
@@ -29,13 +29,21 @@ export function csvDecoder(encoding: TextEncoding, delimiter: string): (bytes: U
 /** A sheet by position, or by a pattern on its trimmed name (registers put dates in sheet names). */
 export type SheetPick = { index: number } | { name: RegExp };
 
-/** The spreadsheet decoder (XLSX, XLS, ODS), reading only the sheets `picks` name (all without). */
-export function workbookDecoder(...picks: SheetPick[]): (bytes: Uint8Array) => DecodedTable {
-  if (picks.length === 0) return (bytes) => decodeWorkbook(bytes);
-  return (bytes) =>
-    decodeWorkbook(bytes, (names) =>
-      names.filter((name, index) => picks.some((pick) => matches(pick, name, index))),
-    );
+/** Which sheets a spreadsheet reader decodes, and the rows of each read at first. */
+export interface WorkbookDecoding {
+  /** The sheets decoded (every sheet without); an index counts among the workbook's sheets. */
+  sheets?: SheetPick[];
+  /** See `WorkbookReading.rowsAtFirst`: a bound that makes a long BIFF8 file cheaper, never lossy. */
+  rowsAtFirst?: number;
+}
+
+/** The spreadsheet decoder (XLSX, XLS, ODS), reading only the sheets `decoding` names. */
+export function workbookDecoder(decoding: WorkbookDecoding = {}): (bytes: Uint8Array) => DecodedTable {
+  const { sheets: picks, rowsAtFirst } = decoding;
+  const reading: WorkbookReading = rowsAtFirst === undefined ? {} : { rowsAtFirst };
+  if (picks !== undefined && picks.length > 0)
+    reading.only = (names) => names.filter((name, index) => picks.some((pick) => matches(pick, name, index)));
+  return (bytes) => decodeWorkbook(bytes, reading);
 }
 
 function matches(pick: SheetPick, name: string, index: number): boolean {

@@ -61,6 +61,19 @@ describe('composeNext', () => {
       type: 'batch',
       ids: ['e1', 'e3', 'e2'],
     },
+    {
+      // A register's current file and its history both list the ISIN: two views, not one sequence.
+      name: 'events of one issuer from two sources go as two messages',
+      items: [
+        eventItem('e1', 'BE1', 'fsma'),
+        eventItem('e2', 'BE1', 'fsmahist'),
+        eventItem('e3', 'BE1', 'fsma'),
+      ],
+      coalesce: all,
+      perSecond: 20,
+      type: 'events',
+      ids: ['e1', 'e3'],
+    },
   ])('$name', ({ items, coalesce, perSecond, type, ids }) => {
     const next = composeNext('desk', items, coalesce, perSecond);
     expect(next?.message.type).toBe(type);

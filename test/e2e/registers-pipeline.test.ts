@@ -8,9 +8,8 @@ import {
 import { NAMED_HOLDERS } from '../../src/jobs/registers/regime-event.js';
 import { collectStatus, readiness } from '../../src/ops/status.js';
 import { holderKey } from '../../src/positions/index.js';
-import { RegisterStore } from '../../src/state/register-store.js';
 import { registerBytes } from '../helpers/register-fixtures.js';
-import { type Stack, slackText, startStack, waitFor } from './harness.js';
+import { type Stack, slackText, waitFor } from './harness.js';
 import {
   AFM_DROPPED,
   AFM_FIXTURE,
@@ -31,9 +30,11 @@ import {
   swedenAggregateChanged,
   swedenChanged,
 } from './register-changes.js';
-import { type RegisterServer, startRegisterServer } from './register-server.js';
+import type { RegisterServer } from './register-server.js';
+import { type RegisterStack, startRegisterStack } from './register-stack.js';
 
 // One stack for the file: registers served by a local stand-in, read every 500 ms beside the sandbox API.
+let registers: RegisterStack;
 let stack: Stack;
 let app: App;
 let server: RegisterServer;
@@ -56,50 +57,19 @@ const SOURCES = [
 ] as const;
 
 beforeAll(async () => {
-  server = await startRegisterServer();
-  for (const source of SOURCES) server.serve(source.path, registerBytes(source.fixture));
-  stack = await startStack({
-    issuers: 1,
-    config: {
-      sources: SOURCES.map((s) => ({
-        name: s.name,
-        kind: s.kind,
-        url: server.url(s.path),
-        ...('aggregatePath' in s ? { aggregateUrl: server.url(s.aggregatePath) } : {}),
-        interval: '500ms',
-      })),
-    },
-  });
-  app = await stack.openApp();
-  await app.startDaemon({ workerOnly: false });
-  await waitFor('every register read once', async () => {
-    const health = await Promise.all(SOURCES.map((s) => registerStore(app).health(s.name)));
-    return health.every((h) => h?.status === 'read');
-  });
+  registers = await startRegisterStack(SOURCES);
+  ({ stack, app, server } = registers);
 }, 60_000);
 
 afterAll(async () => {
-  await app?.stop(2_000);
-  await stack?.cleanup();
-  await server?.close();
+  await registers?.close();
 });
 
 /** The register events of the log, as `source|issuer|holderKey|kind`. */
-async function registerEvents(): Promise<string[]> {
-  const events = await app.ctx.eventLog.recent({ limit: 500 });
-  return events
-    .filter((e) => e.source !== undefined)
-    .map((e) => `${e.source}|${e.issuer.id}|${e.holderKey}|${e.kind}`)
-    .sort();
-}
+const registerEvents = () => registers.events();
 
 /** Waits until every source answered at least `n` more requests: reads after a change have happened. */
-async function readsPass(n: number): Promise<void> {
-  const start = SOURCES.map((s) => server.hits(s.path).all);
-  await waitFor(`${n} more reads of every register`, () =>
-    SOURCES.every((s, i) => server.hits(s.path).all >= (start[i] ?? 0) + n),
-  );
-}
+const readsPass = (n: number) => registers.readsPass(n);
 
 describe('registers: file served → conditional GET → diff → Slack and e-mail', () => {
   it('takes a silent baseline, then tells each holder raised or gone once, naming the register', async () => {
@@ -262,7 +232,7 @@ describe('registers: file served → conditional GET → diff → Slack and e-ma
       const posts = stack.slack.delivered().length;
       server.serve('/afm.csv', body());
       await waitFor(`afm not read (${reason})`, async () => {
-        const health = await registerStore(app).health('afm');
+        const health = await registers.store().health('afm');
         return health?.status === 'not-read' && health.reason === reason;
       });
       const notices = await app.ctx.notices.list();
@@ -277,10 +247,7 @@ describe('registers: file served → conditional GET → diff → Slack and e-ma
 
       // The good file back: read again, the notice cleared, still nothing told.
       server.serve('/afm.csv', afmChanged());
-      await waitFor(
-        'afm read again',
-        async () => (await registerStore(app).health('afm'))?.status === 'read',
-      );
+      await waitFor('afm read again', async () => (await registers.store().health('afm'))?.status === 'read');
       await waitFor('notice cleared', async () =>
         (await app.ctx.notices.list()).every((n) => n.key !== 'source-not-read-afm'),
       );
@@ -324,8 +291,3 @@ describe('registers: file served → conditional GET → diff → Slack and e-ma
     expect(stack.slack.delivered()).toHaveLength(posts + 5);
   }, 30_000);
 });
-
-/** The register sources' health, read back as `status` reads it. */
-function registerStore(app: App): RegisterStore {
-  return new RegisterStore(app.redis, app.ctx.prefix);
-}

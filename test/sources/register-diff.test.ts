@@ -81,6 +81,30 @@ describe('diffRegister: named holders of a register through the API diff', () =>
     expect(result.drops).toEqual([]);
   });
 
+  it('tells the positions of an issuer new to the register as opened, not as a baseline', () => {
+    const before = read({ GB0000000001: { 'Marshall Wace LLP': 0.8 } });
+    const after = read({
+      GB0000000001: { 'Marshall Wace LLP': 0.8 },
+      GB0000000002: { 'Citadel Advisors LLC': 0.6 },
+    });
+    const listed = (keys: string[]) =>
+      diffRegister({
+        source: source(),
+        snapshot: after,
+        previous: baseline(before),
+        now: NOW,
+        thresholds: [],
+        onFirstSeen: 'baseline',
+        listedBefore: new Set(keys),
+        alsoCommit: new Set(),
+      });
+    expect(events(listed(['GB0000000001']))).toEqual(['fca-legacy GB0000000002 Citadel Advisors LLC opened']);
+    // Listed by the last read but never stored (say, watched since a reload): a baseline.
+    expect(events(listed(['GB0000000001', 'GB0000000002']))).toEqual([]);
+    // Without a last read (the source's first), every issuer is a baseline.
+    expect(events(diff(read({}), after))).toEqual([]);
+  });
+
   it('leaves an issuer whose positions did not move uncommitted', () => {
     const same = read({ NL0000379121: { 'Marshall Wace LLP': 0.7 } });
     expect(diff(same, same).issuers).toEqual([]);

@@ -42,6 +42,11 @@ export interface RegisterDiffInput {
   now: Date;
   thresholds: number[];
   onFirstSeen: 'baseline' | 'alert';
+  /**
+   * The issuer keys of the source's last read, absent on its first. An issuer not among them is new to
+   * the register: it had no public position, so its positions are told (`opened`), never a baseline.
+   */
+  listedBefore?: ReadonlySet<string>;
   /** Issuers committed even when their named positions did not move: those with aggregate events. */
   alsoCommit: ReadonlySet<string>;
 }
@@ -49,7 +54,9 @@ export interface RegisterDiffInput {
 /**
  * The per-holder events of one register read, through the API's own diff: per watched issuer, the
  * named positions read against the stored snapshot; issuers in `alsoCommit` are committed whatever
- * their named positions did. A register that names no holders (aggregates, a scope list) has none. When a read drops every named holder of many issuers, or after the source's
+ * their named positions did. A register that names no holders (aggregates, a scope list) has none. An
+ * issuer first seen is a baseline (`onFirstSeen`) unless the source's last read did not list it: then
+ * its positions are new. When a read drops every named holder of many issuers, or after the source's
  * last day of named holders, those issuers are regime drops: no close is told. Pure.
  */
 export function diffRegister(input: RegisterDiffInput): RegisterDiff {
@@ -108,7 +115,7 @@ function issuerDiff(
     lastUpdated: input.snapshot.publishedOn ?? null,
     now: input.now,
     thresholds: input.thresholds,
-    onFirstSeen: input.onFirstSeen,
+    onFirstSeen: input.listedBefore?.has(key) === false ? 'alert' : input.onFirstSeen,
   });
   // Events name the issuer by its ISIN, so filters, mutes and the event log follow it across sources.
   const events = diff.events.map((event) => ({

@@ -77,6 +77,7 @@ async function commitRead(
     now: ctx.now(),
     thresholds: config.poll.thresholds,
     onFirstSeen: config.poll.onFirstSeen,
+    ...(last === null ? {} : { listedBefore: new Set(last.snapshot.issuers.map((issuer) => issuer.key)) }),
     alsoCommit: new Set(alerts.keys()),
   });
   // One read of the mutes for the whole file: a read can commit hundreds of issuers.

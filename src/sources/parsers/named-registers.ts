@@ -92,13 +92,13 @@ const FSMA: NamedTableLayout = {
 
 /** The FCA's legacy named-holder workbook (last refreshed 10 Jul 2026): its current sheet. */
 export const ukLegacyHolders = readerOf({
-  decode: workbookDecoder({ index: 0 }),
+  decode: workbookDecoder({ sheets: [{ index: 0 }] }),
   parse: namedParse('uk-legacy-holders', { index: 0 }, UK_LEGACY),
 });
 
 /** CONSOB's `PncPubbl.xlsx`: the current sheet, dated by its publication-date sheet. */
 export const consob = readerOf({
-  decode: workbookDecoder({ name: /current$/i }, { name: /date$/i }),
+  decode: workbookDecoder({ sheets: [{ name: /current$/i }, { name: /date$/i }] }),
   parse: namedParse('it-consob', { name: /current$/i }, CONSOB, {
     publishedOn: dateSheet({ name: /date$/i }),
   }),
@@ -106,13 +106,14 @@ export const consob = readerOf({
 
 /** The CNMV's `NetShortPositions.xls` (BIFF8): the current sheet, dated by its date sheet. */
 export const cnmv = readerOf({
-  decode: workbookDecoder({ index: 0 }, { name: /current$/i }),
+  // 39 current rows in a stream of 13,000: the first 1,000 rows of each sheet are read first.
+  decode: workbookDecoder({ sheets: [{ index: 0 }, { name: /current$/i }], rowsAtFirst: 1_000 }),
   parse: namedParse('es-cnmv', { name: /current$/i }, CNMV, { publishedOn: dateSheet({ index: 0 }) }),
 });
 
 /** The Central Bank of Ireland's table of significant net short positions: the current sheet. */
 export const cbi = readerOf({
-  decode: workbookDecoder({ name: /^current$/i }),
+  decode: workbookDecoder({ sheets: [{ name: /^current$/i }] }),
   parse: namedParse('ie-cbi', { name: /^current$/i }, CBI),
 });
 
