@@ -34,10 +34,11 @@ export function looksLikeHtml(bytes: Uint8Array): boolean {
 export function readRegister(
   reader: AnyRegisterReader,
   bytes: Uint8Array,
-  options: { lastGood?: LastGoodRead | undefined } & Pick<
-    RegisterFetchConfig,
-    'minShrinkRatio' | 'shrinkFloor'
-  >,
+  options: {
+    lastGood?: LastGoodRead | undefined;
+    /** The register no longer names holders (past its regime boundary): emptying out is expected. */
+    mayEmpty?: boolean;
+  } & Pick<RegisterFetchConfig, 'minShrinkRatio' | 'shrinkFloor'>,
 ): ReadOutcome {
   if (looksLikeHtml(bytes)) return notRead('html-page', 'an HTML page was served in place of the file');
   let snapshot: RegisterSnapshot;
@@ -50,6 +51,7 @@ export function readRegister(
   }
   // A small register may empty out for real (Ireland lists one position): below the floor, no check.
   const last = options.lastGood?.rows;
+  if (options.mayEmpty) return { status: 'read', snapshot };
   if (last !== undefined && last >= options.shrinkFloor && snapshot.rows <= last * options.minShrinkRatio) {
     return notRead('shrank', `${snapshot.rows} rows where the last good read had ${last}`);
   }

@@ -21,6 +21,8 @@ export interface ReadContext {
   /** The last good snapshot of the source: a pair joins against it to keep its issuers' keys. */
   previous?: RegisterSnapshot | undefined;
   dispatcher?: Dispatcher | undefined;
+  /** When the read happens: past `regimeBoundary.namedHoldersUntil`, a file that empties out is read. */
+  now?: Date | undefined;
 }
 
 type FileOutcome =
@@ -41,7 +43,7 @@ export async function readSource(
       last,
       context,
     );
-  const outcome = await readFile(source, { url: source.url, kind: source.kind, last }, context.dispatcher);
+  const outcome = await readFile(source, { url: source.url, kind: source.kind, last }, context);
   if (outcome.status !== 'read') return outcome;
   return { status: 'read', snapshot: outcome.snapshot, last: outcome.file };
 }
@@ -61,11 +63,10 @@ async function readPair(
     { url: source.url, kind: source.kind, last },
     { url: aggregateUrl, kind: pair.companion, last: last?.companion, label: 'the aggregate file' },
   ] as const;
-  let [main, companion] = await Promise.all(files.map((file) => readFile(source, file, context.dispatcher)));
+  let [main, companion] = await Promise.all(files.map((file) => readFile(source, file, context)));
   if (main?.status === 'not-modified' && companion?.status === 'not-modified') return main;
-  if (main?.status === 'not-modified') main = await readFile(source, whole(files[0]), context.dispatcher);
-  if (companion?.status === 'not-modified')
-    companion = await readFile(source, whole(files[1]), context.dispatcher);
+  if (main?.status === 'not-modified') main = await readFile(source, whole(files[0]), context);
+  if (companion?.status === 'not-modified') companion = await readFile(source, whole(files[1]), context);
   if (main?.status !== 'read') return notReadOf(main);
   if (companion?.status !== 'read') return notReadOf(companion);
   return {
@@ -92,7 +93,7 @@ function whole(file: SourceFile): SourceFile {
 async function readFile(
   source: RegisterSourceConfig,
   file: SourceFile,
-  dispatcher: Dispatcher | undefined,
+  { dispatcher, now }: ReadContext,
 ): Promise<FileOutcome> {
   const labelled = (detail: string) => (file.label === undefined ? detail : `${file.label}: ${detail}`);
   let fetched: Awaited<ReturnType<typeof fetchRegister>>;
@@ -108,6 +109,7 @@ async function readFile(
   const outcome = readRegister(REGISTER_READERS[file.kind], fetched.bytes, {
     ...source.fetch,
     lastGood: file.last,
+    mayEmpty: pastNamedHolders(source, now),
   });
   if (outcome.status === 'not-read') return { ...outcome, detail: labelled(outcome.detail) };
   return {
@@ -121,4 +123,14 @@ function notReadOf(outcome: FileOutcome | undefined): SourceRead {
   if (outcome?.status === 'not-read') return outcome;
   // A whole fetch that answers 304 anyway: the server ignored that nothing was asked conditionally.
   return { status: 'not-read', reason: 'http-status', detail: 'HTTP 304 to an unconditional request' };
+}
+
+/**
+ * Past the register's last day of named holders (the UK legacy workbook after 12 July 2026), a file
+ * that empties out is the boundary itself, not an implausible read: refusing it as `shrank` would keep
+ * the source "not read" for good and never tell the boundary.
+ */
+function pastNamedHolders(source: RegisterSourceConfig, now: Date | undefined): boolean {
+  const until = source.regimeBoundary.namedHoldersUntil;
+  return until !== undefined && now !== undefined && now.toISOString().slice(0, 10) > until;
 }

@@ -149,3 +149,12 @@ export function legacyDropped(): Buffer {
     for (const row of rowsWith(current, isin)) removeRow(current, row);
   return writeWorkbook(book, 'xlsx');
 }
+
+/** The legacy workbook emptied: its current sheet keeps its header and no holder (a register past its boundary). */
+export function legacyEmptied(): Buffer {
+  const book = readWorkbook(registerBytes(LEGACY_FIXTURE));
+  const current = sheetOf(book, 0);
+  const header = findRow(current, 'ISIN');
+  for (let r = (current['!data'] ?? []).length - 1; r > header; r--) removeRow(current, r);
+  return writeWorkbook(book, 'xlsx');
+}

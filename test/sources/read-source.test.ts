@@ -11,6 +11,7 @@ import {
   SWEDEN_FIXTURE,
   swedenAggregateChanged,
 } from '../e2e/register-changes.js';
+import { LEGACY_FIXTURE, legacyEmptied } from '../e2e/register-changes-named.js';
 import { registerBytes } from '../helpers/register-fixtures.js';
 
 // A stand-in for the FCA: serves whichever body the test sets, with an ETag per body.
@@ -176,5 +177,25 @@ describe('readSource: Sweden read as a pair (positions and the aggregate file)',
     });
     expect(parsed.success).toBe(false);
     expect(parsed.error?.issues.map((i) => i.path.join('.'))).toEqual(['aggregateUrl']);
+  });
+});
+
+describe('readSource: a register past its last day of named holders', () => {
+  it('reads a workbook that emptied out after namedHoldersUntil, and refuses it as shrank before', async () => {
+    const source = registerSourceSchema.parse({
+      name: 'fcalegacy',
+      kind: 'uk-legacy-holders',
+      url,
+      regimeBoundary: { namedHoldersUntil: '2026-07-12' },
+    });
+    serve(registerBytes(LEGACY_FIXTURE), 'full');
+    const first = await readSource(source, undefined);
+    if (first.status !== 'read') throw new Error(`first read: ${JSON.stringify(first)}`);
+    expect(first.last.rows).toBeGreaterThan(100);
+    serve(legacyEmptied(), 'empty');
+    const before = await readSource(source, first.last, { now: new Date('2026-07-12T18:00:00Z') });
+    expect(before).toMatchObject({ status: 'not-read', reason: 'shrank' });
+    const after = await readSource(source, first.last, { now: new Date('2026-07-13T08:00:00Z') });
+    expect(after).toMatchObject({ status: 'read', snapshot: { rows: 0, issuers: [] } });
   });
 });

@@ -41,7 +41,10 @@ export async function runRegisterPoll(
   // A source removed by a reload while its job waited.
   if (source === undefined) return { outcome: 'gone' };
   const last = await deps.store.lastSnapshot(source.name);
-  const read = await readSource(source, await deps.store.lastRead(source.name), { previous: last?.snapshot });
+  const read = await readSource(source, await deps.store.lastRead(source.name), {
+    previous: last?.snapshot,
+    now: ctx.now(),
+  });
   if (read.status === 'not-read') {
     await notRead(ctx, deps.store, source, read.reason, read.detail);
     return { outcome: 'not-read', reason: read.reason };
