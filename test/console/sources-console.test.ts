@@ -193,4 +193,12 @@ describe('the Sources pages, served from what the register poll keeps', () => {
     }
     expect((await get('/sources/fis')).body).toContain('<code>http://127.0.0.1:9/GetAktuellFile/?…</code>');
   });
+
+  it('counts an aggregate kept under its LEI as watched by the ISIN of the share it was joined to', async () => {
+    const list = await get('/sources/fis');
+    expect(list.body).toContain(`/sources/fis/${encodeURIComponent(ERICSSON_LEI)}`);
+    const { status, body } = await get(`/sources/fis/${encodeURIComponent(ERICSSON_LEI)}`);
+    expect(status).toBe(200);
+    expect(body).not.toContain('not watched');
+  });
 });
