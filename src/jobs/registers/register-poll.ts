@@ -78,6 +78,7 @@ async function commitRead(
     thresholds: config.poll.thresholds,
     onFirstSeen: config.poll.onFirstSeen,
     alsoCommit: new Set(alerts.keys()),
+    kept: last?.snapshot,
   });
   // One read of the mutes for the whole file: a read can commit hundreds of issuers.
   const mutes = diff.drops.length + diff.issuers.length > 0 ? await ctx.mutes.list() : [];
