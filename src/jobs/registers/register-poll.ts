@@ -101,7 +101,9 @@ async function commitRead(
 
 /**
  * The aggregate and scope events of this read against the last one kept, by issuer key; none on the
- * first read (a silent baseline, as for named holders).
+ * first read (a silent baseline, as for named holders), nor on the first read of a new shape: a kept
+ * read of another kind, or without the aggregates this one has (`aggregateUrl` added or removed),
+ * differs by every issuer's aggregate, and none of that happened in the register.
  */
 function aggregateAlertsOf(
   ctx: JobContext,
@@ -110,7 +112,7 @@ function aggregateAlertsOf(
   last: StoredRead | null,
 ): Map<string, PositionEvent[]> {
   const byIssuer = new Map<string, PositionEvent[]>();
-  if (last === null) return byIssuer;
+  if (last === null || !sameShape(last.snapshot, snapshot)) return byIssuer;
   const watched = diffAggregates(last.snapshot, snapshot, source.aggregates).filter((event) =>
     isWatched(source.watchlist, event.issuer),
   );
@@ -124,6 +126,14 @@ function aggregateAlertsOf(
   for (const alert of alerts)
     byIssuer.set(alert.issuer.id, [...(byIssuer.get(alert.issuer.id) ?? []), alert]);
   return byIssuer;
+}
+
+function sameShape(kept: RegisterSnapshot, read: RegisterSnapshot): boolean {
+  return (
+    kept.kind === read.kind &&
+    kept.content === read.content &&
+    kept.aggregateThreshold === read.aggregateThreshold
+  );
 }
 
 /** One issuer's change within a read: its diff, its aggregate events, and a regime drop if it is one. */
