@@ -37,3 +37,13 @@ function formatSpan(seconds: number): string {
 export function formatCount(n: number): string {
   return n.toLocaleString('en-GB');
 }
+
+/**
+ * A register's URL as a page may show it: scheme, host and path. Credentials and the query are left
+ * out (`?…` marks a query): `url` may carry an access token interpolated from a secret.
+ */
+export function formatSourceUrl(url: string): string {
+  if (!URL.canParse(url)) return '';
+  const { origin, pathname, search } = new URL(url);
+  return `${origin}${pathname}${search === '' ? '' : '?…'}`;
+}

@@ -4,6 +4,7 @@ import { CsvError, parse as parseCsvSync } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
 import { RegisterReadError } from './errors.js';
 import type { Cell, DecodedTable } from './types.js';
+import { checkUnpackedSize } from './zip-bound.js';
 
 /** Text encodings the registers serve. */
 export type TextEncoding = 'utf-8' | 'windows-1252';
@@ -82,9 +83,11 @@ export function decodeWorkbook(bytes: Uint8Array, reading: WorkbookReading = {})
     throw new RegisterReadError('unparseable', 'not a spreadsheet (neither a zip nor a compound file)');
   }
   // A zip's directory is at its end: without the end record the download was cut off.
-  if (zip && buffer.lastIndexOf(ZIP_END_MAGIC) < 0) {
+  const endRecord = zip ? buffer.lastIndexOf(ZIP_END_MAGIC) : -1;
+  if (zip && endRecord < 0) {
     throw new RegisterReadError('truncated', 'the spreadsheet ends before its zip directory');
   }
+  if (zip) checkUnpackedSize(buffer, endRecord);
   let workbook: XLSX.WorkBook;
   try {
     workbook = readWorkbook(buffer, zip, reading);

@@ -28,32 +28,53 @@ export function joinSwedish(
 ): RegisterSnapshot {
   const issuers = new Map(current.issuers.map((issuer) => [issuer.key, { ...issuer }]));
   const shares = sharesByCompany(current.issuers);
-  const keptKey = keysByLei(previous);
-  const homed = new Set<string>();
-  for (const company of aggregates.issuers) {
-    if (company.aggregate === undefined) continue;
-    const companyShares = shares.get(holderKey(company.name)) ?? [];
-    const kept = company.lei === undefined ? undefined : keptKey.get(company.lei);
-    // Two companies of one name (Karnov AB has two LEIs in the real file): the second keeps its own key.
-    const share = companyShares[0] && !homed.has(companyShares[0].key) ? companyShares[0] : undefined;
-    const home = kept ?? share ?? { key: company.key };
-    homed.add(home.key);
+  const companies = aggregates.issuers.filter((company) => company.aggregate !== undefined);
+  const homes = homesOf(companies, shares, keysByLei(previous));
+  for (const [index, company] of companies.entries()) {
+    const home = homes[index] ?? { key: company.key };
+    // A share another company of the same name is homed on is that company's, never this one's.
+    const own = (shares.get(holderKey(company.name)) ?? []).filter(
+      (share) => share.key === home.key || !homes.some((other) => other.key === share.key),
+    );
     const joined: RegisterIssuer = issuers.get(home.key) ?? {
       ...home,
-      name: companyShares[0]?.name ?? company.name,
+      name: own[0]?.name ?? company.name,
       positions: [],
     };
     if (company.lei !== undefined) joined.lei = company.lei;
     // An aggregate kept under its LEI still names its share, so a watchlist by ISIN follows it.
-    const isin = joined.isin ?? companyShares[0]?.isin;
+    const isin = joined.isin ?? own[0]?.isin;
     if (isin !== undefined) joined.isin = isin;
     joined.aggregate = company.aggregate;
-    const elsewhere = namedSum(companyShares.filter((share) => share.key !== home.key));
+    const elsewhere = namedSum(own.filter((share) => share.key !== home.key));
     if (elsewhere > 0) joined.namedElsewhere = elsewhere;
     issuers.set(home.key, joined);
   }
   return snapshotOf('se-fi-current', [...issuers.values()], current.rows, {
     aggregateThreshold: SE_AGGREGATE_THRESHOLD,
+  });
+}
+
+/**
+ * Where each company's aggregate goes, by index: the key it had in the last read, else its name's
+ * lowest share when no other company holds that share, else its own `lei:` key. Kept keys are placed
+ * first, so a company new to the file never takes the share another one kept.
+ */
+function homesOf(
+  companies: readonly RegisterIssuer[],
+  shares: ReadonlyMap<string, RegisterIssuer[]>,
+  keptKey: ReadonlyMap<string, { key: string; isin?: string }>,
+): { key: string; isin?: string }[] {
+  const kept = companies.map((company) => (company.lei === undefined ? undefined : keptKey.get(company.lei)));
+  const homed = new Set(kept.flatMap((home) => (home === undefined ? [] : [home.key])));
+  return companies.map((company, index) => {
+    const home = kept[index];
+    if (home !== undefined) return home;
+    const share = shares.get(holderKey(company.name))?.[0];
+    // Two companies of one name (Karnov AB has two LEIs in the real file): the second keeps its own key.
+    if (share === undefined || homed.has(share.key)) return { key: company.key };
+    homed.add(share.key);
+    return share;
   });
 }
 

@@ -17,6 +17,12 @@ const HOSTILE = 'Björn <b>&amp; "Söner" AB';
 const HOSTILE_ESCAPED = 'Björn &lt;b&gt;&amp;amp; &quot;Söner&quot; AB';
 const SWEDISH = { namesHolders: true, threshold: 0.1 };
 const UNREACHABLE = 'http://127.0.0.1:9/register.csv';
+// A register URL holding an access token (as `${FI_TOKEN}` in the config would): never shown.
+const TOKEN = 'SWSECRET-tok-51c9';
+const TOKENED = `http://reader:${TOKEN}@127.0.0.1:9/GetAktuellFile/?token=${TOKEN}`;
+// Ericsson's aggregate, kept under its LEI, joined to its A share: a watchlist by that ISIN follows it.
+const ERICSSON_LEI = 'lei:549300W9JLPW15XDNJ42';
+const ERICSSON_A = 'SE0000108649';
 
 let stack: Stack;
 let app: App;
@@ -60,6 +66,14 @@ beforeAll(async () => {
         { name: 'fi', kind: 'se-fi-aggregate', url: UNREACHABLE, interval: '1h', watchlist: [LEI] },
         { name: 'fca', kind: 'uk-ansp-current', url: UNREACHABLE, interval: '1h' },
         { name: 'afm', kind: 'afm-current', url: UNREACHABLE, interval: '1h' },
+        {
+          name: 'fis',
+          kind: 'se-fi-current',
+          url: TOKENED,
+          aggregateUrl: UNREACHABLE,
+          interval: '1h',
+          watchlist: [ERICSSON_A],
+        },
       ],
     },
   });
@@ -83,6 +97,12 @@ beforeAll(async () => {
   }
   const last = reads.at(-1);
   if (last) await store.saveSnapshot('fi', last, new Date());
+  const ericsson = issuer(ERICSSON_LEI, 'Telefonaktiebolaget LM Ericsson', {
+    percent: 1.2,
+    date: '2026-09-01',
+    threshold: 0.1,
+  });
+  await store.saveSnapshot('fis', read([{ ...ericsson, isin: ERICSSON_A }], SWEDISH), new Date());
   await store.recordHealth('fi', { status: 'read' }, new Date());
   await store.recordHealth(
     'fca',
@@ -163,5 +183,22 @@ describe('the Sources pages, served from what the register poll keeps', () => {
     expect(body).toContain('<option value="fi" selected>register fi</option>');
     const api = await get('/events?source=API');
     expect(api.body).not.toContain('register fi</span>');
+  });
+
+  it("never shows a register URL's credentials or query, which may hold a token", async () => {
+    for (const path of ['/sources', '/sources/fis', `/sources/fis/${encodeURIComponent(ERICSSON_LEI)}`]) {
+      const { status, body } = await get(path);
+      expect(status).toBe(200);
+      expect(body).not.toContain(TOKEN);
+    }
+    expect((await get('/sources/fis')).body).toContain('<code>http://127.0.0.1:9/GetAktuellFile/?…</code>');
+  });
+
+  it('counts an aggregate kept under its LEI as watched by the ISIN of the share it was joined to', async () => {
+    const list = await get('/sources/fis');
+    expect(list.body).toContain(`/sources/fis/${encodeURIComponent(ERICSSON_LEI)}`);
+    const { status, body } = await get(`/sources/fis/${encodeURIComponent(ERICSSON_LEI)}`);
+    expect(status).toBe(200);
+    expect(body).not.toContain('not watched');
   });
 });

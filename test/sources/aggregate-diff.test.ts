@@ -246,6 +246,45 @@ describe('Sweden, joined files across reads', () => {
     expect(second.issuers[0]?.isin).toBe('SE1');
   });
 
+  it('keeps both aggregates when a second company of the same name, of a lower LEI, joins the one that kept the share', () => {
+    const first = joinSwedish(
+      positionsFile(['SE1', 'Karnov AB', [0.6]]),
+      aggregateFile(['L2', 'Karnov AB', 1.5]),
+    );
+    const second = joinSwedish(
+      positionsFile(['SE1', 'Karnov AB', [0.6]]),
+      aggregateFile(['L1', 'Karnov AB', 0.8], ['L2', 'Karnov AB', 1.5]),
+      first,
+    );
+    expect(second.issuers.map((i) => [i.key, i.lei, i.aggregate?.percent])).toEqual([
+      ['lei:L1', 'L1', 0.8],
+      ['SE1', 'L2', 1.5],
+    ]);
+    expect(diffAggregates(first, second, config).map(brief)).toEqual([
+      'aggregate-entered lei:L1 0.8 (from 0.1%)',
+    ]);
+  });
+
+  it("never subtracts another company's named positions: two companies of one name, one share", () => {
+    const joined = joinSwedish(
+      positionsFile(['SE1', 'Karnov AB', [0.6]]),
+      aggregateFile(['L1', 'Karnov AB', 1.5], ['L2', 'Karnov AB', 0.8]),
+    );
+    expect(joined.issuers.map((i) => [i.key, i.aggregate?.percent, i.namedElsewhere, i.isin])).toEqual([
+      ['lei:L2', 0.8, undefined, undefined],
+      ['SE1', 1.5, undefined, 'SE1'],
+    ]);
+    const moved = joinSwedish(
+      positionsFile(['SE1', 'Karnov AB', [0.9]]),
+      aggregateFile(['L1', 'Karnov AB', 1.5], ['L2', 'Karnov AB', 0.8]),
+      joined,
+    );
+    // The holder of SE1 moved: the share's own aggregate tells it, the other Karnov AB's does not.
+    expect(diffAggregates(joined, moved, config).map(brief)).toEqual([
+      'below-threshold-moved SE1 0.9→0.6 (1.5 − 0.9, from 0.1%)',
+    ]);
+  });
+
   it('gives a company of two shares one aggregate, less the named positions of both', () => {
     const joined = joinSwedish(
       positionsFile(['SE2', 'Ericsson', [0.5]], ['SE1', 'Ericsson', [0.6, 0.7]]),

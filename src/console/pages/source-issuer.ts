@@ -51,7 +51,8 @@ export async function loadSourceIssuer(
     key,
     name: issuerName,
     issuer,
-    watched: isWatched(view.config.watchlist, { key, name: issuerName }),
+    // With the share it was joined to: an aggregate kept under its LEI is followed by that ISIN too.
+    watched: isWatched(view.config.watchlist, { key, name: issuerName, isin: issuer?.isin }),
     events,
     nowMs: app.ctx.now().getTime(),
   };

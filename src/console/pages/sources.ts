@@ -9,6 +9,7 @@ import {
   formatAge,
   formatCount,
   formatPercent,
+  formatSourceUrl,
   formatThreshold,
   formatTime,
 } from '../format.js';
@@ -119,7 +120,7 @@ export function noSuchSource(name: string): PageResult {
 /** One source's page, from its data (pure): its health and every watched issuer. */
 export function renderSource(view: SourceView, nowMs: number): SafeHtml {
   const kept = view.kept;
-  return html`<p class="muted">${REGISTER_TITLES[view.config.kind]} · <code>${view.config.url}</code></p>
+  return html`<p class="muted">${REGISTER_TITLES[view.config.kind]} · <code>${formatSourceUrl(view.config.url)}</code></p>
 <table><thead><tr><th>Source</th><th>Register</th><th>Health</th><th>Last good read</th><th class="num">Issuers listed</th><th class="num">Watched</th></tr></thead>
 <tbody>${summaryRow(view, nowMs)}</tbody></table>
 ${kept ? html`<p class="muted">Issuers as the last file read in full listed them (${formatTime(kept.at)}${kept.snapshot.publishedOn ? `, published on ${kept.snapshot.publishedOn}` : ''}); an unchanged file since keeps them.</p>` : ''}

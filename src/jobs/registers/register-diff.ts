@@ -49,6 +49,11 @@ export interface RegisterDiffInput {
   listedBefore?: ReadonlySet<string>;
   /** Issuers committed even when their named positions did not move: those with aggregate events. */
   alsoCommit: ReadonlySet<string>;
+  /**
+   * The last good read of the whole register, saved once every issuer of it was committed. A read
+   * that failed part-way leaves it behind the issuers already committed: their drops still count.
+   */
+  kept?: RegisterSnapshot | undefined;
 }
 
 /**
@@ -71,7 +76,8 @@ export function diffRegister(input: RegisterDiffInput): RegisterDiff {
   const diffs = keys.map((key) => issuerDiff(input, key, read.get(key), input.previous.get(key) ?? null));
   const commit = (d: RegisterIssuerDiff) => input.alsoCommit.has(d.key) || (named && changed(d));
   const dropped = named ? diffs.filter(droppedAll) : [];
-  if (!isRegimeChange(input, dropped.length)) return { issuers: diffs.filter(commit), drops: [] };
+  const count = new Set([...dropped.map((d) => d.key), ...droppedSinceKept(input, read)]).size;
+  if (!isRegimeChange(input, count)) return { issuers: diffs.filter(commit), drops: [] };
   const drops = new Set(dropped);
   return {
     issuers: diffs.filter((d) => commit(d) && !drops.has(d)),
@@ -135,6 +141,20 @@ function changed(d: RegisterIssuerDiff): boolean {
 function droppedAll(d: RegisterIssuerDiff): boolean {
   const before = Object.keys(d.previous?.positions ?? {}).length;
   return before > 0 && Object.keys(d.diff.next.positions).length === 0;
+}
+
+/**
+ * Watched issuers the kept read named holders of and this read names none of. Counted with the drops
+ * against the issuers' own snapshots, so a read replayed after a failed commit is the same regime
+ * change as the first attempt: the issuers it committed before failing no longer diff as drops.
+ */
+function droppedSinceKept(input: RegisterDiffInput, read: ReadonlyMap<string, RegisterIssuer>): string[] {
+  const kept = input.kept;
+  if (kept === undefined || kept.content !== 'positions' || !kept.namesHolders) return [];
+  return kept.issuers
+    .filter((issuer) => issuer.positions.length > 0 && isWatched(input.source.watchlist, issuer))
+    .filter((issuer) => (read.get(issuer.key)?.positions.length ?? 0) === 0)
+    .map((issuer) => issuer.key);
 }
 
 function isRegimeChange(input: RegisterDiffInput, dropped: number): boolean {

@@ -82,6 +82,7 @@ async function commitRead(
     onFirstSeen: config.poll.onFirstSeen,
     ...(last === null ? {} : { listedBefore: new Set(last.snapshot.issuers.map((issuer) => issuer.key)) }),
     alsoCommit: new Set(alerts.keys()),
+    kept: last?.snapshot,
   });
   // One read of the mutes for the whole file: a read can commit hundreds of issuers.
   const mutes = diff.drops.length + diff.issuers.length > 0 ? await ctx.mutes.list() : [];
@@ -104,7 +105,9 @@ async function commitRead(
 
 /**
  * The aggregate and scope events of this read against the last one kept, by issuer key; none on the
- * first read (a silent baseline, as for named holders).
+ * first read (a silent baseline, as for named holders), nor on the first read of a new shape: a kept
+ * read of another kind, or without the aggregates this one has (`aggregateUrl` added or removed),
+ * differs by every issuer's aggregate, and none of that happened in the register.
  */
 function aggregateAlertsOf(
   ctx: JobContext,
@@ -113,7 +116,7 @@ function aggregateAlertsOf(
   last: StoredRead | null,
 ): Map<string, PositionEvent[]> {
   const byIssuer = new Map<string, PositionEvent[]>();
-  if (last === null) return byIssuer;
+  if (last === null || !sameShape(last.snapshot, snapshot)) return byIssuer;
   const watched = diffAggregates(last.snapshot, snapshot, source.aggregates).filter((event) =>
     isWatched(source.watchlist, event.issuer),
   );
@@ -127,6 +130,14 @@ function aggregateAlertsOf(
   for (const alert of alerts)
     byIssuer.set(alert.issuer.id, [...(byIssuer.get(alert.issuer.id) ?? []), alert]);
   return byIssuer;
+}
+
+function sameShape(kept: RegisterSnapshot, read: RegisterSnapshot): boolean {
+  return (
+    kept.kind === read.kind &&
+    kept.content === read.content &&
+    kept.aggregateThreshold === read.aggregateThreshold
+  );
 }
 
 /** One issuer's change within a read: its diff, its aggregate events, and a regime drop if it is one. */
