@@ -3,11 +3,19 @@ import { renderDigest } from '../../src/channels/email/render-digest.js';
 import { renderSlack } from '../../src/channels/slack/render.js';
 import { registerSourceSchema } from '../../src/config/schema/sources.js';
 import { type ChannelConfig, channelSchema } from '../../src/config/schema.js';
-import { NAMED_HOLDERS, planRegimeEvent, regimeEvent } from '../../src/jobs/registers/regime-event.js';
+import {
+  NAMED_HOLDERS,
+  planRegimeEvent,
+  regimeEvent,
+  withoutBoundaryArtefacts,
+} from '../../src/jobs/registers/regime-event.js';
 import { diffRegister, type RegimeDrop } from '../../src/jobs/registers/register-diff.js';
 import { positionEventSchema } from '../../src/positions/schemas.js';
+import type { PositionEvent } from '../../src/positions/types.js';
+import { muteKey } from '../../src/routing/mutes.js';
 import { issuersFromPositions, snapshotOf } from '../../src/sources/snapshot.js';
 import { slackText } from '../e2e/harness.js';
+import { makeEvent } from '../routing/events.js';
 
 const source = registerSourceSchema.parse({
   name: 'fca-legacy',
@@ -112,6 +120,42 @@ describe('a regime drop as one event', () => {
       'openings skip',
       'muted muted',
     ]);
+  });
+
+  it('is muted by a mute of "Named holders", the name its message shows, while the closes were not', () => {
+    const drop = ukDrop();
+    const event = regimeEvent(drop, ctx);
+    const mutes = [
+      {
+        scope: 'holder' as const,
+        target: NAMED_HOLDERS,
+        key: muteKey('holder', NAMED_HOLDERS),
+        channel: 'desk',
+        until: Date.parse('2026-08-01'),
+        digests: false,
+        createdAt: 0,
+      },
+    ];
+    const plan = planRegimeEvent(drop, event, {
+      channels: [channel({ name: 'desk' }), channel({ name: 'trading' })],
+      mutes,
+      now: new Date('2026-07-14T08:00:00Z'),
+      options: { confirmedCloses: 'digest' },
+    });
+    expect(plan.targets.map((t) => t.channel)).toEqual(['trading']);
+    expect(plan.logged[0]?.routes.map((r) => `${r.channel} ${r.verdict}`)).toEqual([
+      'desk muted',
+      'trading send',
+    ]);
+  });
+
+  it('leaves out the below-threshold move of the read that stopped naming holders, and keeps the aggregate', () => {
+    const kinds = (events: PositionEvent[]) => events.map((e) => e.aggregate?.kind);
+    const events = [
+      makeEvent({ aggregate: { kind: 'aggregate-changed', thresholdPercent: 0.1 } }),
+      makeEvent({ aggregate: { kind: 'below-threshold-moved', thresholdPercent: 0.1 } }),
+    ];
+    expect(kinds(withoutBoundaryArtefacts(events))).toEqual(['aggregate-changed']);
   });
 
   it('reads in a digest and on Slack as no longer published, never as fell below 0.5%', () => {

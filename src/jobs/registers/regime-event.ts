@@ -60,7 +60,8 @@ export function regimeEvent(drop: RegimeDrop, ctx: RegimeEventContext): Position
 
 /**
  * Where the regime event goes: wherever the closes it stands for would have gone (each channel's
- * filters, mutes, quiet hours and digests decide, as for the closes), once per channel and period.
+ * filters, mutes, quiet hours and digests decide, as for the closes), once per channel and period;
+ * except where the event itself is muted (a mute of "Named holders", the name its message shows).
  * Pure.
  */
 export function planRegimeEvent(
@@ -69,14 +70,19 @@ export function planRegimeEvent(
   routing: { channels: readonly ChannelConfig[]; mutes: readonly Mute[]; now: Date; options: RouteOptions },
 ): DeliveryPlan {
   const closes = planDelivery(drop.closes, routing.channels, routing.mutes, routing.now, routing.options);
+  const own = planDelivery([event], routing.channels, routing.mutes, routing.now, routing.options);
+  const muted = new Map(
+    (own.logged[0]?.routes ?? []).filter((r) => r.verdict === 'muted').map((r) => [r.channel, r]),
+  );
   const targets = new Map<string, DeliveryPlan['targets'][number]>();
-  for (const target of closes.targets)
+  for (const target of closes.targets) {
+    if (muted.has(target.channel)) continue;
     targets.set(`${target.type}|${target.channel}|${target.readyAt ?? ''}`, { ...target, events: [event] });
-  return {
-    targets: [...targets.values()],
-    suppressed: [],
-    logged: [{ event, routes: routing.channels.map((channel) => verdictOf(channel.name, closes.logged)) }],
-  };
+  }
+  const routes = routing.channels.map(
+    (channel) => muted.get(channel.name) ?? verdictOf(channel.name, closes.logged),
+  );
+  return { targets: [...targets.values()], suppressed: [], logged: [{ event, routes }] };
 }
 
 /** A channel's verdict on the drop: told if any close would have been, else why the first was not. */
@@ -88,4 +94,13 @@ function verdictOf(channel: string, logged: DeliveryPlan['logged']): RouteVerdic
 
 function maxDate(a: string, b: string | undefined): string {
   return b !== undefined && b > a ? b : a;
+}
+
+/**
+ * An issuer's aggregate events in the read where its register stopped naming holders, less the move of
+ * the interest "below the public threshold": with no holder named it jumps by the whole named sum, an
+ * artefact of the boundary that the regime event already tells.
+ */
+export function withoutBoundaryArtefacts(events: readonly PositionEvent[]): PositionEvent[] {
+  return events.filter((event) => event.aggregate?.kind !== 'below-threshold-moved');
 }

@@ -11,7 +11,7 @@ import { commitPoll } from '../../state/poll-commit.js';
 import type { RegisterStore, StoredRead } from '../../state/register-store.js';
 import type { JobContext } from '../context.js';
 import { aggregateAlerts } from './aggregate-alerts.js';
-import { planRegimeEvent, regimeEvent } from './regime-event.js';
+import { planRegimeEvent, regimeEvent, withoutBoundaryArtefacts } from './regime-event.js';
 import { diffRegister, isWatched, type RegimeDrop, type RegisterIssuerDiff } from './register-diff.js';
 import { sourceNotReadKey } from './source-notices.js';
 
@@ -87,17 +87,19 @@ async function commitRead(
   // One read of the mutes for the whole file: a read can commit hundreds of issuers.
   const mutes = diff.drops.length + diff.issuers.length > 0 ? await ctx.mutes.list() : [];
   let events = 0;
-  const changes = [
+  const changes: { issuer: RegisterIssuerDiff; drop?: RegimeDrop }[] = [
     ...diff.drops.map((drop) => ({ issuer: drop.silent, drop })),
     ...diff.issuers.map((issuer) => ({ issuer })),
   ];
-  for (const change of changes)
+  for (const change of changes) {
+    const aggregates = alerts.get(change.issuer.key) ?? [];
     events += await commitIssuer(ctx, store, source, {
       ...change,
-      aggregates: alerts.get(change.issuer.key) ?? [],
+      aggregates: change.drop ? withoutBoundaryArtefacts(aggregates) : aggregates,
       mutes,
       publishedOn: snapshot.publishedOn,
     });
+  }
   await store.saveSnapshot(source.name, snapshot, ctx.now());
   if (events > 0) ctx.logger.info({ source: source.name, events }, 'register read found changes');
   return { events, issuers: diff.issuers.length, drops: diff.drops.length };
