@@ -139,6 +139,24 @@ describe('diffRegister: named holders of a register through the API diff', () =>
     expect(diff(before, after, stillNamed).drops).toEqual([]);
   });
 
+  it('after namedHoldersUntil, a holder dropped from an issuer that keeps others is the boundary too, not a close', () => {
+    const before = read({ GB0000000001: { 'Marshall Wace LLP': 0.8, 'Citadel Advisors LLC': 0.6 } });
+    const after = read({ GB0000000001: { 'Citadel Advisors LLC': 0.7 } });
+    const result = diff(before, after, source({ regimeBoundary: { namedHoldersUntil: '2026-07-12' } }));
+    expect(events(result)).toEqual([]);
+    expect(result.drops.map((d) => [d.key, d.lastNamedSum, d.closes.map((c) => c.holder)])).toEqual([
+      ['GB0000000001', 0.8, ['Marshall Wace LLP']],
+    ]);
+    // What else moved is still told, and the snapshot keeps the holder still named.
+    const [drop] = result.drops;
+    expect(drop?.silent.diff.events.map((e) => `${e.holder} ${e.kind}`)).toEqual([
+      'Citadel Advisors LLC increased',
+    ]);
+    expect(Object.values(drop?.silent.diff.next.positions ?? {}).map((p) => p.holder)).toEqual([
+      'Citadel Advisors LLC',
+    ]);
+  });
+
   it('follows only the watched issuers, by ISIN or by name', () => {
     const config = source({ watchlist: ['GB0000000001', 'issuer   gb0000000003'] });
     const result = diff(read(FIVE), read({}), config);

@@ -1,5 +1,6 @@
 import type { RegisterSourceConfig } from '../../config/schema/sources.js';
 import { type DiffResult, diffPositions, type PositionEvent, type Snapshot } from '../../positions/index.js';
+import { round4 } from '../../positions/round.js';
 import { issuerNameKey } from '../../routing/match-keys.js';
 import type { RegisterIssuer, RegisterSnapshot } from '../../sources/types.js';
 import type { IssuerPosition } from '../../upstream/schemas.js';
@@ -75,20 +76,29 @@ export function diffRegister(input: RegisterDiffInput): RegisterDiff {
     : [...input.alsoCommit].sort();
   const diffs = keys.map((key) => issuerDiff(input, key, read.get(key), input.previous.get(key) ?? null));
   const commit = (d: RegisterIssuerDiff) => input.alsoCommit.has(d.key) || (named && changed(d));
-  const dropped = named ? diffs.filter(droppedAll) : [];
+  // Past the last day of named holders, any holder dropped is the boundary, not a close.
+  const past = pastNamedHolders(input);
+  const dropped = named ? diffs.filter((d) => droppedAll(d) || (past && d.diff.events.some(isClose))) : [];
   const count = new Set([...dropped.map((d) => d.key), ...droppedSinceKept(input, read)]).size;
   if (!isRegimeChange(input, count)) return { issuers: diffs.filter(commit), drops: [] };
   const drops = new Set(dropped);
+  return { issuers: diffs.filter((d) => commit(d) && !drops.has(d)), drops: dropped.map(regimeDrop) };
+}
+
+/** An issuer's drop: its closes stand for the boundary; whatever else moved is committed as told. */
+function regimeDrop(d: RegisterIssuerDiff): RegimeDrop {
+  const closes = d.diff.events.filter(isClose);
   return {
-    issuers: diffs.filter((d) => commit(d) && !drops.has(d)),
-    drops: dropped.map((d) => ({
-      key: d.key,
-      name: d.name,
-      lastNamedSum: d.diff.events[0]?.issuerTotal.before ?? 0,
-      closes: d.diff.events,
-      silent: { ...d, diff: { ...d.diff, events: [] } },
-    })),
+    key: d.key,
+    name: d.name,
+    lastNamedSum: round4(closes.reduce((sum, close) => sum + (close.previous?.value ?? 0), 0)),
+    closes,
+    silent: { ...d, diff: { ...d.diff, events: d.diff.events.filter((event) => !isClose(event)) } },
   };
+}
+
+function isClose(event: PositionEvent): boolean {
+  return event.kind === 'closed';
 }
 
 /** True when a register watchlist follows this issuer: `all`, its ISIN (key) or its name. */
@@ -159,7 +169,10 @@ function droppedSinceKept(input: RegisterDiffInput, read: ReadonlyMap<string, Re
 
 function isRegimeChange(input: RegisterDiffInput, dropped: number): boolean {
   if (dropped === 0) return false;
+  return pastNamedHolders(input) || dropped >= input.source.regimeBoundary.minIssuers;
+}
+
+function pastNamedHolders(input: RegisterDiffInput): boolean {
   const until = input.source.regimeBoundary.namedHoldersUntil;
-  if (until !== undefined && input.now.toISOString().slice(0, 10) > until) return true;
-  return dropped >= input.source.regimeBoundary.minIssuers;
+  return until !== undefined && input.now.toISOString().slice(0, 10) > until;
 }
