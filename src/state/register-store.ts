@@ -124,6 +124,19 @@ export class RegisterStore {
     return readStored(await this.#redis.get(this.keys(source).last), lastSchema) ?? null;
   }
 
+  /**
+   * Forgets every issuer the source stored and its last read: the next read is a silent baseline, as
+   * a source's first. For a source whose config now reads another register under the same name.
+   */
+  async forgetIssuers(source: string): Promise<number> {
+    const keys = this.keys(source);
+    const issuers = await this.issuerKeys(source);
+    const multi = this.#redis.multi();
+    for (const issuer of issuers) multi.del(keys.snapshot(issuer));
+    await multi.del(keys.issuers, keys.last).exec();
+    return issuers.length;
+  }
+
   /** Keeps a good read for the next aggregate diff; a history file's every row is left out. */
   async saveSnapshot(source: string, snapshot: RegisterSnapshot, at: Date): Promise<void> {
     const issuers = snapshot.issuers.map(({ history: _history, ...issuer }) => issuer);

@@ -40,11 +40,10 @@ export async function runRegisterPoll(
   const source = ctx.settings().config.sources.find((s) => s.name === sourceName);
   // A source removed by a reload while its job waited.
   if (source === undefined) return { outcome: 'gone' };
-  const last = await deps.store.lastSnapshot(source.name);
-  const read = await readSource(source, await deps.store.lastRead(source.name), {
-    previous: last?.snapshot,
-    now: ctx.now(),
-  });
+  const last = await keptUnlessReshaped(ctx, deps.store, source);
+  // The validators and row count of another register's file say nothing of this one's.
+  const lastRead = last === null ? undefined : await deps.store.lastRead(source.name);
+  const read = await readSource(source, lastRead, { previous: last?.snapshot, now: ctx.now() });
   if (read.status === 'not-read') {
     await notRead(ctx, deps.store, source, read.reason, read.detail);
     return { outcome: 'not-read', reason: read.reason };
@@ -60,6 +59,28 @@ export async function runRegisterPoll(
   await deps.store.saveRead(source.name, read.last, ctx.now());
   await readWell(ctx, deps.store, source);
   return { outcome: 'read', issuers, events, drops };
+}
+
+/**
+ * The last read kept, or null when the source now reads another register under its name (its `kind`
+ * changed in the config): then every issuer it stored is forgotten and the next read is a silent
+ * baseline, with no validators or row count of the old file.
+ * Read against the old register's snapshots, it would tell every issuer of one as closed and every
+ * issuer of the other as opened.
+ */
+async function keptUnlessReshaped(
+  ctx: JobContext,
+  store: RegisterStore,
+  source: RegisterSourceConfig,
+): Promise<StoredRead | null> {
+  const last = await store.lastSnapshot(source.name);
+  if (last === null || last.snapshot.kind === source.kind) return last;
+  const forgotten = await store.forgetIssuers(source.name);
+  ctx.logger.warn(
+    { source: source.name, from: last.snapshot.kind, to: source.kind, forgotten },
+    'register source reads another register now: its issuers are baselined again, nothing told',
+  );
+  return null;
 }
 
 async function commitRead(
