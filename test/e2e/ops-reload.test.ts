@@ -121,7 +121,11 @@ describe('config reload without a restart', () => {
     expect(reloaded).toMatchObject({ why: 'file changed', channels: 2 });
 
     stack.sandbox.scenario.disclose(a, 'Watched File Partners', 0.75);
-    await waitFor('the new channel receives', () => postedTo('second').length === 1);
+    // Each channel delivers on its own: wait for both (the old one may post after the new one).
+    await waitFor(
+      'both channels receive',
+      () => postedTo('second').length === 1 && postedTo('desk').length === 1,
+    );
     expect(postedTo('second')).toEqual([a]);
     expect(postedTo('desk')).toEqual([a]);
   }, 60_000);
