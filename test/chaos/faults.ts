@@ -189,9 +189,13 @@ async function unauthorizedOnce(ctx: FaultContext, rng: Random): Promise<void> {
   }
   ctx.story.add('saw', 'access marked revoked in Redis: polling stopped in every process');
   await sleep(rng.int(300, 2_000));
-  const resumed = await runShortwatch(['resume', '-c', configPath]);
-  ctx.story.add(
-    'inject',
-    `operator ran \`shortwatch resume\` (exit ${resumed.code}): ${resumed.stdout.trim()}`,
-  );
+  // A Redis outage may cover the moment the operator runs it: `resume` then exits 1 ("Redis does not
+  // answer") and the operator runs it again, as they would, until it answers (at most 10 tries, 1 s apart).
+  for (let attempt = 1; attempt <= 10; attempt++) {
+    const resumed = await runShortwatch(['resume', '-c', configPath]);
+    const said = (resumed.code === 0 ? resumed.stdout : resumed.stderr).trim().split('\n').at(-1) ?? '';
+    ctx.story.add('inject', `operator ran \`shortwatch resume\` (exit ${resumed.code}): ${said}`);
+    if (resumed.code !== 1) return;
+    await sleep(1_000);
+  }
 }

@@ -41,9 +41,12 @@ describe.skipIf(!REDIS_SERVER)('a Redis answering LOADING', () => {
 
   /** Starts a reload and resolves once another client is answered LOADING; `done` settles when it ends. */
   const startLoading = async (): Promise<{ done: Promise<unknown> }> => {
+    // The probe is connected first: a client that connects while Redis loads waits in ioredis's ready
+    // check until the load ends, and would never see LOADING (seen under a loaded CI run).
+    const probe = new Redis(server.url, { maxRetriesPerRequest: 0, reconnectOnError: () => false });
+    await probe.ping();
     const reloading = new Redis(server.url, { maxRetriesPerRequest: 0 });
     const done = reloading.call('DEBUG', 'RELOAD').finally(() => reloading.disconnect());
-    const probe = new Redis(server.url, { maxRetriesPerRequest: 0, reconnectOnError: () => false });
     try {
       await waitFor('LOADING answers', () =>
         probe.get('probe').then(
