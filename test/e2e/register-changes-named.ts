@@ -158,3 +158,20 @@ export function legacyEmptied(): Buffer {
   for (let r = (current['!data'] ?? []).length - 1; r > header; r--) removeRow(current, r);
   return writeWorkbook(book, 'xlsx');
 }
+
+/** The AFM's history file (every notification, Windows-1252, newest first): every latest position in it is under 0.5%. */
+export const AFM_HISTORY_FIXTURE = 'shared:netherlands/nettoshortpositieshistorie.csv';
+
+/**
+ * The AFM history with two notifications of 13 Aug 2025 on top: Marshall Wace back above 0.5% in Fugro
+ * (0.45% → 0.62%) and Qube Research & Technologies new in Fugro at 0.55%. Edited as Latin-1 text, so
+ * the file's Windows-1252 bytes (é, ç) stay as they are.
+ */
+export function afmHistoryChanged(): Buffer {
+  const [header, ...rows] = registerBytes(AFM_HISTORY_FIXTURE).toString('latin1').split('\n');
+  const added = [
+    '"Marshall Wace LLP";"Fugro N.V.";"NL00150003E1";"0.62";"2025-08-13 00:00:00"',
+    '"Qube Research & Technologies Ltd";"Fugro N.V.";"NL00150003E1";"0.55";"2025-08-13 00:00:00"',
+  ];
+  return Buffer.from([header, ...added, ...rows].join('\n'), 'latin1');
+}

@@ -6,8 +6,10 @@ import { holderKey } from '../../src/positions/index.js';
 import { registerBytes } from '../helpers/register-fixtures.js';
 import { waitFor } from './harness.js';
 import {
+  AFM_HISTORY_FIXTURE,
   ANSP_HISTORIC_FIXTURE,
   ANSP_HISTORIC_NEXT_FIXTURE,
+  afmHistoryChanged,
   CBI_FIXTURE,
   CNMV_FIXTURE,
   CONSOB_FIXTURE,
@@ -34,6 +36,7 @@ const SOURCES = [
   { name: 'fsma', kind: 'be-fsma-current', path: '/fsma.csv', fixture: FSMA_FIXTURE },
   { name: 'fsmahist', kind: 'be-fsma-history', path: '/fsma-history.csv', fixture: FSMA_HISTORY_FIXTURE },
   { name: 'fcahist', kind: 'uk-ansp-historic', path: '/ansp-historic.csv', fixture: ANSP_HISTORIC_FIXTURE },
+  { name: 'afmhist', kind: 'afm-history', path: '/afm-history.csv', fixture: AFM_HISTORY_FIXTURE },
   {
     name: 'fcalegacy',
     kind: 'uk-legacy-holders',
@@ -55,6 +58,7 @@ beforeAll(async () => {
   copies.set('fsma', fsmaChanged());
   copies.set('fsmahist', fsmaHistoryChanged());
   copies.set('fcahist', registerBytes(ANSP_HISTORIC_NEXT_FIXTURE));
+  copies.set('afmhist', afmHistoryChanged());
   copies.set('fcalegacy', legacyDropped());
   registers = await startRegisterStack(SOURCES);
 }, 90_000);
@@ -101,6 +105,8 @@ const TOLD = [
     line: /Numeric Investors LLC fell below the 0\.5% disclosure threshold, no longer public: 0\.69% → off/,
   },
   { source: 'fsmahist', issuer: 'ONTEX', line: /Walleye Capital LLC raised 0\.51% → 0\.60%/ },
+  { source: 'afmhist', issuer: 'Fugro', line: /Marshall Wace LLP [^\n]*0\.45% → 0\.62%/ },
+  { source: 'afmhist', issuer: 'Fugro', line: /Qube Research & Technologies Ltd opened 0\.55%/ },
   {
     source: 'fcahist',
     issuer: 'Vistry',
@@ -228,7 +234,7 @@ describe('named-holder registers: spreadsheet or CSV served → conditional GET 
     expect(registers.stack.slack.delivered()).toHaveLength(0);
     expect(registers.stack.smtp.mails).toHaveLength(0);
 
-    serveCopies('consob', 'cnmv', 'cbi', 'fsma', 'fsmahist', 'fcahist');
+    serveCopies('consob', 'cnmv', 'cbi', 'fsma', 'fsmahist', 'fcahist', 'afmhist');
     const revised = `${aggregateHolder(0.2)}, revised for 2026-07-06`;
     const expected = [
       `consob|IT0004056880|${holderKey('D. E. Shaw & Co., L.P.')}|increased`,
@@ -242,22 +248,23 @@ describe('named-holder registers: spreadsheet or CSV served → conditional GET 
       `fsma|BE0003470755|${holderKey('Numeric Investors LLC')}|closed`,
       `fsmahist|BE0974276082|${holderKey('Walleye Capital LLC')}|increased`,
       `fcahist|GB0001859296|${holderKey(revised)}|increased`,
+      // The AFM history's every latest position was under 0.5%: Marshall Wace is back above it in Fugro.
+      `afmhist|NL00150003E1|${holderKey('Marshall Wace LLP')}|increased`,
+      `afmhist|NL00150003E1|${holderKey('Qube Research & Technologies Ltd')}|opened`,
     ].sort();
     // On a timeout the comparison below says which events are missing.
     await waitFor(
-      'the ten register events',
-      async () => (await registers.events()).length >= 10,
+      'the twelve register events',
+      async () => (await registers.events()).length >= expected.length,
       30_000,
     ).catch(() => undefined);
     expect(await registers.events()).toEqual(expected);
 
-    // Ten issuers changed (Ontex in two sources): one Slack message and one e-mail each.
-    await waitFor('ten Slack messages', () => registers.stack.slack.delivered().length >= 10, 30_000).catch(
+    // Eleven issuers changed (Ontex in two sources): one Slack message and one e-mail each.
+    await waitFor('11 Slack messages', () => registers.stack.slack.delivered().length >= 11, 30_000).catch(
       () => undefined,
     );
-    await waitFor('ten e-mails', () => registers.stack.smtp.mails.length >= 10, 30_000).catch(
-      () => undefined,
-    );
+    await waitFor('11 e-mails', () => registers.stack.smtp.mails.length >= 11, 30_000).catch(() => undefined);
     for (const told of [registers.slackSince(0), registers.mailSince(0)]) {
       for (const { source, issuer, line } of TOLD) {
         const from = new RegExp(`register ${source}\\b`);
@@ -269,8 +276,8 @@ describe('named-holder registers: spreadsheet or CSV served → conditional GET 
 
     // Later reads find the same files (304s): nothing is told twice.
     await registers.readsPass(3);
-    expect(registers.stack.slack.delivered()).toHaveLength(10);
-    expect(registers.stack.smtp.mails).toHaveLength(10);
+    expect(registers.stack.slack.delivered()).toHaveLength(11);
+    expect(registers.stack.smtp.mails).toHaveLength(11);
     expect(await registers.events()).toEqual(expected);
   }, 90_000);
 
