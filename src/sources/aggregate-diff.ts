@@ -153,6 +153,7 @@ function refOf(register: RegisterSnapshot['kind'], issuer: RegisterIssuer): Aggr
   const ref: AggregateIssuerRef = { register, key: issuer.key, name: issuer.name };
   if (issuer.isin !== undefined) ref.isin = issuer.isin;
   if (issuer.lei !== undefined) ref.lei = issuer.lei;
+  if (issuer.otherIsins !== undefined) ref.otherIsins = issuer.otherIsins;
   return ref;
 }
 

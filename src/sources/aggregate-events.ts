@@ -8,6 +8,8 @@ export interface AggregateIssuerRef {
   isin?: string;
   lei?: string;
   name: string;
+  /** The company's other shares, which its one aggregate also counts (Sweden). */
+  otherIsins?: string[];
 }
 
 /** An aggregate value with its date. */

@@ -12,13 +12,13 @@ export const SE_AGGREGATE_THRESHOLD = 0.1;
  * holder key). Each aggregate then sits beside its company's named positions, and "aggregate minus
  * named" is the interest below the public threshold.
  *
- * Two things keep the aggregate's identity stable between reads, since the aggregate diff matches
- * issuers by key:
+ * The aggregate diff matches issuers by key, so these rules keep an aggregate's identity stable:
  * - An aggregate stays under the key it had in `previous` (by LEI): a company whose last named holder
  *   leaves keeps its ISIN key, and one first seen without holders keeps its `lei:` key when a holder
  *   appears. Without this, either move would be told as an aggregate ended and another entered.
  * - A company with several shares (Ericsson A and B) has one aggregate: it goes to one share (the key
- *   it had, else the lowest ISIN), and the others' named positions are its `namedElsewhere`.
+ *   it had, else the lowest ISIN), the others' named positions are its `namedElsewhere` and their
+ *   ISINs its `otherIsins` (a watchlist naming the B share follows the company's aggregate too).
  * - Every aggregate is kept, also of two companies that share a name.
  */
 export function joinSwedish(
@@ -46,8 +46,11 @@ export function joinSwedish(
     const isin = joined.isin ?? own[0]?.isin;
     if (isin !== undefined) joined.isin = isin;
     joined.aggregate = company.aggregate;
-    const elsewhere = namedSum(own.filter((share) => share.key !== home.key));
+    const others = own.filter((share) => share.key !== home.key);
+    const elsewhere = namedSum(others);
     if (elsewhere > 0) joined.namedElsewhere = elsewhere;
+    const otherIsins = others.flatMap((share) => (share.isin === undefined ? [] : [share.isin]));
+    if (otherIsins.length > 0) joined.otherIsins = otherIsins;
     issuers.set(home.key, joined);
   }
   return snapshotOf('se-fi-current', [...issuers.values()], current.rows, {

@@ -48,6 +48,8 @@ export interface RegisterIssuer {
    * aggregate is per company, positions per ISIN), so "aggregate minus named" subtracts them too.
    */
   namedElsewhere?: number;
+  /** The ISINs of those other shares: a watchlist naming one of them follows the company's aggregate. */
+  otherIsins?: string[];
 }
 
 /** What one register file says, read whole: the input of every diff. */

@@ -67,6 +67,7 @@ const lastSchema = z.object({
           .optional(),
         aggregateHistory: z.array(pointSchema).optional(),
         namedElsewhere: z.number().optional(),
+        otherIsins: z.array(z.string()).optional(),
       }),
     ),
   }),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { aggregateEventsSchema } from '../../src/config/schema/sources.js';
+import { isWatched } from '../../src/jobs/registers/register-diff.js';
 import { diffAggregates } from '../../src/sources/aggregate-diff.js';
 import type { AggregateEvent } from '../../src/sources/aggregate-events.js';
 import { namedPosition, snapshotOf } from '../../src/sources/snapshot.js';
@@ -299,8 +300,10 @@ describe('Sweden, joined files across reads', () => {
       aggregateFile(['L1', 'Ericsson', 3]),
       joined,
     );
-    expect(diffAggregates(joined, raised, config).map(brief)).toEqual([
-      'below-threshold-moved SE1 1.2→0.8 (3 − 2.2, from 0.1%)',
-    ]);
+    const events = diffAggregates(joined, raised, config);
+    expect(events.map(brief)).toEqual(['below-threshold-moved SE1 1.2→0.8 (3 − 2.2, from 0.1%)']);
+    // A desk watching the B share alone follows the company's one aggregate too.
+    expect(events.map((event) => isWatched(['SE2'], event.issuer))).toEqual([true]);
+    expect(events.map((event) => isWatched(['SE3'], event.issuer))).toEqual([false]);
   });
 });

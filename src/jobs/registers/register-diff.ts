@@ -104,13 +104,23 @@ function isClose(event: PositionEvent): boolean {
 /** True when a register watchlist follows this issuer: `all`, its ISIN (key) or its name. */
 export function isWatched(
   watchlist: RegisterSourceConfig['watchlist'],
-  issuer: { key: string; name: string; isin?: string | undefined },
+  issuer: {
+    key: string;
+    name: string;
+    isin?: string | undefined;
+    otherIsins?: readonly string[] | undefined;
+  },
 ): boolean {
   if (watchlist === 'all') return true;
   const name = issuerNameKey(issuer.name);
-  // By ISIN too: an aggregate kept under its LEI (Sweden) still names the share it was joined to.
+  // By ISIN too: an aggregate kept under its LEI (Sweden) still names the share it was joined to, and
+  // a company's one aggregate is followed by any of its shares.
   return watchlist.some(
-    (entry) => entry === issuer.key || entry === issuer.isin || issuerNameKey(entry) === name,
+    (entry) =>
+      entry === issuer.key ||
+      entry === issuer.isin ||
+      issuer.otherIsins?.includes(entry) === true ||
+      issuerNameKey(entry) === name,
   );
 }
 
