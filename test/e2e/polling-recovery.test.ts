@@ -40,9 +40,10 @@ describe('polling: recovery after a process died mid-poll', () => {
     first.kill('SIGKILL');
     await first.exited;
 
+    // Taken before the spawn: the new process may run its first gate check before it reports ready.
+    const restartedAt = Date.now();
     const second = await spawnDaemon(stack, 'worker');
     current.daemons.push(second);
-    const restartedAt = Date.now();
     const repolled = async () => {
       const now = await observer.ctx.snapshots.getMany(ids);
       return ids.every((id) => now.get(id)?.polledAt !== before.get(id)?.polledAt);

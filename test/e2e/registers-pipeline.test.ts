@@ -240,7 +240,9 @@ describe('registers: file served → conditional GET → diff → Slack and e-ma
       const notices = await app.ctx.notices.list();
       expect(notices.find((n) => n.key === 'source-not-read-afm')?.text).toContain(reason);
       const afm = (await collectStatus(app)).sources.find((source) => source.name === 'afm');
-      expect(afm?.state).toBe('not-read');
+      // Read every 500 ms, the source is also stale after 1.5 s of refused reads, which a loaded
+      // machine reaches before `status` is asked (seen with six forks): either way, with the reason.
+      expect(['not-read', 'stale']).toContain(afm?.state);
       expect(afm?.reason).toMatch(new RegExp(`^${reason}: `));
       expect((await readiness(app)).notices).toContain('warning: Register afm not read');
       await readsPass(2);
