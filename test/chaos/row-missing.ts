@@ -24,13 +24,18 @@ export interface RowMissing {
 
 /**
  * The holders ≥ 0.6% of the step that this step did not touch: a close is then told to people (not a
- * confirmed fall), and the sandbox's flapper (0.50-0.56%) is never taken.
+ * confirmed fall), and the sandbox's flapper (0.50-0.56%) is never taken. A holder listed on two rows
+ * under two spellings of one key ("D.E. Shaw & Co., L.P." and "D.E. SHAW & CO LP", seed 414971360) is
+ * not taken either: leaving out the key drops both rows, and which value the daemon's snapshot held
+ * for the key is the daemon's rule, not this episode's to guess.
  */
 function candidates(scenario: Scenario, changes: readonly ScenarioChange[]): RowMissing[] {
   const touched = new Set(changes.map((c) => `${c.issuerId}|${c.holderKey}`));
-  return scenario.issuers().flatMap((issuer) =>
-    (scenario.active(issuer.svc_issuer_id) ?? [])
-      .filter((row) => row.value >= 0.6)
+  return scenario.issuers().flatMap((issuer) => {
+    const rows = scenario.active(issuer.svc_issuer_id) ?? [];
+    const rowsOfKey = (key: string) => rows.filter((row) => holderKeyOf(row.position_holder) === key).length;
+    return rows
+      .filter((row) => row.value >= 0.6 && rowsOfKey(holderKeyOf(row.position_holder)) === 1)
       .map((row) => ({
         issuerId: issuer.svc_issuer_id,
         holder: row.position_holder,
@@ -38,8 +43,8 @@ function candidates(scenario: Scenario, changes: readonly ScenarioChange[]): Row
         seen: round4(row.value),
         phase: 'served' as const,
       }))
-      .filter((c) => !touched.has(`${c.issuerId}|${c.holderKey}`)),
-  );
+      .filter((c) => !touched.has(`${c.issuerId}|${c.holderKey}`));
+  });
 }
 
 /** Queues the next positions answer of one issuer without one holder's row, stamped with the list's version. */
