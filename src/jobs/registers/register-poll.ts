@@ -128,9 +128,10 @@ async function commitRead(
 
 /**
  * The aggregate and scope events of this read against the last one kept, by issuer key; none on the
- * first read (a silent baseline, as for named holders), nor on the first read of a new shape: a kept
- * read of another kind, or without the aggregates this one has (`aggregateUrl` added or removed),
- * differs by every issuer's aggregate, and none of that happened in the register.
+ * first read (a silent baseline, as for named holders), nor on the first read with or without an
+ * aggregate file (`aggregateUrl` added or removed): it differs from the kept read by every issuer's
+ * aggregate, and none of that happened in the register. A kept read of another kind never gets here
+ * (`keptUnlessReshaped` forgets it).
  */
 function aggregateAlertsOf(
   ctx: JobContext,
@@ -139,7 +140,7 @@ function aggregateAlertsOf(
   last: StoredRead | null,
 ): Map<string, PositionEvent[]> {
   const byIssuer = new Map<string, PositionEvent[]>();
-  if (last === null || !sameShape(last.snapshot, snapshot)) return byIssuer;
+  if (last === null || last.snapshot.aggregateThreshold !== snapshot.aggregateThreshold) return byIssuer;
   const watched = diffAggregates(last.snapshot, snapshot, source.aggregates).filter((event) =>
     isWatched(source.watchlist, event.issuer),
   );
@@ -153,14 +154,6 @@ function aggregateAlertsOf(
   for (const alert of alerts)
     byIssuer.set(alert.issuer.id, [...(byIssuer.get(alert.issuer.id) ?? []), alert]);
   return byIssuer;
-}
-
-function sameShape(kept: RegisterSnapshot, read: RegisterSnapshot): boolean {
-  return (
-    kept.kind === read.kind &&
-    kept.content === read.content &&
-    kept.aggregateThreshold === read.aggregateThreshold
-  );
 }
 
 /** One issuer's change within a read: its diff, its aggregate events, and a regime drop if it is one. */
