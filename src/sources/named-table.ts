@@ -23,12 +23,16 @@ export interface NamedTableLayout {
   trailerRequired?: boolean;
   /** Where no date header is found, the date is the column after the percent (Sweden: see sweden.ts). */
   dateAfterPercent?: boolean;
+  /** The column of the date a later notification replaced the row, where a history gives one (the FSMA's). */
+  replacedOn?: RegExp;
 }
 
 /** Named positions from one sheet; any row that is not a position makes the file `unparseable`. */
 export function namedRows(rows: Cell[][], layout: NamedTableLayout): PositionRow[] {
   const header = findNamedHeader(rows, layout);
   const lei = layout.lei === undefined ? undefined : findHeader(rows, { lei: layout.lei }).columns.lei;
+  const replaced =
+    layout.replacedOn === undefined ? undefined : findHeader(rows, { on: layout.replacedOn }).columns.on;
   const body = rowsBelow(rows, header.row + (layout.extraHeaderRows ?? 0));
   const trailer = layout.trailer;
   const end = trailer === undefined ? -1 : body.findIndex((row) => isTrailer(row, trailer));
@@ -54,6 +58,9 @@ export function namedRows(rows: Cell[][], layout: NamedTableLayout): PositionRow
     };
     const leiText = lei === undefined ? '' : cellText(row[lei]);
     if (leiText !== '') parsed.lei = leiText;
+    // Empty while the row is current; anything else must be a date, or the history cannot be judged.
+    if (replaced !== undefined && cellText(row[replaced]) !== '')
+      parsed.replacedOn = requireDate(row[replaced], where);
     return parsed;
   });
 }

@@ -1,5 +1,6 @@
 import type { RegisterKind } from '../config/schema/sources.js';
 import { holderKey } from '../positions/holder-key.js';
+import { DISCLOSURE_THRESHOLD } from '../positions/threshold-story.js';
 import type {
   AggregatePoint,
   IssuerAggregate,
@@ -16,16 +17,18 @@ export interface PositionRow {
   holder: string;
   percent: number;
   date: string;
+  /** A history's date a later notification replaced this row (the FSMA's "Change Position Date"). */
+  replacedOn?: string;
 }
 
 /**
  * Issuers from named-position rows: grouped by ISIN, the latest row per holder key kept (a file such
  * as the AFM's "actueel" lists every notification of an open position). On equal dates the row that
  * comes first wins: the registers that repeat a pair list the newest first. With `history`, every row
- * is also kept, oldest first.
+ * is also kept, oldest first, and only the positions still held are positions ({@link isHeld}).
  */
 export function issuersFromPositions(rows: readonly PositionRow[], history = false): RegisterIssuer[] {
-  const byIsin = new Map<string, { issuer: RegisterIssuer; latest: Map<string, NamedPosition> }>();
+  const byIsin = new Map<string, { issuer: RegisterIssuer; latest: Map<string, PositionRow> }>();
   for (const row of rows) {
     let entry = byIsin.get(row.isin);
     if (entry === undefined) {
@@ -38,13 +41,27 @@ export function issuersFromPositions(rows: readonly PositionRow[], history = fal
     const position = namedPosition(row.holder, row.percent, row.date);
     entry.issuer.history?.push(position);
     const seen = entry.latest.get(position.holderKey);
-    if (seen === undefined || position.date > seen.date) entry.latest.set(position.holderKey, position);
+    if (seen === undefined || row.date > seen.date) entry.latest.set(position.holderKey, row);
   }
   return [...byIsin.values()].map(({ issuer, latest }) => {
-    issuer.positions = [...latest.values()].sort(byPercentThenKey);
+    issuer.positions = [...latest.values()]
+      .filter((row) => !history || isHeld(row))
+      .map((row) => namedPosition(row.holder, row.percent, row.date))
+      .sort(byPercentThenKey);
     issuer.history?.sort((a, b) => a.date.localeCompare(b.date) || a.holderKey.localeCompare(b.holderKey));
     return issuer;
   });
+}
+
+/**
+ * Whether a history's latest row of a holder is a position still held. A history lists notifications,
+ * and its latest one per holder is not always a position: not when it is below the public threshold
+ * (the notification that ended a public position, as the AFM's), nor when the register says a later
+ * notification replaced it (the FSMA's change date: that one is in the current file, or is a fall below
+ * 0.5% the FSMA never publishes). Read alone, a history cannot tell which; it holds neither.
+ */
+function isHeld(row: Pick<PositionRow, 'percent' | 'replacedOn'>): boolean {
+  return row.percent >= DISCLOSURE_THRESHOLD && row.replacedOn === undefined;
 }
 
 /** A named position with its holder key; the name trimmed (Sweden pads them). */

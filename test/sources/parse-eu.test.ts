@@ -73,4 +73,14 @@ describe('FSMA (BE)', () => {
     expect(holders).toContain('MCP (Switzerland) Sàrl');
     expect(Math.min(...snapshot.issuers.flatMap((i) => i.history ?? []).map((p) => p.percent))).toBe(0.5);
   });
+
+  it('holds no position of the history read alone: every row was replaced on its change date', () => {
+    const history = readFixture('be-fsma-history', 'shared:belgium/de-shortselling-history.csv');
+    // EURONAV, COLRUYT, AGEAS, BPOST and ARGENX were last notified years ago: closed, not held.
+    const names = history.issuers.map((issuer) => issuer.name);
+    expect(names).toEqual(expect.arrayContaining(['EURONAV', 'COLRUYT', 'AGEAS', 'BPOST', 'ARGENX']));
+    expect(history.issuers.flatMap((issuer) => issuer.positions)).toEqual([]);
+    // SOLVAY's 105 rows are its history; its held sum (0, read alone) is never the 4.43% of latest rows.
+    expect(issuerOf(history, 'BE0003470755').history).toHaveLength(105);
+  });
 });

@@ -52,10 +52,20 @@ describe('AFM (NL) history and the 2020 Dutch export', () => {
       [0.65, '2020-10-13'],
       [0.02, '2020-12-07'],
     ]);
-    // The history keeps the closing notification below 0.5 as the latest value.
-    expect(
-      besi.positions.find((p) => p.holderKey === holderKey('Verde Serviços Internacionais S.A.'))?.percent,
-    ).toBe(0.02);
+    // The closing notification below 0.5 is the latest row: the position is closed, not held at 0.02%.
+    expect(besi.positions.map((p) => p.holderKey)).not.toContain(
+      holderKey('Verde Serviços Internacionais S.A.'),
+    );
+  });
+
+  it('holds none of the 64 positions of the history: every latest notification is below 0.5 (closed)', () => {
+    const history = readFixture('afm-history', 'shared:netherlands/nettoshortpositieshistorie.csv');
+    const latest = new Map<string, number>();
+    for (const issuer of history.issuers)
+      for (const row of issuer.history ?? []) latest.set(`${issuer.key}|${row.holderKey}`, row.percent);
+    expect(latest.size).toBe(64);
+    expect([...latest.values()].every((percent) => percent < 0.5)).toBe(true);
+    expect(history.issuers.flatMap((issuer) => issuer.positions)).toEqual([]);
   });
 
   it('reads the Dutch header and CRLF, and keeps the three day-after rows below 0.5', () => {

@@ -123,8 +123,11 @@ export const fsmaCurrent = readerOf({
   parse: namedParse('be-fsma-current', { index: 0 }, FSMA),
 });
 
-/** The FSMA's `de-shortselling-history.csv`: every row kept as `history`. */
+// The FSMA's history: every notification a later one replaced, on its "Change Position Date".
+const FSMA_HISTORY: NamedTableLayout = { ...FSMA, replacedOn: /^change position date$/ };
+
+/** The FSMA's `de-shortselling-history.csv`: every row kept as `history`; every row is replaced, so none is held. */
 export const fsmaHistory = readerOf({
   decode: csvDecoder('utf-8', ','),
-  parse: namedParse('be-fsma-history', { index: 0 }, FSMA, { history: true }),
+  parse: namedParse('be-fsma-history', { index: 0 }, FSMA_HISTORY, { history: true }),
 });
