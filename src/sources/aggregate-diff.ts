@@ -1,7 +1,7 @@
 import type { AggregateEventsConfig } from '../config/schema/sources.js';
 import { round4 } from '../positions/round.js';
 import type { AggregateEvent, AggregateIssuerRef, AggregateValue } from './aggregate-events.js';
-import type { IssuerAggregate, RegisterIssuer, RegisterSnapshot } from './types.js';
+import type { AggregatePoint, IssuerAggregate, RegisterIssuer, RegisterSnapshot } from './types.js';
 
 /** The public threshold of named positions in every register that names them (ESMA's 0.5%). */
 const NAMED_THRESHOLD = 0.5;
@@ -77,10 +77,10 @@ function revisions(
   is: RegisterIssuer | undefined,
   thresholdPercent: number,
 ): AggregateEvent[] {
-  const old = new Map((was?.aggregateHistory ?? []).map((point) => [point.date, point.percent]));
+  const old = new Map(keyedPoints(was?.aggregateHistory ?? []));
   const events: AggregateEvent[] = [];
-  for (const point of is?.aggregateHistory ?? []) {
-    const fromPercent = old.get(point.date);
+  for (const [key, point] of keyedPoints(is?.aggregateHistory ?? [])) {
+    const fromPercent = old.get(key)?.percent;
     if (fromPercent === undefined || fromPercent === point.percent) continue;
     const changePp = round4(point.percent - fromPercent);
     events.push({
@@ -94,6 +94,21 @@ function revisions(
     });
   }
   return events;
+}
+
+/**
+ * Each point under its row's identity: its date, when it ended, and its place among the rows sharing
+ * both. Keyed by date alone, a file listing one date twice compared its first row with its last and
+ * told a revision on every read.
+ */
+function keyedPoints(points: readonly AggregatePoint[]): [string, AggregatePoint][] {
+  const seen = new Map<string, number>();
+  return points.map((point) => {
+    const row = `${point.date}|${point.endedOn ?? ''}`;
+    const nth = seen.get(row) ?? 0;
+    seen.set(row, nth + 1);
+    return [`${row}|${nth}`, point];
+  });
 }
 
 function belowThreshold(

@@ -3,10 +3,11 @@ import { aggregateEventsSchema } from '../../src/config/schema/sources.js';
 import { isWatched } from '../../src/jobs/registers/register-diff.js';
 import { diffAggregates } from '../../src/sources/aggregate-diff.js';
 import type { AggregateEvent } from '../../src/sources/aggregate-events.js';
+import { REGISTER_READERS } from '../../src/sources/registers.js';
 import { namedPosition, snapshotOf } from '../../src/sources/snapshot.js';
 import { joinSwedish } from '../../src/sources/sweden-join.js';
 import type { RegisterIssuer, RegisterSnapshot } from '../../src/sources/types.js';
-import { readFixture } from '../helpers/register-fixtures.js';
+import { readFixture, registerBytes } from '../helpers/register-fixtures.js';
 
 const config = aggregateEventsSchema.parse({});
 
@@ -64,6 +65,25 @@ describe('UK ANSP: historic file and scope list', () => {
     );
     expect(diffAggregates(before, after, config).map(brief)).toEqual([
       'aggregate-revised GB0001859296 2026-07-06 3.1→3.25 (from 0.2%)',
+    ]);
+  });
+
+  it('tells nothing on a second read of a file listing one date twice (rows keyed by identity, not date)', () => {
+    const fixture = registerBytes('uk/aggregated-historic-net-short-positions.2026-09-15.csv').toString(
+      'utf8',
+    );
+    const twice = `${fixture}Vistry Group PLC,GB0001859296,3.40,06/07/2026,09/07/2026\r\n`;
+    const read = () => REGISTER_READERS['uk-ansp-historic'].read(Buffer.from(twice));
+    expect(read().issuers.find((i) => i.key === 'GB0001859296')?.aggregateHistory).toContainEqual({
+      date: '2026-07-06',
+      percent: 3.4,
+      endedOn: '2026-07-09',
+    });
+    expect(diffAggregates(read(), read(), config)).toEqual([]);
+    // A value of the repeated date revised in place is still told, once.
+    const revised = REGISTER_READERS['uk-ansp-historic'].read(Buffer.from(twice.replace(',3.40,', ',3.45,')));
+    expect(diffAggregates(read(), revised, config).map(brief)).toEqual([
+      'aggregate-revised GB0001859296 2026-07-06 3.4→3.45 (from 0.2%)',
     ]);
   });
 
