@@ -45,7 +45,8 @@ function storyOf(
   const { previous, current } = event;
   if (isAbove(previous) && !isAbove(current)) return { kind: 'fell-below' };
   if (previous !== null && current === null) {
-    // Listed under the threshold, now gone: the fall was told when it was disclosed, to the channels it names.
+    // Listed under the threshold, now gone: the fall was told when it was disclosed, to the channels it
+    // names; without a record (none kept, or kept before channels were) it was told to none.
     const toldTo = memory?.below?.toldTo;
     return {
       kind: 'below-confirmed',
@@ -92,7 +93,8 @@ export function tellStories(
     const story = storyOf(event, before, at, windows);
     const after: HolderMemory = { ...before };
     if (story?.kind === 'fell-below') after.below = belowMemory(event);
-    if (story?.kind === 'below-confirmed') after.below = before?.below ?? belowMemory(event);
+    // Closed: what each channel was told is spent; the fall stays for a return within the reopen window.
+    if (story?.kind === 'below-confirmed') after.below = closedBelow(before?.below ?? belowMemory(event));
     if (isAbove(event.current)) delete after.below;
 
     let hold = after.hold && at < Date.parse(after.hold.until) ? after.hold : undefined;
@@ -111,7 +113,16 @@ export function tellStories(
   return { events: told, memory: sortedMemory(memory) };
 }
 
-/** Drops what no later event can use: falls older than the reopen window, crossings and holds past. */
+/** A fall whose position has closed: its date and instant, without the record of who was told. */
+function closedBelow(below: NonNullable<HolderMemory['below']>): NonNullable<HolderMemory['below']> {
+  return { date: below.date, at: below.at };
+}
+
+/**
+ * Drops what no later event can use: crossings and holds past, and falls of closed positions older than
+ * the reopen window. A fall still awaiting its close (it carries `toldTo`) is kept however old, so the
+ * close reads what each channel was told (a close 31 days after the fall, or with `reopenWindow: 0s`).
+ */
 function pruneMemory(
   memory: Readonly<Record<string, HolderMemory>>,
   at: number,
@@ -120,7 +131,9 @@ function pruneMemory(
   const kept: Record<string, HolderMemory> = {};
   for (const [key, entry] of Object.entries(memory)) {
     const next: HolderMemory = {};
-    if (entry.below && at - Date.parse(entry.below.at) <= windows.reopenWindowMs) next.below = entry.below;
+    const open = entry.below?.toldTo !== undefined;
+    if (entry.below && (open || at - Date.parse(entry.below.at) <= windows.reopenWindowMs))
+      next.below = entry.below;
     if (entry.lastCrossing && at - Date.parse(entry.lastCrossing) <= windows.flapWindowMs)
       next.lastCrossing = entry.lastCrossing;
     if (entry.hold && at < Date.parse(entry.hold.until)) next.hold = entry.hold;

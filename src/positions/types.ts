@@ -66,9 +66,10 @@ export interface HistorySummary {
 /** One holder's memory: a fall below the disclosure threshold, its last crossing, a hold in progress. */
 export interface HolderMemory {
   /**
-   * The holder fell below the threshold: the disclosure date it did, when shortwatch saw it, and the
-   * channels that took that fall (sent, deferred or staged), written by the same commit. Without
-   * `toldTo` (memory kept before it was recorded) every channel counts as told.
+   * The holder fell below the threshold: the disclosure date it did, when shortwatch saw it, and, while
+   * the position is still listed below it, the channels that took that fall (sent, deferred or staged),
+   * written by the same commit and kept until the position closes or reopens. Without `toldTo` (a
+   * closed position, or memory kept before channels were recorded) no channel counts as told.
    */
   below?: { date: string; at: string; toldTo?: string[] };
   /** When the holder last crossed the threshold (either way), while it may still start a flap. */
@@ -90,7 +91,7 @@ export interface EventHold {
  */
 export type ThresholdStory =
   | { kind: 'fell-below' }
-  /** `toldTo`: the channels told the fall (absent: every channel, as recorded before channels were). */
+  /** `toldTo`: the channels told the fall (absent: none, whatever wrote the memory). */
   | { kind: 'below-confirmed'; fellBelowOn: string; toldTo?: string[] }
   | { kind: 'back-above'; fellBelowOn: string; daysBelow: number };
 

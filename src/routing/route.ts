@@ -95,11 +95,11 @@ function decide(
 
 /**
  * Whether this channel was told the holder's fall below the threshold: its own record, not any
- * channel's (a channel that filtered the fall out hears of it through the close). A record written before
- * channels were recorded counts every channel as told.
+ * channel's (a channel that filtered the fall out hears of it through the close). No record is told to
+ * none: a close told twice is noise, a close never told is a position the desk thinks still open.
  */
 function toldFall(toldTo: readonly string[] | undefined, channel: string): boolean {
-  return toldTo === undefined || toldTo.includes(channel);
+  return toldTo?.includes(channel) ?? false;
 }
 
 /**

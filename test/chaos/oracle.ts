@@ -68,13 +68,20 @@ export function expectedUnits(
   const events: ExpectedUnit[] = [];
   const changes: ExpectedUnit[] = [];
   const digest: ExpectedUnit[] = [];
+  // Holders whose last change was a fall below 0.5% still listed: the fall people channels were told.
+  const fallen = new Set<string>();
   for (const { step, startedAt, changes: stepChanges } of steps) {
     for (const change of stepChanges) {
       const tag = changeTag(change.kind, change.from, change.to);
       events.push({ key: eventKey(change), step, startedAt });
       // A position listed under 0.5% that leaves the list was told when it fell below: people
-      // channels do not get it again (alerts.confirmedCloses keeps it as a quiet digest line).
-      const confirmsFall = change.kind === 'closed' && change.from !== null && change.from < 0.5;
+      // channels do not get it again (alerts.confirmedCloses keeps it as a quiet digest line). One
+      // that never fell while watched (listed under 0.5% from the start) was told to none: its close is.
+      const holder = `${change.issuerId}|${change.holderKey}`;
+      const confirmsFall = change.kind === 'closed' && fallen.has(holder);
+      if (change.from !== null && change.from >= 0.5 && change.to !== null && change.to < 0.5)
+        fallen.add(holder);
+      else fallen.delete(holder);
       if (!confirmsFall) changes.push({ key: changeKey(change.issuerId, tag), step, startedAt });
       digest.push({ key: digestKey(issuerName(change.issuerId), tag), step, startedAt });
     }

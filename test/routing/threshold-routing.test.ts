@@ -28,7 +28,12 @@ const confirmed = makeEvent({
   previous: { value: 0.47, date: '2026-03-01' },
   current: null,
   delta: -0.47,
-  story: { kind: 'below-confirmed', fellBelowOn: '2026-03-01' },
+  // Every channel of these tests took the fall (its record); without one, none did.
+  story: {
+    kind: 'below-confirmed',
+    fellBelowOn: '2026-03-01',
+    toldTo: ['desk', 'daily', 'night', 'machine'],
+  },
 });
 const held = makeEvent({
   id: 'held',
@@ -143,8 +148,15 @@ describe('what each channel was told decides "already told" (issue 20, finding 2
     ]);
   });
 
-  it('a record written before channels were recorded counts every channel as told', () => {
-    expect(explainRoute(confirmed, [closesOnly], [], NOW).map((v) => v.verdict)).toEqual(['skip']);
+  it('a close without a record was told to none: every channel hears it (memory pruned, or kept by older versions)', () => {
+    const unrecorded = makeEvent({
+      ...confirmed,
+      story: { kind: 'below-confirmed', fellBelowOn: '2026-03-01' },
+    });
+    expect(explainRoute(unrecorded, [desk, closesOnly], [], NOW).map((v) => v.verdict)).toEqual([
+      'send',
+      'send',
+    ]);
   });
 
   it('the fall below records the channels that took it: sent, held, staged; not filtered out or muted', () => {
@@ -168,5 +180,52 @@ describe('what each channel was told decides "already told" (issue 20, finding 2
       fellBelowOn: '2026-03-01',
       toldTo: ['desk'],
     });
+  });
+
+  const windows = (reopenWindowMs: number) => ({ reopenWindowMs, flapWindowMs: 0 });
+  const fallenAt = (days: number) => new Date(NOW.getTime() - days * 86_400_000).toISOString();
+
+  it.each([
+    ['31 days after the fall, past a 30-day reopen window', 31, 30 * 86_400_000],
+    ['with reopenWindow: 0s', 1, 0],
+  ])('the record lives until the close: %s', (_name, days, reopenWindowMs) => {
+    const memory = {
+      [confirmed.holderKey]: { below: { date: '2026-02-01', at: fallenAt(days), toldTo: ['desk'] } },
+    };
+    const gone = makeEvent({ ...confirmed, story: undefined });
+    const told = tellStories([gone], memory, NOW, windows(reopenWindowMs));
+    const close = told.events[0];
+    expect(close?.story).toEqual({ kind: 'below-confirmed', fellBelowOn: '2026-02-01', toldTo: ['desk'] });
+    expect(close && explainRoute(close, [desk, closesOnly], [], NOW).map((v) => v.verdict)).toEqual([
+      'skip',
+      'send',
+    ]);
+    // The close spends the record; the fall alone is pruned once past the reopen window.
+    expect(told.memory[confirmed.holderKey]?.below).toEqual({ date: '2026-02-01', at: fallenAt(days) });
+    expect(tellStories([], told.memory, NOW, windows(reopenWindowMs)).memory).toEqual({});
+  });
+
+  it('a fall still listed keeps its record past the reopen window; a closed one does not outlive it', () => {
+    const memory = {
+      open: { below: { date: '2025-01-01', at: '2025-01-01T00:00:00.000Z', toldTo: ['desk'] } },
+      closed: { below: { date: '2025-01-01', at: '2025-01-01T00:00:00.000Z' } },
+    };
+    expect(tellStories([], memory, NOW, windows(0)).memory).toEqual({ open: memory.open });
+  });
+
+  it('a fall straight off the list is the close itself: no record is kept for a later close', () => {
+    const offList = makeEvent({
+      ...held,
+      hold: undefined,
+      current: null,
+      kind: 'closed',
+      story: { kind: 'fell-below' },
+    });
+    const plan = planDelivery([offList], [desk], [], NOW);
+    const memory = recordFallsTold(
+      { [offList.holderKey]: { below: { date: '2026-03-02', at: NOW.toISOString() } } },
+      plan.logged,
+    );
+    expect(memory[offList.holderKey]?.below).toEqual({ date: '2026-03-02', at: NOW.toISOString() });
   });
 });
