@@ -18,7 +18,7 @@ export const alertsSchema = z
       .enum(['digest', 'silent'])
       .default('digest')
       .describe(
-        'A position that fell below 0.5% and then leaves the register was already told: `digest` lists the confirmation as a quiet line in digests, `silent` leaves it to the event log and `everyChange` channels. Immediate human channels told the fall never send it again; one that was not told (its filter left the fall out) gets the close.,
+        'A position that fell below 0.5% and then leaves the register was already told: `digest` lists the confirmation as a quiet line in digests, `silent` leaves it to the event log and `everyChange` channels. Immediate human channels told the fall never send it again; one that was not told (its filter left the fall out) gets the close.',
       ),
   })
   .describe('How changes around the 0.5% public disclosure threshold are told.');
