@@ -193,9 +193,9 @@ async function afterCommit(
   response: PositionsResponse,
 ): Promise<void> {
   const { ctx, job } = run;
-  // While the list has no version it is read only at its turn: an answer with one asks for it now.
+  // While the list has no version it is read only at its turn: an answer with one asks for it once per version.
   if (job.data.reason === 'blind' && response.last_updated !== null)
-    await ctx.redis.hset(stateKeys(ctx.prefix).sweep, 'blindVersionSeenAt', ctx.now().toISOString());
+    await ctx.redis.hset(stateKeys(ctx.prefix).sweep, 'blindVersionSeen', response.last_updated);
   const listVersion = job.data.datasetVersion ?? null;
   if (listVersion !== null && isOlder(response.last_updated, listVersion) && response.last_updated !== null)
     await lagged(run, issuer, response.last_updated, listVersion);

@@ -426,14 +426,19 @@ async function blindPace(
 /** While the saved list carries no version it is read at its turn in the blind rotation, not every tick. */
 async function blindGateTick(ctx: JobContext, issuers: readonly Issuer[], nowMs: number): Promise<GateTick> {
   const { plan, config } = ctx.settings();
-  const [lastCheckAt, versionSeenAt] = await ctx.redis.hmget(
-    stateKeys(ctx.prefix).sweep,
+  const sweepKey = stateKeys(ctx.prefix).sweep;
+  const [lastCheckAt, versionSeen, versionListed] = await ctx.redis.hmget(
+    sweepKey,
     'lastCheckAt',
-    'blindVersionSeenAt',
+    'blindVersionSeen',
+    'blindVersionListed',
   );
-  // A blind poll whose answer carried a version says versions may be back: the list is read at once.
-  if (versionSeenAt && !(lastCheckAt && Date.parse(lastCheckAt) >= Date.parse(versionSeenAt)))
+  // A blind poll's answer with a version newer than the last one that asked says versions may be back:
+  // the list is read at once, once per version (positions answers carry one while the list may not).
+  if (newerVersion(versionSeen, versionListed)) {
+    await ctx.redis.hset(sweepKey, 'blindVersionListed', versionSeen);
     return { check: true, checksLeft: 0, profile: uniformProfile(), seenToday: 0 };
+  }
   const watched = resolveWatchlist(config.watchlist, issuers).watched.length;
   const check = blindListDue({
     nowMs,
@@ -442,6 +447,12 @@ async function blindGateTick(ctx: JobContext, issuers: readonly Issuer[], nowMs:
     intervalMs: blindListIntervalMs(await blindPace(ctx, nowMs, 0, (await queuedPolls(ctx)).total), watched),
   });
   return { check, checksLeft: 0, profile: uniformProfile(), seenToday: 0 };
+}
+
+/** True when `seen` is a version later than `listed` (or `listed` is none): a version not yet asked for. */
+function newerVersion(seen: string | null | undefined, listed: string | null | undefined): seen is string {
+  if (!seen) return false;
+  return !listed || Date.parse(seen) > Date.parse(listed);
 }
 
 /**
