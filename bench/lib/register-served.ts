@@ -13,8 +13,10 @@ import {
   swedenChanged,
 } from '../../test/e2e/register-changes.js';
 import {
+  AFM_HISTORY_FIXTURE,
   ANSP_HISTORIC_FIXTURE,
   ANSP_HISTORIC_NEXT_FIXTURE,
+  afmHistoryChanged,
   CBI_FIXTURE,
   CNMV_FIXTURE,
   CONSOB_FIXTURE,
@@ -22,9 +24,7 @@ import {
   cnmvChanged,
   consobChanged,
   FSMA_FIXTURE,
-  FSMA_HISTORY_FIXTURE,
   fsmaChanged,
-  fsmaHistoryChanged,
   LEGACY_FIXTURE,
   legacyDropped,
 } from '../../test/e2e/register-changes-named.js';
@@ -136,12 +136,14 @@ export const SERVED: readonly Served[] = [
     fixture: FSMA_FIXTURE,
     changed: fsmaChanged,
   },
+  // A history, as the AFM's: rows above 0.5% added open positions, and taken away close them. The FSMA
+  // history holds no position (every row of it was replaced), so a changed copy tells nothing to time.
   {
-    label: 'FSMA history (CSV)',
-    name: 'fsmahist',
-    kind: 'be-fsma-history',
-    path: '/fsmahist.csv',
-    fixture: FSMA_HISTORY_FIXTURE,
-    changed: fsmaHistoryChanged,
+    label: 'AFM history (CSV, cp1252)',
+    name: 'afmhist',
+    kind: 'afm-history',
+    path: '/afmhist.csv',
+    fixture: AFM_HISTORY_FIXTURE,
+    changed: afmHistoryChanged,
   },
 ];
