@@ -1,6 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { messageSchema } from '../../src/channels/message-schema.js';
 import { DELIVERY_HEADER } from '../../src/channels/webhook/render.js';
+import type { PositionEvent } from '../../src/positions/types.js';
 
 /** One POST the receiver answered. */
 export interface WebhookReceipt {
@@ -83,4 +85,14 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         server.close(() => resolve());
       }),
   };
+}
+
+/** The events of every webhook call accepted (once per delivery id), in arrival order. */
+export function acceptedEvents(hook: WebhookReceiver): PositionEvent[] {
+  return hook.accepted().flatMap((receipt) => {
+    const message = messageSchema.parse(JSON.parse(receipt.body));
+    if (message.type === 'events') return message.events;
+    if (message.type === 'batch') return message.groups.flatMap((g) => g.events);
+    return [];
+  });
 }

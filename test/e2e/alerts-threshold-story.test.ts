@@ -1,23 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { messageSchema } from '../../src/channels/message-schema.js';
-import type { PositionEvent } from '../../src/positions/types.js';
 import { TEST_SIGNING_SECRET } from '../channels/webhook/fixtures.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../chaos/webhook-receiver.js';
+import { acceptedEvents, startWebhookReceiver, type WebhookReceiver } from '../chaos/webhook-receiver.js';
 import { type PerTest, slackText, startStack, updateConfig, usePerTest, waitFor } from './harness.js';
 import { settled } from './settled.js';
 
 const HOLDER = 'Marlin Capital LLP';
 const FLAP_WINDOW_MS = 20_000;
-
-/** The events of every webhook call accepted (once per delivery id), in arrival order. */
-function hookEvents(hook: WebhookReceiver): PositionEvent[] {
-  return hook.accepted().flatMap((receipt) => {
-    const message = messageSchema.parse(JSON.parse(receipt.body));
-    if (message.type === 'events') return message.events;
-    if (message.type === 'batch') return message.groups.flatMap((g) => g.events);
-    return [];
-  });
-}
 
 /**
  * The story of one holder around 0.5%, end to end through the sandbox, the daemon, a Slack stand-in
@@ -106,10 +94,10 @@ describe('alerts: the 0.5% threshold story, end to end', () => {
     // The webhook, which machines read, has every change at once, each once, while Slack waits.
     await waitFor(
       'every change on the webhook',
-      () => hookEvents(receiver).filter((e) => e.holder === HOLDER).length === 5,
+      () => acceptedEvents(receiver).filter((e) => e.holder === HOLDER).length === 5,
     );
     expect(marlinPosts()).toHaveLength(1);
-    const onHook = hookEvents(receiver).filter((e) => e.holder === HOLDER);
+    const onHook = acceptedEvents(receiver).filter((e) => e.holder === HOLDER);
     expect(new Set(onHook.map((e) => e.id)).size).toBe(5);
 
     // When the hold ends: one Slack message with the whole sequence, every value in it.

@@ -1,22 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { messageSchema } from '../../src/channels/message-schema.js';
-import type { PositionEvent } from '../../src/positions/types.js';
 import { TEST_SIGNING_SECRET } from '../channels/webhook/fixtures.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../chaos/webhook-receiver.js';
+import { acceptedEvents, startWebhookReceiver, type WebhookReceiver } from '../chaos/webhook-receiver.js';
 import { type PerTest, slackText, startStack, updateConfig, usePerTest, waitFor } from './harness.js';
 import { settled } from './settled.js';
 
 const HOLDER = 'Marlin Capital LLP';
-
-/** The events of every webhook call accepted (once per delivery id), in arrival order. */
-function hookEvents(hook: WebhookReceiver): PositionEvent[] {
-  return hook.accepted().flatMap((receipt) => {
-    const message = messageSchema.parse(JSON.parse(receipt.body));
-    if (message.type === 'events') return message.events;
-    if (message.type === 'batch') return message.groups.flatMap((g) => g.events);
-    return [];
-  });
-}
 
 /**
  * What each channel was told of a fall lasts until the position closes, whatever the reopen window:
@@ -96,9 +84,11 @@ describe('the record of a fall told lives until the close (issue 28)', () => {
       ['desk', 'skip'],
       ['closes', 'send'],
     ]);
-    await waitFor('the close on the webhook', () => hookEvents(receiver).some((e) => e.holder === HOLDER));
+    await waitFor('the close on the webhook', () =>
+      acceptedEvents(receiver).some((e) => e.holder === HOLDER),
+    );
     expect(
-      hookEvents(receiver)
+      acceptedEvents(receiver)
         .filter((e) => e.holder === HOLDER)
         .map((e) => e.kind),
     ).toEqual(['closed']);
