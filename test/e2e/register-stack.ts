@@ -12,6 +12,8 @@ export interface ServedSource {
   fixture: string;
   /** Where the source's second file is served (`aggregateUrl`: Sweden's aggregate beside its positions). */
   aggregatePath?: string;
+  /** Served a page at a time to a form POST (KNF's JSON API): `servePaged`. */
+  paged?: boolean;
   /** More keys of the source's config (`regimeBoundary`, `aggregates`…). */
   config?: Record<string, unknown>;
 }
@@ -44,7 +46,10 @@ export async function startRegisterStack(
   options: StackOptions = {},
 ): Promise<RegisterStack> {
   const server = await startRegisterServer();
-  for (const source of sources) server.serve(source.path, registerBytes(source.fixture));
+  for (const source of sources) {
+    if (source.paged) server.servePaged(source.path, registerBytes(source.fixture));
+    else server.serve(source.path, registerBytes(source.fixture));
+  }
   const stack = await startStack({
     issuers: 1,
     ...options,
