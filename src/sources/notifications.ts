@@ -1,5 +1,5 @@
 import { DISCLOSURE_THRESHOLD } from '../positions/threshold-story.js';
-import { namedPosition, type PositionRow } from './snapshot.js';
+import { issuerOfRow, namedPosition, type PositionRow } from './snapshot.js';
 import type { NamedPosition, RegisterIssuer } from './types.js';
 
 /** One notification of a file that lists every notification of a position (a history), typed. */
@@ -28,10 +28,7 @@ export function issuersFromNotifications(
   rows.forEach((row, order) => {
     let entry = byIsin.get(row.isin);
     if (entry === undefined) {
-      const issuer: RegisterIssuer = { key: row.isin, isin: row.isin, name: row.issuer, positions: [] };
-      if (row.lei !== undefined) issuer.lei = row.lei;
-      if (history) issuer.history = [];
-      entry = { issuer, latest: new Map() };
+      entry = { issuer: issuerOfRow(row, history), latest: new Map() };
       byIsin.set(row.isin, entry);
     }
     const position = notified(row);
