@@ -1,6 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afmCurrent, afmHistory } from '../src/sources/parsers/afm.js';
+import { fmaHistory } from '../src/sources/parsers/austria.js';
+import { finFsaCurrent } from '../src/sources/parsers/finland.js';
+import { amf } from '../src/sources/parsers/france.js';
+import { banzCurrent, banzHistory } from '../src/sources/parsers/germany.js';
 import {
   cbi,
   cnmv,
@@ -10,6 +14,7 @@ import {
   ukLegacyHolders,
 } from '../src/sources/parsers/named-registers.js';
 import { norwaySsrCsv, norwaySsrJson } from '../src/sources/parsers/norway.js';
+import { knfHtml, knfJsonHistory } from '../src/sources/parsers/poland.js';
 import { swedenAggregate, swedenCurrent } from '../src/sources/parsers/sweden.js';
 import { ukAnspCurrent, ukAnspHistoric, ukReportableShares } from '../src/sources/parsers/uk-ansp.js';
 import type { RegisterReader } from '../src/sources/reader.js';
@@ -108,6 +113,13 @@ function stages(): Stage[] {
     stage('CBI (XLSX)', cbi, `${SHARED}ireland/table-of-significant-net-short-positions-in-shares.xlsx`),
     stage('FSMA current (CSV)', fsmaCurrent, `${SHARED}belgium/de-shortselling.csv`),
     stage('FSMA history (CSV)', fsmaHistory, `${SHARED}belgium/de-shortselling-history.csv`),
+    stage('FMA history (CSV)', fmaHistory, `${LOCAL}austria/fma_historical.trimmed.csv`),
+    stage('KNF current (HTML page)', knfHtml, `${LOCAL}poland/shortsellings-current.html`),
+    stage('KNF history (JSON, built)', knfJsonHistory, `${LOCAL}poland/rss_pub-RssHTable.json`),
+    stage('Bundesanzeiger open (built CSV)', banzCurrent, `${LOCAL}germany/leerverkaeufe_open.csv`),
+    stage('Bundesanzeiger history (built CSV)', banzHistory, `${LOCAL}germany/leerverkaeufe_historical.csv`),
+    stage('AMF (built CSV)', amf, `${LOCAL}france/export_od_vad_20261001111500_20261001123000.csv`),
+    stage('FIN-FSA (built JSON)', finFsaCurrent, `${LOCAL}finland/current.json`),
   ];
 }
 

@@ -1,3 +1,4 @@
+import { lateFiling } from '../positions/late-filing.js';
 import { round4 } from '../positions/round.js';
 import { crossesThreshold, DISCLOSURE_THRESHOLD, isAbove } from '../positions/threshold-story.js';
 import type {
@@ -68,8 +69,20 @@ function days(count: number): string {
   return `${count} ${count === 1 ? 'day' : 'days'}`;
 }
 
-/** The line of one event on its own: its threshold story's when it has one, else the plain change. */
+/** The line of one event on its own; a late filing says so, with both dates. */
 function singleLine(event: PositionEvent): StoryLine {
+  const line = storyLine(event);
+  const late = lateFiling(event.current);
+  if (late === undefined) return line;
+  return {
+    ...line,
+    what: `${line.what}, filed late (position of ${late.date} reported ${late.reportedOn}, ${days(late.days)} later)`,
+    phrase: true,
+  };
+}
+
+/** The line of one event: its threshold story's when it has one, else the plain change. */
+function storyLine(event: PositionEvent): StoryLine {
   if (event.aggregate) return aggregateLine(event, event.aggregate);
   const story = storyOf(event);
   const base = { holder: event.holder, crossed: event.thresholdsCrossed, events: [event] };

@@ -8,7 +8,11 @@ const canonicalInstant = z.string().refine((text) => {
 }, 'must be an ISO instant as written by toISOString()');
 
 /** A disclosed value on a date, as read back from Redis. */
-export const disclosureSchema = z.object({ value: z.number(), date: z.string() });
+export const disclosureSchema = z.object({
+  value: z.number(),
+  date: z.string(),
+  reportedOn: z.string().optional(),
+});
 
 /** A snapshot position, as read back from Redis. */
 export const heldPositionSchema = z.object({ holder: z.string(), value: z.number(), date: z.string() });

@@ -8,6 +8,8 @@ export const EVENT_KINDS: readonly EventKind[] = ['opened', 'increased', 'decrea
 export interface Disclosure {
   value: number;
   date: string;
+  /** When the holder filed it (`YYYY-MM-DD`), where a register says: a late filing is told with both dates. */
+  reportedOn?: string;
 }
 
 /** A holder's position as kept in a snapshot. */

@@ -17,21 +17,40 @@ export function conditionalHeaders(validators: Validators): Record<string, strin
   return headers;
 }
 
+/** A register answered to a form POST (KNF's JSON API, FIN-FSA's DataTables endpoint), not a GET. */
+export interface FormPost {
+  /** The `application/x-www-form-urlencoded` body. */
+  form: string;
+}
+
 /**
- * One conditional GET of a whole register file, within the size and time limits of `limits`.
- * Throws `RegisterReadError` (`http-status`, `timeout`, `too-large`, `transport`); never retries.
+ * One conditional GET of a whole register file (or, with `post`, one form POST), within the size and
+ * time limits of `limits`. Throws `RegisterReadError` (`http-status`, `timeout`, `too-large`,
+ * `transport`); never retries.
  */
 export async function fetchRegister(
   url: string,
   validators: Validators,
   limits: Pick<RegisterFetchConfig, 'timeout' | 'maxBytes'>,
   dispatcher?: Dispatcher,
+  post?: FormPost,
 ): Promise<FetchOutcome> {
   const signal = AbortSignal.timeout(limits.timeout);
   try {
     const response = await request(url, {
-      method: 'GET',
-      headers: { ...conditionalHeaders(validators), 'accept-encoding': 'identity' },
+      method: post === undefined ? 'GET' : 'POST',
+      headers: {
+        ...conditionalHeaders(validators),
+        'accept-encoding': 'identity',
+        // The DataTables and w2ui endpoints answer only what looks like their page's own XHR.
+        ...(post === undefined
+          ? {}
+          : {
+              'content-type': 'application/x-www-form-urlencoded; charset=UTF-8',
+              'x-requested-with': 'XMLHttpRequest',
+            }),
+      },
+      ...(post === undefined ? {} : { body: post.form }),
       signal,
       headersTimeout: limits.timeout,
       bodyTimeout: limits.timeout,

@@ -40,7 +40,8 @@ export function readRegister(
     mayEmpty?: boolean;
   } & Pick<RegisterFetchConfig, 'minShrinkRatio' | 'shrinkFloor'>,
 ): ReadOutcome {
-  if (looksLikeHtml(bytes)) return notRead('html-page', 'an HTML page was served in place of the file');
+  if (reader.readsHtml !== true && looksLikeHtml(bytes))
+    return notRead('html-page', 'an HTML page was served in place of the file');
   let snapshot: RegisterSnapshot;
   try {
     snapshot = reader.read(bytes);

@@ -1,5 +1,5 @@
 import { round4 } from '../positions/round.js';
-import { findHeader, type HeaderMatch, type HeaderSpec, rowsBelow } from './columns.js';
+import { findHeader, type HeaderMatch, type HeaderSpec, headerText, rowsBelow } from './columns.js';
 import { RegisterReadError } from './errors.js';
 import type { PositionRow } from './snapshot.js';
 import type { Cell } from './types.js';
@@ -29,6 +29,14 @@ export interface NamedTableLayout {
 
 /** Named positions from one sheet; any row that is not a position makes the file `unparseable`. */
 export function namedRows(rows: Cell[][], layout: NamedTableLayout): PositionRow[] {
+  return namedRowsWithCells(rows, layout).map(({ row }) => row);
+}
+
+/** Named positions with the cells each was read from, and the header row (for a register's extra columns). */
+export function namedRowsWithCells(
+  rows: Cell[][],
+  layout: NamedTableLayout,
+): { row: PositionRow; cells: Cell[]; header: number }[] {
   const header = findNamedHeader(rows, layout);
   const lei = layout.lei === undefined ? undefined : findHeader(rows, { lei: layout.lei }).columns.lei;
   const replaced =
@@ -45,24 +53,30 @@ export function namedRows(rows: Cell[][], layout: NamedTableLayout): PositionRow
   const data = (end < 0 ? body : body.slice(0, end)).filter((row) =>
     used.some((index) => cellText(row[index]) !== ''),
   );
-  return data.map((row, i) => {
+  return data.map((cells, i) => {
     const where = `data row ${i + 1}`;
     const parsed: PositionRow = {
-      isin: requireIsin(row[c.isin], where),
-      issuer: cellText(row[c.issuer]),
-      holder: cellText(row[c.holder]),
+      isin: requireIsin(cells[c.isin], where),
+      issuer: cellText(cells[c.issuer]),
+      holder: cellText(cells[c.holder]),
       // Fractions times 100 give float noise (0.0088 * 100 = 0.88000000000001): registers publish at
       // most 4 decimals of a per cent.
-      percent: round4(requirePercent(row[c.percent], where) * (layout.scale ?? 1)),
-      date: requireDate(row[c.date], where),
+      percent: round4(requirePercent(cells[c.percent], where) * (layout.scale ?? 1)),
+      date: requireDate(cells[c.date], where),
     };
-    const leiText = lei === undefined ? '' : cellText(row[lei]);
+    const leiText = lei === undefined ? '' : cellText(cells[lei]);
     if (leiText !== '') parsed.lei = leiText;
     // Empty while the row is current; anything else must be a date, or the history cannot be judged.
-    if (replaced !== undefined && cellText(row[replaced]) !== '')
-      parsed.replacedOn = requireDate(row[replaced], where);
-    return parsed;
+    if (replaced !== undefined && cellText(cells[replaced]) !== '')
+      parsed.replacedOn = requireDate(cells[replaced], where);
+    return { row: parsed, cells, header: header.row };
   });
+}
+
+/** The column of the header row `header` that matches `pattern`, or undefined (an optional column). */
+export function optionalColumn(rows: Cell[][], header: number, pattern: RegExp): number | undefined {
+  const index = (rows[header] ?? []).map(headerText).findIndex((text) => pattern.test(text));
+  return index < 0 ? undefined : index;
 }
 
 function findNamedHeader(rows: Cell[][], layout: NamedTableLayout): HeaderMatch<NamedRole> {

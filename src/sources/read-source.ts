@@ -3,6 +3,7 @@ import { isPaired, type RegisterKind, type RegisterSourceConfig } from '../confi
 import { isRegisterReadError, type NotReadReason } from './errors.js';
 import { fetchRegister } from './fetch.js';
 import { readRegister } from './health.js';
+import { REGISTER_REQUESTS } from './paged-fetch.js';
 import { REGISTER_PAIRS, REGISTER_READERS, type RegisterPair } from './registers.js';
 import type { FileRead, LastRead, RegisterSnapshot } from './types.js';
 
@@ -99,7 +100,11 @@ async function readFile(
   let fetched: Awaited<ReturnType<typeof fetchRegister>>;
   try {
     const validators = file.whole ? {} : (file.last?.validators ?? {});
-    fetched = await fetchRegister(file.url, validators, source.fetch, dispatcher);
+    const post = REGISTER_REQUESTS[file.kind];
+    fetched =
+      post === undefined
+        ? await fetchRegister(file.url, validators, source.fetch, dispatcher)
+        : await post(file.url, source.fetch, dispatcher);
   } catch (error) {
     if (isRegisterReadError(error))
       return { status: 'not-read', reason: error.reason, detail: labelled(error.message) };

@@ -14,6 +14,8 @@ export interface RegisterReader<D> {
 /** A reader with its decoded type erased: what the registry and the health check hold. */
 export interface AnyRegisterReader {
   read(bytes: Uint8Array): RegisterSnapshot;
+  /** The register is an HTML page (KNF): the health check leaves telling a page from an error page to it. */
+  readsHtml?: boolean;
 }
 
 /** Erases a reader's decoded type behind `read`. */

@@ -1,7 +1,12 @@
 import type { PairedKind, RegisterKind } from '../config/schema/sources.js';
 import { afmCurrent, afmHistory } from './parsers/afm.js';
+import { fmaHistory } from './parsers/austria.js';
+import { finFsaCurrent } from './parsers/finland.js';
+import { amf } from './parsers/france.js';
+import { banzCurrent, banzHistory } from './parsers/germany.js';
 import { cbi, cnmv, consob, fsmaCurrent, fsmaHistory, ukLegacyHolders } from './parsers/named-registers.js';
 import { norwaySsrCsv, norwaySsrJson } from './parsers/norway.js';
+import { knfHtml, knfJsonCurrent, knfJsonHistory } from './parsers/poland.js';
 import { swedenAggregate, swedenCurrent } from './parsers/sweden.js';
 import { ukAnspCurrent, ukAnspHistoric, ukReportableShares } from './parsers/uk-ansp.js';
 import type { AnyRegisterReader } from './reader.js';
@@ -25,6 +30,14 @@ export const REGISTER_READERS = {
   'ie-cbi': cbi,
   'be-fsma-current': fsmaCurrent,
   'be-fsma-history': fsmaHistory,
+  'at-fma-history': fmaHistory,
+  'pl-knf-html': knfHtml,
+  'pl-knf-json-current': knfJsonCurrent,
+  'pl-knf-json-history': knfJsonHistory,
+  'de-banz-current': banzCurrent,
+  'de-banz-history': banzHistory,
+  'fr-amf': amf,
+  'fi-fsa-current': finFsaCurrent,
 } satisfies Record<RegisterKind, AnyRegisterReader>;
 
 /** A source read as two files of one register: the companion's kind and how the two become one snapshot. */

@@ -32,10 +32,7 @@ export function issuersFromPositions(rows: readonly PositionRow[], history = fal
   for (const row of rows) {
     let entry = byIsin.get(row.isin);
     if (entry === undefined) {
-      const issuer: RegisterIssuer = { key: row.isin, isin: row.isin, name: row.issuer, positions: [] };
-      if (row.lei !== undefined) issuer.lei = row.lei;
-      if (history) issuer.history = [];
-      entry = { issuer, latest: new Map() };
+      entry = { issuer: issuerOfRow(row, history), latest: new Map() };
       byIsin.set(row.isin, entry);
     }
     const position = namedPosition(row.holder, row.percent, row.date);
@@ -62,6 +59,14 @@ export function issuersFromPositions(rows: readonly PositionRow[], history = fal
  */
 function isHeld(row: Pick<PositionRow, 'percent' | 'replacedOn'>): boolean {
   return row.percent >= DISCLOSURE_THRESHOLD && row.replacedOn === undefined;
+}
+
+/** The issuer a position row names, with no position yet (and an empty history when kept). */
+export function issuerOfRow(row: PositionRow, history: boolean): RegisterIssuer {
+  const issuer: RegisterIssuer = { key: row.isin, isin: row.isin, name: row.issuer, positions: [] };
+  if (row.lei !== undefined) issuer.lei = row.lei;
+  if (history) issuer.history = [];
+  return issuer;
 }
 
 /** A named position with its holder key; the name trimmed (Sweden pads them). */

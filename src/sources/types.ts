@@ -10,6 +10,10 @@ export interface NamedPosition {
   percent: number;
   /** Position date, `YYYY-MM-DD`. */
   date: string;
+  /** When the holder notified the position (`YYYY-MM-DD`), where the register says (Austria). */
+  reportedOn?: string;
+  /** The holder's LEI, where the register gives one (France). */
+  holderLei?: string;
 }
 
 /** A register's sum of every position in one issuer from `thresholdPercent` up (no holder named). */

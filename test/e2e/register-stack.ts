@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { App } from '../../src/app.js';
 import { RegisterStore } from '../../src/state/register-store.js';
 import { registerBytes } from '../helpers/register-fixtures.js';
@@ -12,6 +13,8 @@ export interface ServedSource {
   fixture: string;
   /** Where the source's second file is served (`aggregateUrl`: Sweden's aggregate beside its positions). */
   aggregatePath?: string;
+  /** Served a page at a time to a form POST (KNF's JSON API): `servePaged`. */
+  paged?: boolean;
   /** More keys of the source's config (`regimeBoundary`, `aggregates`…). */
   config?: Record<string, unknown>;
 }
@@ -44,7 +47,10 @@ export async function startRegisterStack(
   options: StackOptions = {},
 ): Promise<RegisterStack> {
   const server = await startRegisterServer();
-  for (const source of sources) server.serve(source.path, registerBytes(source.fixture));
+  for (const source of sources) {
+    if (source.paged) server.servePaged(source.path, registerBytes(source.fixture));
+    else server.serve(source.path, registerBytes(source.fixture));
+  }
   const stack = await startStack({
     issuers: 1,
     ...options,
@@ -98,4 +104,43 @@ export async function startRegisterStack(
       await server.close();
     },
   };
+}
+
+/** One changed issuer's message: the register it names, the issuer, and the line it must hold. */
+export interface ToldLine {
+  source: string;
+  issuer: string;
+  line: RegExp;
+}
+
+/**
+ * Waits for `expected` register events and `messages` Slack posts and e-mails (on a timeout the
+ * comparisons say what is missing), then checks each of `told` arrived once per channel, naming its
+ * register, with its line.
+ */
+export async function expectTold(
+  registers: RegisterStack,
+  expected: readonly string[],
+  messages: number,
+  told: readonly ToldLine[],
+): Promise<void> {
+  await waitFor(
+    'the register events',
+    async () => (await registers.events()).length >= expected.length,
+    30_000,
+  ).catch(() => undefined);
+  expect(await registers.events()).toEqual(expected);
+  const { slack, smtp } = registers.stack;
+  await waitFor(`${messages} Slack messages`, () => slack.delivered().length >= messages, 30_000).catch(
+    () => undefined,
+  );
+  await waitFor(`${messages} e-mails`, () => smtp.mails.length >= messages, 30_000).catch(() => undefined);
+  for (const texts of [registers.slackSince(0), registers.mailSince(0)]) {
+    for (const { source, issuer, line } of told) {
+      const from = new RegExp(`register ${source}\\b`);
+      const about = texts.filter((text) => text.includes(issuer) && from.test(text));
+      expect(about, `${source} ${issuer}`).toHaveLength(1);
+      expect(about[0], `${source} ${issuer}`).toMatch(line);
+    }
+  }
 }

@@ -103,6 +103,7 @@ describe('registerFetchSchema defaults', () => {
       timeout: 60_000,
       maxBytes: 25 * 1024 * 1024,
       minShrinkRatio: 0.5,
+      pageSize: 1000,
       shrinkFloor: 10,
     });
   });

@@ -18,6 +18,14 @@ export const REGISTER_KINDS = [
   'ie-cbi',
   'be-fsma-current',
   'be-fsma-history',
+  'at-fma-history',
+  'pl-knf-html',
+  'pl-knf-json-current',
+  'pl-knf-json-history',
+  'de-banz-current',
+  'de-banz-history',
+  'fr-amf',
+  'fi-fsa-current',
 ] as const;
 
 /** One of `REGISTER_KINDS`. */
@@ -41,6 +49,15 @@ export const registerFetchSchema = z.strictObject({
     .default(0.5)
     .describe(
       'A read with at most this share of the data rows of the last good read is refused as implausible (0.5: half or less).',
+    ),
+  pageSize: z
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(1000)
+    .describe(
+      "Records asked per request of a register read by POST (KNF's JSON API pages by it; FIN-FSA's endpoint is asked for this many rows at once).",
     ),
   shrinkFloor: z
     .number()

@@ -17,4 +17,12 @@ export const REGISTER_TITLES = {
   'ie-cbi': 'Central Bank of Ireland: significant net short positions',
   'be-fsma-current': 'FSMA (Belgium): net short positions, current',
   'be-fsma-history': 'FSMA (Belgium): net short positions, history',
+  'at-fma-history': 'FMA (Austria): net short positions, history',
+  'pl-knf-html': 'KNF (Poland): short selling register, current (HTML)',
+  'pl-knf-json-current': 'KNF (Poland): short selling register, current (JSON API)',
+  'pl-knf-json-history': 'KNF (Poland): short selling register, history (JSON API)',
+  'de-banz-current': 'BaFin via Bundesanzeiger (Germany): net short positions, open list',
+  'de-banz-history': 'BaFin via Bundesanzeiger (Germany): net short positions, historical export',
+  'fr-amf': 'AMF (France): net short positions (data.gouv.fr export)',
+  'fi-fsa-current': 'FIN-FSA (Finland): net short positions, current',
 } satisfies Record<RegisterKind, string>;

@@ -1,8 +1,9 @@
 import type { RegisterSourceConfig } from '../../config/schema/sources.js';
 import { type DiffResult, diffPositions, type PositionEvent, type Snapshot } from '../../positions/index.js';
 import { round4 } from '../../positions/round.js';
+import type { Disclosure } from '../../positions/types.js';
 import { issuerNameKey } from '../../routing/match-keys.js';
-import type { RegisterIssuer, RegisterSnapshot } from '../../sources/types.js';
+import type { NamedPosition, RegisterIssuer, RegisterSnapshot } from '../../sources/types.js';
 import type { IssuerPosition } from '../../upstream/schemas.js';
 
 /** One issuer's diff within one read of a register. */
@@ -148,8 +149,18 @@ function issuerDiff(
     ...event,
     issuer: { id: key, name },
     source: input.source.name,
+    current: withFiling(
+      event.current,
+      issuer?.positions.find((p) => p.holderKey === event.holderKey),
+    ),
   }));
   return { key, name, previous, diff: { ...diff, events } };
+}
+
+/** The disclosure with the date its holder filed it, where the register says (a late filing is told so). */
+function withFiling(current: Disclosure | null, read: NamedPosition | undefined): Disclosure | null {
+  if (current === null || read?.reportedOn === undefined || read.date !== current.date) return current;
+  return { ...current, reportedOn: read.reportedOn };
 }
 
 /** A first sight, or a read that moved a position (a date alone moving is not worth a write). */
