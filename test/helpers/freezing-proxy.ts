@@ -17,6 +17,8 @@ export interface FreezingProxy {
    * neither side sees an error. Returns how many open links froze.
    */
   freezeReplication(): number;
+  /** Connections opened from now on are forwarded again, whatever froze before (open frozen ones stay frozen). */
+  forgetFreezes(): void;
   close(): Promise<void>;
 }
 
@@ -81,6 +83,9 @@ export async function startFreezingProxy(
     freeze: (fragment, options = {}) =>
       freezeWhere((head) => clientName(head).includes(fragment), options.future ?? false),
     freezeReplication: () => freezeWhere((head) => /\bpsync\b/i.test(head), true),
+    forgetFreezes: () => {
+      freezesLater.length = 0;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const pair of pairs) {
