@@ -3,6 +3,10 @@
 // (test/e2e/ha-stale-replica.ts). The suite plays one round of two of these cases; this plays them all
 // and prints each round's figures. Run: npx tsx scripts/stale-replica-rounds.ts [rounds-1 rounds-2]
 import { endStaleRun, playStaleRounds, type StaleMode, type StaleRun } from '../test/e2e/ha-stale-replica.js';
+import compileCli from '../test/helpers/compiled-cli.js';
+
+// The daemons run compiled, as in the suite: through tsx each would take twice the CPU on a busy machine.
+await compileCli();
 
 const [one = 5, two = 4] = process.argv.slice(2).map(Number);
 const modes: StaleMode[] = [
