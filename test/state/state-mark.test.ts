@@ -27,7 +27,7 @@ describe('judgeReading: a lower mark on the same epoch is a rollback', () => {
     const rollback = judgeReading(at(9), at(4)).rollback;
     if (!rollback) throw new Error('no rollback');
     expect(describeRollback(rollback)).toBe(
-      '5 writes of the high-water mark (9 seen, 4 now), the last 0.5 s before 2023-11-14T22:13:20.900Z (Redis\' time)',
+      "5 writes of the high-water mark (9 seen, 4 now), the last 0.5 s before 2023-11-14T22:13:20.900Z (Redis' time)",
     );
   });
 });
