@@ -24,10 +24,11 @@ for (const mode of modes) {
     const rounds = await playStaleRounds(mode, run);
     const repeats = rounds.map((r) => r.repeatedMessages);
     const told = rounds.filter((r) => r.rollbackTold).length;
-    const ok = mode.wait ? repeats.every((n) => n <= 1) : told === rounds.length;
+    const behind = rounds.reduce((sum, r) => sum + r.pollingBehindTold, 0);
+    const ok = (mode.wait ? repeats.every((n) => n <= 1) : told === rounds.length) && behind === 0;
     failed ||= !ok;
     process.stdout.write(
-      `${ok ? 'ok  ' : 'FAIL'} ${name}: ${rounds.length} failovers; repeated messages per failover ${JSON.stringify(repeats)} (same delivery id ${JSON.stringify(rounds.map((r) => r.sameIdResends))}); rollback told ${told}/${rounds.length}; events per round ${JSON.stringify(rounds.map((r) => r.events))}; last event told after the promotion (ms) ${JSON.stringify(rounds.map((r) => r.toldAfterPromotionMs))}\n`,
+      `${ok ? 'ok  ' : 'FAIL'} ${name}: ${rounds.length} failovers; repeated messages per failover ${JSON.stringify(repeats)} (same delivery id ${JSON.stringify(rounds.map((r) => r.sameIdResends))}); rollback told ${told}/${rounds.length}; false "Polling is behind" ${behind}; events per round ${JSON.stringify(rounds.map((r) => r.events))}; last event told after the promotion (ms) ${JSON.stringify(rounds.map((r) => r.toldAfterPromotionMs))}\n`,
     );
   } catch (error) {
     failed = true;

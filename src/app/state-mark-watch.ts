@@ -13,6 +13,8 @@ export class StateMarkWatch {
   readonly #report: (rollback: Rollback) => Promise<void>;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
+  /** A rollback found whose report failed (Redis still settling after the failover): told at the next tick. */
+  #unreported: Rollback | undefined;
 
   constructor(mark: Pick<StateMark, 'check'>, report: (rollback: Rollback) => Promise<void>) {
     this.#mark = mark;
@@ -37,10 +39,12 @@ export class StateMarkWatch {
 
   async #tick(): Promise<void> {
     try {
-      const rollback = await this.#mark.check();
-      if (rollback) await this.#report(rollback);
+      // The mark moves on at the reading that finds the rollback: a report that fails is kept, not lost.
+      this.#unreported ??= await this.#mark.check();
+      if (this.#unreported) await this.#report(this.#unreported);
+      this.#unreported = undefined;
     } catch {
-      // Redis does not answer (logged once per outage by RedisHealth): the next tick reads again.
+      // Redis does not answer (logged once per outage by RedisHealth): the next tick reads or tells again.
     }
   }
 }

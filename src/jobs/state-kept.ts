@@ -73,14 +73,15 @@ export async function reportRolledBack(
   rollback: Rollback,
 ): Promise<void> {
   const how = describeRollback(rollback);
-  const restarted = await ctx.pollHealth.restartDueClocks(ctx.now());
-  ctx.logger.error({ rollback, dueMarksRestarted: restarted }, `Redis state went back: ${how}`);
+  ctx.logger.error({ rollback }, `Redis state went back: ${how}`);
+  // The notice first: the operator must hear of it even if the rest fails while Redis settles.
   await ctx.notices.raise(
     ROLLED_BACK_NOTICE,
     'critical',
     'Redis lost writes: its state went back',
-    `Redis holds an older state than shortwatch saw: ${how} are gone (a failover promoted a replica that lacked the master's last writes). Issuers whose snapshots went back are polled again and their changes told; a message whose "sent" record was lost may be sent again under the same delivery id, which receivers drop. ${restarted} due marks started again. With redis.durability on (\`WAIT\`), no message is told before a replica holds what it depends on: docs/operations.md, "What a failover can lose".`,
+    `Redis holds an older state than shortwatch saw: ${how} are gone (a failover promoted a replica that lacked the master's last writes). Issuers whose snapshots went back are polled again and their changes told; a message whose "sent" record was lost may be sent again under the same delivery id, which receivers drop. Due marks of poll health start again (they came back with the lost writes). With redis.durability on (\`WAIT\`), no message is told before a replica holds what it depends on: docs/operations.md, "What a failover can lose".`,
   );
+  await ctx.pollHealth.restartDueClocks(ctx.now());
 }
 
 /**

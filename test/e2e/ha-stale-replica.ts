@@ -34,6 +34,8 @@ export interface StaleRound {
   sameIdResends: number;
   /** Whether the critical `state-rolled-back` notice reached the ops webhook in this round. */
   rollbackTold: boolean;
+  /** "Polling is behind" criticals (`polling-overdue`) on the ops webhook in this round: a record gone back. */
+  pollingBehindTold: number;
   /** Events of the round told. */
   events: number;
   /** From the promotion to the last event of the round on the webhook, ms. */
@@ -47,11 +49,16 @@ const HOLD_MS = 1_500;
 
 const noticeBody = z.object({ type: z.literal('notice'), key: z.string(), severity: z.string() });
 
-function noticesIn(receipts: readonly WebhookReceipt[], since: number, severity: string): number {
+function noticesIn(
+  receipts: readonly WebhookReceipt[],
+  since: number,
+  severity: string,
+  key = 'state-rolled-back',
+): number {
   return receipts.filter((r) => {
     if (r.at < since) return false;
     const parsed = noticeBody.safeParse(JSON.parse(r.body));
-    return parsed.success && parsed.data.key === 'state-rolled-back' && parsed.data.severity === severity;
+    return parsed.success && parsed.data.key === key && parsed.data.severity === severity;
   }).length;
 }
 
@@ -195,6 +202,7 @@ async function playRound(
     repeatedMessages: repeats.messages,
     sameIdResends: repeats.sameId,
     rollbackTold: noticesIn(ops.receipts, startedAt, 'critical') > 0,
+    pollingBehindTold: noticesIn(ops.receipts, startedAt, 'critical', 'polling-overdue'),
     events: expected.length,
     toldAfterPromotionMs: Math.max(0, toldAt - promotedAt),
   };
