@@ -83,7 +83,7 @@ export function buildContext(config: Config, deps: ContextDeps): JobContext {
     settings: () => {
       const { redis: section } = settings().config;
       const { timeout, noticeAfter } = section.durability;
-      return { replicas: durableReplicas(section), timeoutMs: timeout, noticeAfterMs: noticeAfter };
+      return { ...durableReplicas(section), timeoutMs: timeout, noticeAfterMs: noticeAfter };
     },
     notices: ctx.notices,
     onRollback: (rollback) => reportRolledBack(ctx, rollback),

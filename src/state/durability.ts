@@ -21,6 +21,8 @@ import type { Rollback, StateMark } from './state-mark.js';
 /** The settings in force: replicas to wait for (0: no `WAIT`), one `WAIT`'s timeout, when to tell. */
 export interface DurabilitySettings {
   replicas: number;
+  /** At most the replicas the master has connected (`auto`): a master left alone sends without waiting. */
+  atMostConnected?: boolean;
   timeoutMs: number;
   noticeAfterMs: number;
 }
@@ -43,6 +45,14 @@ export const NOT_DURABLE_NOTICE = 'deliveries-not-durable';
 const ASK_AGAIN_MS = 50;
 
 const waitReply = z.number().int().nonnegative();
+
+const roleReply = z.tuple([z.string(), z.unknown(), z.array(z.unknown())]).rest(z.unknown());
+
+/** How many replicas the master on `node` has connected (`ROLE`); 0 for a node that is no master. */
+async function connectedReplicas(node: Redis): Promise<number> {
+  const role = roleReply.safeParse(await node.call('ROLE'));
+  return role.success && role.data[0] === 'master' ? role.data[2].length : 0;
+}
 
 /** Whether a message must wait for its replicas: one that tells events. Notices and tests go at once. */
 export function dependsOnState(message: Message): boolean {
@@ -73,9 +83,14 @@ export class Durability {
       await this.#deps.onRollback(rollback);
       return 0;
     }
-    const { replicas, timeoutMs, noticeAfterMs } = this.#deps.settings();
-    if (replicas === 0 || !dependsOnState(message)) return null;
-    const acked = await this.#wait(client, replicas, timeoutMs);
+    const { timeoutMs, noticeAfterMs, ...wanted } = this.#deps.settings();
+    if (wanted.replicas === 0 || !dependsOnState(message)) return null;
+    const node = client instanceof Cluster ? await this.#slotNode(client) : client;
+    const replicas = wanted.atMostConnected
+      ? Math.min(wanted.replicas, await connectedReplicas(node))
+      : wanted.replicas;
+    if (replicas === 0) return null;
+    const acked = waitReply.parse(await node.wait(replicas, timeoutMs));
     if (acked >= replicas) {
       await this.#durable(channel);
       return null;
@@ -116,12 +131,6 @@ export class Durability {
       'Messages wait for Redis replicas',
       `${channel}'s next message has waited ${Math.round((now - since) / 1_000)} s for ${seen.replicas} replica${seen.replicas === 1 ? '' : 's'} to acknowledge the writes it depends on (${seen.acked} did). A replica is down or its link to the master is stuck: check \`INFO replication\` on the master. Sending it now could tell a change a failover then forgets and tells again; set redis.durability.replicas lower to send without them.`,
     );
-  }
-
-  /** `WAIT` on the connection that made the raise (for a Cluster, the node that holds the deployment's slot). */
-  async #wait(client: RedisClient, replicas: number, timeoutMs: number): Promise<number> {
-    const node = client instanceof Cluster ? await this.#slotNode(client) : client;
-    return waitReply.parse(await node.wait(replicas, timeoutMs));
   }
 
   /** The master connection of the deployment's slot: the one a routed raise went through. */

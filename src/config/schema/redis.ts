@@ -81,7 +81,7 @@ const durabilitySchema = z
       .union([z.literal('auto'), z.number().int().min(0).max(16)])
       .default('auto')
       .describe(
-        'How many replicas must hold a write before a message that depends on it is sent (Redis `WAIT`): the commit of its events, its claim and the previous message\'s "sent" record. `auto`: 1 under `sentinel` or `cluster`, 0 on one node (`url`); 0 turns the wait off. Set 1 or more for a `url` whose master has replicas (a managed primary with a replica behind one endpoint).',
+        'How many replicas must hold a write before a message that depends on it is sent (Redis `WAIT`): the commit of its events, its claim and the previous message\'s "sent" record. `auto`: 1 under `sentinel` or `cluster` while the master has a replica connected (none after a failover left it alone: nothing could hold the write), 0 on one node (`url`); a number is kept whatever is connected; 0 turns the wait off. Set 1 or more for a `url` whose master has replicas (a managed primary with a replica behind one endpoint).',
       ),
     timeout: duration
       .prefault('1s')
@@ -134,9 +134,12 @@ export const redisSchema = z
 /** The `redis` section as parsed. */
 export type RedisConfig = z.output<typeof redisSchema>;
 
-/** How many replicas a dependent send waits for: `redis.durability.replicas`, `auto` resolved by topology. */
-export function durableReplicas(config: RedisConfig): number {
+/**
+ * How many replicas a dependent send waits for: `redis.durability.replicas`, and whether at most the replicas
+ * the master has connected (`auto` under Sentinel or Cluster: 1, none while it has no replica at all).
+ */
+export function durableReplicas(config: RedisConfig): { replicas: number; atMostConnected: boolean } {
   const { replicas } = config.durability;
-  if (replicas !== 'auto') return replicas;
-  return config.sentinel || config.cluster ? 1 : 0;
+  if (replicas !== 'auto') return { replicas, atMostConnected: false };
+  return { replicas: config.sentinel || config.cluster ? 1 : 0, atMostConnected: true };
 }
