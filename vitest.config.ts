@@ -32,6 +32,9 @@ const SLOW = [
   // A redis-server kept loading by DEBUG RELOAD (three loads of about 2 s), the Sentinel failover: 27-29 s.
   'test/e2e/redis-loading.test.ts',
   'test/e2e/ha-sentinel.test.ts',
+  // Two failovers to a stale replica (a frozen replication link), WAIT on and off: about 70 s. The
+  // issue's full count (18 failovers) is scripts/stale-replica-rounds.ts.
+  'test/e2e/ha-stale-replica.test.ts',
   // The registers end to end, one stack each: the named-holder registers (SheetJS writes the modified
   // CONSOB and CNMV workbooks first, some 10 s of CPU), then the AFM, Norway, Sweden and FCA files: 25 s.
   'test/e2e/registers-pipeline-named.test.ts',

@@ -4,6 +4,7 @@ import { consoleRender } from './console-render.js';
 import { detection } from './detection.js';
 import { detectionScale } from './detection-scale.js';
 import { diffThroughput } from './diff-throughput.js';
+import { durability } from './durability.js';
 import { e2eLatency } from './e2e-latency.js';
 import { footprint } from './footprint.js';
 import { type Benchmark, formatReport, machineInfo, writeReport } from './lib/report.js';
@@ -19,6 +20,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   consoleRender,
   registers,
   registerE2e,
+  durability,
 ];
 const RESULTS = join(new URL('.', import.meta.url).pathname, 'results');
 

@@ -1,5 +1,5 @@
 import { evenlySpaced, type RoundResult, runRound } from './e2e-round.js';
-import { defaultSlackRate, openBenchStack, withDaemons } from './e2e-stack.js';
+import { type ConfigPatch, defaultSlackRate, openBenchStack, withDaemons } from './e2e-stack.js';
 import type { BenchTable } from './report.js';
 import { fixed, formatSpread, quantile, type Spread, spread } from './stats.js';
 
@@ -61,9 +61,13 @@ export function oneMessagePerIssuerFloorMs(count: number, ratePerSecond: number)
 }
 
 /** The burst: one `shortwatch start`, caps lifted, the Slack channel at the schema's default rate. */
-export async function runBurst(size: BurstSize, progress: (line: string) => void): Promise<BurstFigures> {
+export async function runBurst(
+  size: BurstSize,
+  progress: (line: string) => void,
+  patch?: ConfigPatch,
+): Promise<BurstFigures> {
   const ratePerSecond = defaultSlackRate();
-  const bench = await openBenchStack(size.watched, {});
+  const bench = await openBenchStack(size.watched, {}, patch);
   const rounds: RoundResult[] = [];
   try {
     const changed = evenlySpaced(bench.ids, size.changed);

@@ -1,5 +1,5 @@
 import { runRound } from './e2e-round.js';
-import { openBenchStack, withDaemons } from './e2e-stack.js';
+import { type ConfigPatch, openBenchStack, withDaemons } from './e2e-stack.js';
 import type { BenchTable } from './report.js';
 import { fixed, quantile } from './stats.js';
 
@@ -23,8 +23,9 @@ export async function runLone(
   rounds: number,
   ratePerSecond: number,
   progress: (line: string) => void,
+  patch?: ConfigPatch,
 ): Promise<LoneFigures> {
-  const bench = await openBenchStack(watched, { ratePerSecond });
+  const bench = await openBenchStack(watched, { ratePerSecond }, patch);
   const latenciesMs: number[] = [];
   let messages = 0;
   try {

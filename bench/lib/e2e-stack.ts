@@ -5,6 +5,9 @@ import { snapshotsAtCurrent, startDaemons, stopDaemons } from './daemons.js';
 /** Caps lifted: the budget and the sandbox allow far more than the pipeline can ask. */
 export const LIFTED = { perMinute: 1_000_000, perDay: 1_000_000_000 };
 
+/** A change to a bench stack's config before it is written (a case's own settings). */
+export type ConfigPatch = (config: Record<string, unknown>) => Record<string, unknown>;
+
 /** A stack and its watched issuers, in the sandbox's order. */
 export interface BenchStack {
   stack: Stack;
@@ -26,7 +29,11 @@ export function defaultSlackRate(): number {
  * `issuers` watched issuers, caps lifted, gate every 1 s, poll.concurrency 4, and one Slack channel `desk`
  * with `slack` merged over its bench settings (leave `ratePerSecond` out to keep the schema's default).
  */
-export async function openBenchStack(issuers: number, slack: Record<string, unknown>): Promise<BenchStack> {
+export async function openBenchStack(
+  issuers: number,
+  slack: Record<string, unknown>,
+  patch: ConfigPatch = (config) => config,
+): Promise<BenchStack> {
   const stack = await startStack({
     issuers,
     seed: 11,
@@ -35,7 +42,7 @@ export async function openBenchStack(issuers: number, slack: Record<string, unkn
     config: { budget: { ...LIFTED, reserve: 10 }, poll: { gateInterval: '1s', concurrency: 4 } },
   });
   stack.writeConfig({
-    ...stack.configObject,
+    ...patch(stack.configObject),
     channels: [
       { name: 'desk', kind: 'slack', webhookUrl: stack.slack.url, backoff: '200ms', attempts: 6, ...slack },
     ],

@@ -1,8 +1,11 @@
 import { AccessState, RateBudget } from '../budget/index.js';
+import { durableReplicas } from '../config/schema/redis.js';
 import type { Config } from '../config/schema.js';
 import type { JobContext, Queues, Settings } from '../jobs/context.js';
+import { reportRolledBack } from '../jobs/state-kept.js';
 import { ChannelRegistry } from '../state/channel-registry.js';
 import { IssuerDirectory } from '../state/directory.js';
+import { Durability } from '../state/durability.js';
 import { StateEpoch } from '../state/epoch.js';
 import { EventLog } from '../state/event-log.js';
 import { keyRoot, ledgerRoot } from '../state/keys.js';
@@ -13,6 +16,7 @@ import { Outbox } from '../state/outbox.js';
 import { PollHealth } from '../state/poll-health.js';
 import type { RedisClient } from '../state/redis-connection.js';
 import { SnapshotStore } from '../state/snapshot-store.js';
+import { StateMark } from '../state/state-mark.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { Metrics } from '../telemetry/metrics.js';
 import type { UpstreamClient } from '../upstream/index.js';
@@ -39,7 +43,7 @@ export function buildContext(config: Config, deps: ContextDeps): JobContext {
   const { redis, settings } = deps;
   const prefix = keyRoot(config.redis.prefix);
   const nowMs = () => deps.now().getTime();
-  return {
+  const ctx: JobContext = {
     settings,
     prefix,
     processId: deps.processId,
@@ -54,6 +58,10 @@ export function buildContext(config: Config, deps: ContextDeps): JobContext {
     snapshots: new SnapshotStore(redis, prefix),
     pollHealth: new PollHealth(redis, prefix),
     epoch: new StateEpoch(redis, prefix),
+    stateMark: new StateMark(redis, prefix),
+    get durability() {
+      return durability;
+    },
     eventLog: new EventLog(redis, prefix),
     directory: new IssuerDirectory(redis, prefix),
     mutes: new MuteStore(redis, prefix, nowMs),
@@ -69,4 +77,18 @@ export function buildContext(config: Config, deps: ContextDeps): JobContext {
       return deps.queues();
     },
   };
+  const durability = new Durability({
+    mark: ctx.stateMark,
+    root: prefix,
+    settings: () => {
+      const { redis: section } = settings().config;
+      const { timeout, noticeAfter } = section.durability;
+      return { ...durableReplicas(section), timeoutMs: timeout, noticeAfterMs: noticeAfter };
+    },
+    notices: ctx.notices,
+    onRollback: (rollback) => reportRolledBack(ctx, rollback),
+    now: nowMs,
+    logger: deps.logger,
+  });
+  return ctx;
 }

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type { JobContext } from '../jobs/context.js';
-import { reportStateLost } from '../jobs/state-kept.js';
+import { reportRolledBack, reportStateLost, settleRolledBack } from '../jobs/state-kept.js';
 import type { RedisHealth } from '../ops/redis-health.js';
 import { DeploymentLedger } from '../state/deployment-ledger.js';
 import { stateKeys } from '../state/keys.js';
@@ -21,6 +21,7 @@ import { sourceStaleness } from './duties/source-staleness.js';
 import { type Duty, DutyScheduler } from './duty-scheduler.js';
 import type { LiveSettings } from './live-settings.js';
 import type { Poller } from './poller.js';
+import { StateMarkWatch } from './state-mark-watch.js';
 
 /** What the running daemon is wired from. */
 interface DaemonParts {
@@ -46,9 +47,13 @@ export class Daemon {
   readonly #parts: DaemonParts;
   readonly #deliveries: DeliveryPath;
   readonly #duties: DutyScheduler;
+  readonly #markWatch: StateMarkWatch;
 
   constructor(parts: DaemonParts) {
     this.#parts = parts;
+    this.#markWatch = new StateMarkWatch(parts.ctx.stateMark, (rollback) =>
+      reportRolledBack(parts.ctx, rollback),
+    );
     this.#deliveries = new DeliveryPath({
       ctx: parts.ctx,
       health: parts.health,
@@ -78,6 +83,9 @@ export class Daemon {
     await accountForChannels(ctx, live.current.config.channels);
     // The epoch this process runs on: a later beat or sweep that finds another one reports the loss.
     await ctx.epoch.check();
+    // Issue 30: the high-water mark this process keeps, read every second (state/state-mark.ts).
+    await ctx.stateMark.check();
+    this.#markWatch.start();
     await this.#duties.start();
   }
 
@@ -105,6 +113,7 @@ export class Daemon {
   async stop(timeoutMs: number): Promise<void> {
     const { poller, ctx, live } = this.#parts;
     await this.#duties.stop();
+    await this.#markWatch.stop();
     await poller.unwatch();
     await Promise.all([poller.close(timeoutMs), this.#deliveries.close(timeoutMs)]);
     await ctx.redis.hdel(stateKeys(ctx.prefix).workers, ctx.processId).catch(() => undefined);
@@ -154,6 +163,7 @@ function allDuties(parts: DaemonParts): Duty[] {
       schedules: !workerOnly,
       reportLost: (previous) => reportStateLost(ctx, previous, live.current.watched.length),
       resyncSchedulers: parts.syncSchedulers,
+      settleRolledBack: () => settleRolledBack(ctx, BEAT_MS),
     }),
     channelAccounting({ parts: ctx, channels: () => live.current.config.channels }),
     directoryFollow({ follow: parts.followDirectory }),

@@ -161,6 +161,11 @@ export class ChannelDeliverer {
       inflight = { ...claimed, claimedBy: owner, touchedAt: this.#ctx.now().getTime() };
       if (!(await outbox.update(this.#channel, owner, inflight))) return 100;
     }
+    // Issue 30: tell only what a replica holds (state/durability.ts). The mark raised here, on the
+    // connection of the claim, follows the events' commit, the claim and the last message's finish; a
+    // `WAIT` for it confirms them all. Not durable yet, or the state went back: look again later.
+    const held = await this.#ctx.durability.beforeSend(this.#ctx.redis, this.#channel, inflight.message);
+    if (held !== null) return held;
     // The rate spaces message starts; recorded before the send so that a crash keeps the spacing too.
     await outbox.setSendState(this.#channel, { lastSentAt: this.#ctx.now().getTime() });
     try {

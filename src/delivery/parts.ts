@@ -1,5 +1,6 @@
 import type { ChannelSender } from '../channels/types.js';
 import type { Config } from '../config/schema.js';
+import type { Durability } from '../state/durability.js';
 import type { Notices } from '../state/notices.js';
 import type { Outbox } from '../state/outbox.js';
 import type { RedisClient } from '../state/redis-connection.js';
@@ -25,4 +26,6 @@ export interface DeliveryParts {
   metrics: Pick<Metrics, 'deliveries'>;
   outbox: Outbox;
   notices: Pick<Notices, 'raise' | 'clear'>;
+  /** Issue 30: before a send, the replicas hold what it depends on (state/durability.ts). */
+  durability: Pick<Durability, 'beforeSend'>;
 }

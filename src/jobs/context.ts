@@ -4,6 +4,7 @@ import type { ChannelSender } from '../channels/types.js';
 import type { Config } from '../config/schema.js';
 import type { ChannelRegistry } from '../state/channel-registry.js';
 import type { IssuerDirectory } from '../state/directory.js';
+import type { Durability } from '../state/durability.js';
 import type { StateEpoch } from '../state/epoch.js';
 import type { EventLog } from '../state/event-log.js';
 import type { MuteStore } from '../state/mute-store.js';
@@ -12,6 +13,7 @@ import type { Outbox } from '../state/outbox.js';
 import type { PollHealth } from '../state/poll-health.js';
 import type { RedisClient } from '../state/redis-connection.js';
 import type { SnapshotStore } from '../state/snapshot-store.js';
+import type { StateMark } from '../state/state-mark.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { Metrics } from '../telemetry/metrics.js';
 import type { UpstreamClient } from '../upstream/index.js';
@@ -57,6 +59,10 @@ export interface JobContext {
   pollHealth: PollHealth;
   /** The identity of the Redis state, to tell a loss from a new deployment. */
   epoch: StateEpoch;
+  /** This process's high-water mark of the state: a lower one read means Redis lost writes. */
+  stateMark: StateMark;
+  /** The gate before each dependent send: the replicas hold what it depends on (redis.durability). */
+  durability: Durability;
   eventLog: EventLog;
   directory: IssuerDirectory;
   mutes: MuteStore;

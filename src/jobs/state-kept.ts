@@ -1,6 +1,7 @@
 import { displayText } from '../channels/format.js';
 import type { Snapshot } from '../positions/index.js';
 import { stateKeys } from '../state/keys.js';
+import { describeRollback, type Rollback } from '../state/state-mark.js';
 import type { JobContext } from './context.js';
 import type { WatchedIssuer } from './watchlist.js';
 
@@ -20,6 +21,9 @@ export async function checkStateKept(
     await reportStateLost(ctx, epoch.previous, without.length);
     return;
   }
+  // Before the sweep reads poll health: due marks that came back with lost writes start again first.
+  const rollback = await ctx.stateMark.check();
+  if (rollback) await reportRolledBack(ctx, rollback);
   const flags =
     without.length === 0
       ? []
@@ -53,5 +57,45 @@ export async function reportStateLost(
     'critical',
     "Redis lost shortwatch's state",
     `The state this deployment ran on (epoch ${previousEpoch}) is gone: snapshots, queued deliveries, schedules and notices were lost (a FLUSHALL, a Redis restart without persistence, or a failover to an empty replica). ${rebaselined} watched issuers are re-baselined at their next poll; changes published since the loss are not told. Check Redis persistence and \`maxmemory-policy noeviction\`.`,
+  );
+}
+
+/** The notice of writes Redis lost (a failover to a replica that lacked them). */
+export const ROLLED_BACK_NOTICE = 'state-rolled-back';
+
+/**
+ * Redis holds an older state than this process saw: one critical notice saying how far, and the due marks
+ * started again (a poll-health record that went back must not read as polling behind). Then on: the
+ * issuers whose snapshots went back are polled again, and receivers drop a repeated message by its id.
+ */
+export async function reportRolledBack(
+  ctx: Pick<JobContext, 'notices' | 'pollHealth' | 'now' | 'logger'>,
+  rollback: Rollback,
+): Promise<void> {
+  const how = describeRollback(rollback);
+  ctx.logger.error({ rollback }, `Redis state went back: ${how}`);
+  // The notice first: the operator must hear of it even if the rest fails while Redis settles.
+  await ctx.notices.raise(
+    ROLLED_BACK_NOTICE,
+    'critical',
+    'Redis lost writes: its state went back',
+    `Redis holds an older state than shortwatch saw: ${how} are gone (a failover promoted a replica that lacked the master's last writes). Issuers whose snapshots went back are polled again and their changes told; a message whose "sent" record was lost may be sent again under the same delivery id, which receivers drop. Due marks of poll health start again (they came back with the lost writes). With redis.durability on (\`WAIT\`), no message is told before a replica holds what it depends on: docs/operations.md, "What a failover can lose".`,
+  );
+  await ctx.pollHealth.restartDueClocks(ctx.now());
+}
+
+/**
+ * The rollback notice tells an event, not a state: any process's beat clears it once it is at least
+ * `toldForMs` old (a rollback found later raises it again).
+ */
+export async function settleRolledBack(
+  ctx: Pick<JobContext, 'notices' | 'now'>,
+  toldForMs: number,
+): Promise<void> {
+  const active = (await ctx.notices.list()).find((n) => n.key === ROLLED_BACK_NOTICE);
+  if (!active || ctx.now().getTime() - Date.parse(active.since) < toldForMs) return;
+  await ctx.notices.clear(
+    ROLLED_BACK_NOTICE,
+    'shortwatch goes on from the state Redis holds now; what the lost writes held is polled and told again.',
   );
 }

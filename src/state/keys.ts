@@ -31,6 +31,11 @@ export function stateKeys(root: string) {
     epoch: `${root}:epoch`,
     /** SET: issuers that have had a snapshot in this epoch, to tell a vanished snapshot from a new issuer. */
     baselined: `${root}:baselined`,
+    /**
+     * HASH `seq`, `at`: the deployment's high-water mark, raised by every poll commit and before every send
+     * (state/state-mark.ts); a process that finds it lower than it saw knows Redis lost writes.
+     */
+    stateMark: `${root}:state-mark`,
     notices: `${root}:notices`,
     workers: `${root}:workers`,
     /** HASH process id → epoch ms of its last liveness tick: whose probe queue (`live-…`) may be deleted. */

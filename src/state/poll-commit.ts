@@ -7,10 +7,11 @@ import { TRIM_SEEN } from './outbox-lua.js';
 import { RECORD_VERSION } from './outbox-records.js';
 import type { RedisClient } from './redis-connection.js';
 import { DEDUPE_MEMORY_MS, EVENT_SEEN_TTL_SECONDS, GLOBAL_EVENTS_FACTOR } from './retention.js';
+import { RAISE_MARK_LUA } from './state-mark.js';
 
 /**
  * The one write of a poll. KEYS[1] snapshot hash, KEYS[2] global event stream, KEYS[3] mute-suppressed
- * counts, KEYS[4] the set of baselined issuers, then 2 keys per logged event (seen marker, issuer stream),
+ * counts, KEYS[4] the set of baselined issuers, KEYS[5] the high-water mark, then 2 keys per logged event (seen marker, issuer stream),
  * then 3 per target (outbox: pending, items, seen; digest: staged, meta, seen).
  * ARGV: expected `at` ('' = none), new `at`, snapshot JSON, per-issuer cap, global cap, seen TTL (s),
  * dedupe memory (ms), wake channel, issuer id, event count, the event log entries (event JSON, routes JSON) each,
@@ -21,12 +22,12 @@ import { DEDUPE_MEMORY_MS, EVENT_SEEN_TTL_SECONDS, GLOBAL_EVENTS_FACTOR } from '
  * Returns 1 written, 0 lost the race.
  * Mute-suppressed counts may count an event twice if a failed commit is replayed (a statistic only).
  */
-const COMMIT_SCRIPT = `${TRIM_SEEN}
+const COMMIT_SCRIPT = `${TRIM_SEEN}${RAISE_MARK_LUA}
 local stored = redis.call('HGET', KEYS[1], 'at') or ''
 if stored ~= ARGV[1] then return 0 end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local k = 5
+local k = 6
 local a = 10
 local events = tonumber(ARGV[a]); a = a + 1
 for i = 1, events do
@@ -72,6 +73,7 @@ end
 -- items it had already written. (test/e2e/delivery-kill-points.test.ts finds this script by that sentence.)
 redis.call('HSET', KEYS[1], 'at', ARGV[2], 'json', ARGV[3])
 redis.call('SADD', KEYS[4], ARGV[9])
+raise_mark(KEYS[5], now)
 return 1
 `;
 
@@ -125,7 +127,7 @@ export async function commitPoll(redis: RedisClient, root: string, commit: PollC
     written: keys.baselined,
     member: snapshot.issuerId,
   };
-  const keyList = [store.snapshot, keys.events, keys.muteSuppressed, store.written];
+  const keyList = [store.snapshot, keys.events, keys.muteSuppressed, store.written, keys.stateMark];
   const args: Array<string | number> = [
     commit.expectedPolledAt ?? '',
     snapshot.polledAt,

@@ -84,6 +84,18 @@ const NOT_FOUND = 'not-found:';
 const LAGGING = 'lagging:';
 const ENVELOPE = 'envelope:';
 
+/** KEYS[1] the health hash; ARGV the due prefix, the new time. Every due mark at that time; returns how many. */
+const RESTART_DUE_SCRIPT = `
+local n = 0
+for _, field in ipairs(redis.call('HKEYS', KEYS[1])) do
+  if string.sub(field, 1, #ARGV[1]) == ARGV[1] then
+    redis.call('HSET', KEYS[1], field, ARGV[2])
+    n = n + 1
+  end
+end
+return n
+`;
+
 /**
  * Per-issuer poll health in one hash, so a sweep reads all of it in one round trip. Fields are
  * `due:<id>` (written by sweeps, HSETNX), `failing:<id>` and `not-found:<id>` (written by the poll that
@@ -195,6 +207,15 @@ export class PollHealth {
     };
     await this.#redis.hset(this.#key, NOT_FOUND + issuerId, JSON.stringify(next));
     return next;
+  }
+
+  /**
+   * Starts every due mark again at `at`: after Redis lost writes (a failover to a stale replica) the marks
+   * came back that polls since had deleted, and their old times would tell polls that ran as overdue.
+   */
+  async restartDueClocks(at: Date): Promise<number> {
+    const reply = await this.#redis.eval(RESTART_DUE_SCRIPT, 1, this.#key, DUE, at.toISOString());
+    return z.number().int().parse(reply);
   }
 
   /** Forgets an issuer's 404 state (`shortwatch resume ISSUER`); true when it had one. */

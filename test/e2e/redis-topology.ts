@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { findOnPath, freePort } from '../../src/demo/redis-server-child.js';
+import { type FreezingProxy, startFreezingProxy } from '../helpers/freezing-proxy.js';
 import { waitFor } from './harness.js';
 
 // Private Redis topologies on loopback for the HA tests: a three-master Redis Cluster, and Sentinel (one
@@ -308,4 +309,159 @@ async function keysOf(nodes: readonly RedisProcess[], pattern: string): Promise<
     }
   }
   return found;
+}
+
+/** A data node of a {@link ProxiedSentinel}: known to everyone by its proxy's address only. */
+export interface ProxiedNode {
+  /** `127.0.0.1:<proxy port>`: what the sentinels, the replica and shortwatch reach. */
+  address: string;
+  proxy: FreezingProxy;
+  /** The redis-server behind the proxy (replaced when the node is started again). */
+  server: RedisProcess;
+}
+
+/** A Sentinel whose two data nodes each sit behind a proxy that can freeze a replication link. */
+export interface ProxiedSentinel {
+  name: string;
+  sentinelNodes: string[];
+  /** `host:port` (a proxy's) of the master the sentinels name now. */
+  currentMaster(): Promise<string | undefined>;
+  /** The node the sentinels name master, and the other. */
+  roles(): Promise<{ master: ProxiedNode; replica: ProxiedNode }>;
+  /**
+   * SIGKILLs the master and waits until the sentinels promote the replica; then starts the killed node
+   * again, empty, as the new master's replica, and waits until it is in sync. Resolves with the
+   * promotion's time.
+   */
+  failover(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** Sentinel calls a failover down after this; failovers of one master group must be `2 × this` apart. */
+const PROXIED_FAILOVER_TIMEOUT_MS = 4_000;
+
+/**
+ * One master and one replica, each behind a freezing proxy (the replica announces its proxy's port, and
+ * replicates through the master's), and three sentinels that monitor the master's proxy. Freezing the
+ * replication link at the master's proxy leaves a replica that answers the sentinels, looks linked, and
+ * lacks every write since: the stale replica a failover promotes.
+ */
+export async function startProxiedSentinel(downAfterMs = 1_000): Promise<ProxiedSentinel> {
+  const serverBinary = REDIS_BINARIES.server;
+  const sentinelBinary = REDIS_BINARIES.sentinel;
+  if (!serverBinary || !sentinelBinary) throw new Error('no redis-server or redis-sentinel on PATH');
+  const name = 'shortwatch-stale';
+  const dir = mkdtempSync(join(tmpdir(), 'shortwatch-stale-'));
+  const nodes: ProxiedNode[] = [];
+  const sentinels: RedisProcess[] = [];
+  const stop = async () => {
+    await stopAll([...nodes.map((n) => n.server), ...sentinels], dir);
+    await Promise.all(nodes.map((n) => n.proxy.close()));
+  };
+  const startNode = async (port: number, proxyPort: number, masterAddress?: string) => {
+    const replicaOf = masterAddress
+      ? ['--replicaof', '127.0.0.1', masterAddress.split(':')[1] ?? '', '--replica-announce-ip', '127.0.0.1']
+      : [];
+    const args = [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+    ];
+    const extra = ['--dbfilename', `node-${port}.rdb`, '--replica-announce-port', String(proxyPort)];
+    return spawnRedis(serverBinary, [...args, ...extra, ...replicaOf], port, /Ready to accept connections/);
+  };
+  const inSync = (node: ProxiedNode) =>
+    waitFor('the replica in sync', async () =>
+      /master_link_status:up/.test(await ask(node.server.port, ['INFO', 'replication']).catch(() => '')),
+    );
+  try {
+    for (const replicaOf of [undefined, 0]) {
+      // A port picked free and proxied first: the node announces its proxy's port, known only then.
+      const port = await freePort();
+      const proxy = await startFreezingProxy(port);
+      const master = replicaOf === undefined ? undefined : nodes[replicaOf]?.address;
+      const node = {
+        address: `127.0.0.1:${proxy.port}`,
+        proxy,
+        server: await startNode(port, proxy.port, master),
+      };
+      nodes.push(node);
+    }
+    const [first, second] = nodes;
+    if (!first || !second) throw new Error('two nodes');
+    await inSync(second);
+    for (let i = 0; i < 3; i += 1) {
+      const file = join(dir, `sentinel-${i}.conf`);
+      sentinels.push(
+        await onFreePort((port) => {
+          writeFileSync(
+            file,
+            [
+              `port ${port}`,
+              'bind 127.0.0.1',
+              `dir ${dir}`,
+              `sentinel monitor ${name} 127.0.0.1 ${first.proxy.port} 2`,
+              `sentinel down-after-milliseconds ${name} ${downAfterMs}`,
+              `sentinel failover-timeout ${name} ${PROXIED_FAILOVER_TIMEOUT_MS}`,
+              `sentinel parallel-syncs ${name} 1`,
+              '',
+            ].join('\n'),
+          );
+          return spawnRedis(sentinelBinary, [file], port, /\+monitor master/);
+        }),
+      );
+    }
+    const currentMaster = async () => {
+      for (const sentinel of sentinels.filter((s) => s.running())) {
+        const reply = await ask(sentinel.port, ['SENTINEL', 'GET-MASTER-ADDR-BY-NAME', name]).catch(() => '');
+        const [host, port] = reply.split('\n');
+        if (host && port) return `${host}:${port}`;
+      }
+      return undefined;
+    };
+    await waitFor('every sentinel to know the replica and the other sentinels', async () => {
+      const views = await Promise.all(
+        sentinels.map((s) => ask(s.port, ['SENTINEL', 'MASTER', name]).catch(() => '')),
+      );
+      return views.every((v) => /num-slaves\n1\b/.test(v) && /num-other-sentinels\n2\b/.test(v));
+    });
+    const roles = async () => {
+      const address = await currentMaster();
+      const master = nodes.find((n) => n.address === address);
+      const replica = nodes.find((n) => n.address !== address);
+      if (!master || !replica) throw new Error(`no node is the master the sentinels name (${address})`);
+      return { master, replica };
+    };
+    let lastFailoverAt = 0;
+    const failover = async () => {
+      const { master, replica } = await roles();
+      // The sentinels start no second failover of one group within twice its failover timeout.
+      const gap = lastFailoverAt + 2 * PROXIED_FAILOVER_TIMEOUT_MS + 1_000 - Date.now();
+      if (gap > 0) await new Promise((resolve) => setTimeout(resolve, gap));
+      await master.server.stop('SIGKILL');
+      await waitFor(
+        'the sentinels to promote the replica',
+        async () => (await currentMaster()) === replica.address,
+        30_000,
+        50,
+      );
+      const promotedAt = Date.now();
+      lastFailoverAt = promotedAt;
+      master.proxy.forgetFreezes();
+      master.server = await startNode(master.server.port, master.proxy.port, replica.address);
+      await inSync(master);
+      return promotedAt;
+    };
+    return { name, sentinelNodes: sentinels.map((s) => s.address), currentMaster, roles, failover, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }

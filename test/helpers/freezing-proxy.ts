@@ -11,6 +11,14 @@ export interface FreezingProxy {
    * Returns how many open connections froze.
    */
   freeze(fragment: string, options?: { future?: boolean }): number;
+  /**
+   * Freezes the replication links through the proxy (a replica's connection, known by its `PSYNC`), now and
+   * from now on: the master's writes stop reaching the replica and its acknowledgements the master, and
+   * neither side sees an error. Returns how many open links froze.
+   */
+  freezeReplication(): number;
+  /** Connections opened from now on are forwarded again, whatever froze before (open frozen ones stay frozen). */
+  forgetFreezes(): void;
   close(): Promise<void>;
 }
 
@@ -40,7 +48,8 @@ export async function startFreezingProxy(
   targetHost = '127.0.0.1',
 ): Promise<FreezingProxy> {
   const pairs = new Set<Pair>();
-  const frozenNames: string[] = [];
+  /** What freezes a connection opened later, tested on its first bytes. */
+  const freezesLater: Array<(head: string) => boolean> = [];
   const server = createServer((client) => {
     const upstream = connect(targetPort, targetHost);
     const pair: Pair = { client, upstream, head: '', frozen: false };
@@ -49,7 +58,7 @@ export async function startFreezingProxy(
     client.on('data', (chunk: Buffer) => {
       if (pair.head.length < HEAD_BYTES) {
         pair.head += chunk.toString('latin1');
-        if (frozenNames.some((name) => clientName(pair.head).includes(name))) pair.frozen = true;
+        if (freezesLater.some((freezes) => freezes(pair.head))) pair.frozen = true;
       }
       if (!pair.frozen) upstream.write(chunk);
     });
@@ -59,17 +68,23 @@ export async function startFreezingProxy(
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const freezeWhere = (freezes: (head: string) => boolean, future: boolean) => {
+    if (future) freezesLater.push(freezes);
+    let count = 0;
+    for (const pair of pairs) {
+      if (pair.frozen || !freezes(pair.head)) continue;
+      pair.frozen = true;
+      count++;
+    }
+    return count;
+  };
   return {
     port,
-    freeze(fragment, options = {}) {
-      if (options.future) frozenNames.push(fragment);
-      let count = 0;
-      for (const pair of pairs) {
-        if (pair.frozen || !clientName(pair.head).includes(fragment)) continue;
-        pair.frozen = true;
-        count++;
-      }
-      return count;
+    freeze: (fragment, options = {}) =>
+      freezeWhere((head) => clientName(head).includes(fragment), options.future ?? false),
+    freezeReplication: () => freezeWhere((head) => /\bpsync\b/i.test(head), true),
+    forgetFreezes: () => {
+      freezesLater.length = 0;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -22,6 +22,27 @@ describe('PollHealth', () => {
     await t.cleanup();
   });
 
+  it('restartDueClocks: due marks that came back with lost writes start at the rollback, nothing else moves', async () => {
+    await health.markDue(['ISS-1', 'ISS-2'], at(T0));
+    await health.failed({
+      issuerId: 'ISS-2',
+      version: null,
+      backoffMs: () => 60_000,
+      cause: 'server',
+      message: 'answered 503',
+      at: at(T0),
+    });
+    expect(await health.restartDueClocks(at(T1))).toBe(2);
+    const issuers = await health.all();
+    expect(issuers.get('ISS-1')?.dueSince).toBe(T1);
+    expect(issuers.get('ISS-2')?.dueSince).toBe(T1);
+    // The failure streak is a fact of the polls, not a clock: it stays.
+    expect(issuers.get('ISS-2')?.failing?.since).toBe(T0);
+    // Overdue two minutes after the old mark, not one minute after the new one.
+    const watched = [{ id: 'ISS-1', name: 'One' }];
+    expect(overdueIssuers(watched, issuers, Date.parse(T0) + 120_000, 90_000)).toEqual([]);
+  });
+
   it('keeps the first due mark, counts failures by cause, and forgets it all on success', async () => {
     await health.markDue(['ISS-1', 'ISS-2'], at(T0));
     await health.markDue(['ISS-1'], at(T1));

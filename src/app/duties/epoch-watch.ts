@@ -20,17 +20,20 @@ export function epochWatch(deps: {
   schedules: boolean;
   reportLost: (previousEpoch: string) => Promise<void>;
   resyncSchedulers: () => Promise<void>;
+  /** Clears the `state-rolled-back` notice once it is a beat old (issue 30). */
+  settleRolledBack: () => Promise<void>;
 }): Duty {
   return {
     name: 'epoch-watch',
     periodMs: BEAT_MS,
     reads: '`<t>:epoch`',
-    writes: 'the `state-lost` notice; the job schedulers (a `start` process)',
+    writes: 'the `state-lost` notice; the job schedulers (a `start` process); `state-rolled-back` cleared',
     failure: 'could not check the Redis state epoch',
     run: async () => {
       const response = epochResponse(await deps.epoch.check(), deps.schedules);
       if (response.lostEpoch !== null) await deps.reportLost(response.lostEpoch);
       if (response.resyncSchedulers) await deps.resyncSchedulers();
+      if (response.lostEpoch === null) await deps.settleRolledBack();
     },
   };
 }

@@ -75,6 +75,30 @@ const livenessSchema = z
     'Worker liveness: proves, in every daemon process, that its workers still take jobs and its deliverers still reach Redis.',
   );
 
+const durabilitySchema = z
+  .strictObject({
+    replicas: z
+      .union([z.literal('auto'), z.number().int().min(0).max(16)])
+      .default('auto')
+      .describe(
+        'How many replicas must hold a write before a message that depends on it is sent (Redis `WAIT`): the commit of its events, its claim and the previous message\'s "sent" record. `auto`: 1 under `sentinel` or `cluster` while the master has a replica connected (none after a failover left it alone: nothing could hold the write), 0 on one node (`url`); a number is kept whatever is connected; 0 turns the wait off. Set 1 or more for a `url` whose master has replicas (a managed primary with a replica behind one endpoint).',
+      ),
+    timeout: duration
+      .prefault('1s')
+      .refine((ms) => ms >= 10 && ms <= 3_000, 'must be between 10ms and 3s')
+      .describe(
+        "How long one `WAIT` may block the deliverers' connection. Not acknowledged in time means not yet durable: the message waits and the deliverer asks again (a replica that keeps up answers in about a millisecond).",
+      ),
+    noticeAfter: duration
+      .prefault('30s')
+      .describe(
+        'A channel whose next message has waited this long for its replicas raises the critical `deliveries-not-durable` notice (notices themselves are sent without waiting).',
+      ),
+  })
+  .describe(
+    "Tell only what a replica holds: before each message with events (or a digest), its deliverer raises the deployment's high-water mark and waits (`WAIT`) until `replicas` replicas acknowledged every write before it. Costs and guarantees per topology: docs/operations.md.",
+  );
+
 /** Schema of the `redis` section. */
 export const redisSchema = z
   .strictObject({
@@ -101,6 +125,7 @@ export const redisSchema = z
         'Key prefix: every key and queue lives under the hash tag `{prefix}` (one Redis Cluster slot); several deployments on one Redis or cluster use different prefixes.',
       ),
     liveness: livenessSchema.prefault({}),
+    durability: durabilitySchema.prefault({}),
   })
   .describe(
     'Redis, shared by every shortwatch process: one node (`url`), Sentinel (`sentinel`) or Cluster (`cluster`); `cluster` wins over `sentinel`, which wins over `url` (`shortwatch check` prints the topology reached).',
@@ -108,3 +133,13 @@ export const redisSchema = z
 
 /** The `redis` section as parsed. */
 export type RedisConfig = z.output<typeof redisSchema>;
+
+/**
+ * How many replicas a dependent send waits for: `redis.durability.replicas`, and whether at most the replicas
+ * the master has connected (`auto` under Sentinel or Cluster: 1, none while it has no replica at all).
+ */
+export function durableReplicas(config: RedisConfig): { replicas: number; atMostConnected: boolean } {
+  const { replicas } = config.durability;
+  if (replicas !== 'auto') return { replicas, atMostConnected: false };
+  return { replicas: config.sentinel || config.cluster ? 1 : 0, atMostConnected: true };
+}
