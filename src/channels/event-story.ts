@@ -372,17 +372,6 @@ export function totalNote(lines: readonly StoryLine[]): string | undefined {
   return `The total counts listed positions only: ${left.join(' and ')} left the list with ${them}.`;
 }
 
-/** The total and, when the lines cannot add up to it, why: one text for an issuer's heading or context line. */
-export function totalWithNote(
-  events: readonly PositionEvent[],
-  lines: readonly StoryLine[],
-): string | undefined {
-  const total = totalWithHidden(events);
-  const note = total ? totalNote(lines) : undefined;
-  // One clause after the figures, so that a separator (` · `) may follow on the same line.
-  return note ? `${total}; ${note.charAt(0).toLowerCase()}${note.slice(1, -1)}` : total;
-}
-
 /** The disclosure dates of the message's lines: `2026-01-09`, or `2026-01-08 to 2026-01-09`. */
 export function disclosedOn(lines: readonly StoryLine[]): string | undefined {
   const dates = [...new Set(lines.flatMap((line) => (line.date ? [line.date] : [])))].sort();

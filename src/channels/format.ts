@@ -106,6 +106,9 @@ export const KIND_VERB: Record<EventKind, string> = {
   closed: 'closed',
 };
 
+/** Longest upstream name a chat line shows: far beyond any real legal name, so one event always fits a part. */
+export const NAME_MAX = 600;
+
 /** At most `max` code points, cut with `…` (never inside a code point; spaces before the cut dropped). */
 export function clipText(value: string, max: number): string {
   const chars = Array.from(value);

@@ -3,6 +3,7 @@ import type { ChannelConfig, ChannelKind } from '../config/schema.js';
 import { consoleChannelFactory } from './console/index.js';
 import { createEmailChannel } from './email/index.js';
 import { createSlackChannel } from './slack/index.js';
+import { createSlackAppChannel } from './slack-app/index.js';
 import { createTeamsChannel } from './teams/index.js';
 import type { ChannelDeps, ChannelFactory, ChannelSender } from './types.js';
 import { createWebhookChannel } from './webhook/index.js';
@@ -17,6 +18,7 @@ export function channelRegistry(consoleOut?: Writable) {
     webhook: createWebhookChannel,
     console: consoleChannelFactory(consoleOut),
     teams: createTeamsChannel,
+    'slack-app': createSlackAppChannel,
   } satisfies Registry;
 }
 

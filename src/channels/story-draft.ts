@@ -1,24 +1,16 @@
-import { digestIssuers, newestFirst, shortPeriod, topMovers } from './digest-facts.js';
-import {
-  crossedText,
-  disclosedOn,
-  type StoryLine,
-  sourceNote,
-  storyLines,
-  storySentence,
-  totalWithNote,
-} from './event-story.js';
+import { shortPeriod } from './digest-facts.js';
+import { crossedText, type StoryLine, storySentence } from './event-story.js';
 import { clipText } from './format.js';
+import {
+  type BatchDocument,
+  type DigestDocument,
+  type IssuerSection,
+  storyDocument,
+  storyDocumentOf,
+  totalWithNoteOf,
+} from './story-document.js';
 import { formatInstant } from './time.js';
-import type {
-  BatchMessage,
-  DigestMessage,
-  EventsMessage,
-  IssuerEvents,
-  Message,
-  NoticeMessage,
-  TestMessage,
-} from './types.js';
+import type { EventsMessage, Message, NoticeMessage, TestMessage } from './types.js';
 
 /**
  * What a chat channel's markup needs to show the story lines: Slack's mrkdwn and Teams' Markdown differ
@@ -89,11 +81,6 @@ export function storyText(line: StoryLine, markup: ChatMarkup): string {
   return crossed ? `${sentence}; ${crossed}` : sentence;
 }
 
-/** True when the lines carry more than one disclosure date: each line then shows its own. */
-function datesDiffer(lines: readonly StoryLine[]): boolean {
-  return new Set(lines.map((line) => line.date ?? '')).size > 1;
-}
-
 /** `1 short position change`, `3 short position changes`. */
 export function changeCount(count: number): string {
   return `${count} short position ${count === 1 ? 'change' : 'changes'}`;
@@ -104,67 +91,62 @@ function issuerCount(count: number): string {
 }
 
 /** An issuer's heading in a batch or digest: name and id once, its total, and the shared disclosure date. */
-function issuerHeading(issuer: IssuerEvents['issuer'], events: IssuerEvents['events'], markup: ChatMarkup) {
-  const lines = storyLines(events);
-  const dated = datesDiffer(lines);
-  const total = totalWithNote(events, lines);
-  const disclosed = dated ? undefined : disclosedOn(lines);
+function issuerHeading(section: IssuerSection, markup: ChatMarkup): string {
+  const { issuer, source, disclosed } = section;
+  const total = totalWithNoteOf(section);
   const parts = [`${markup.bold(markup.name(issuer.name || issuer.id))} (${markup.name(issuer.id)})`];
-  const source = sourceNote(events);
   if (source) parts.push(markup.escape(source));
   if (total) parts.push(`total ${markup.escape(total)}`);
   if (disclosed) parts.push(`disclosed ${markup.escape(disclosed)}`);
-  return { lines, dated, heading: parts.join(' · ') };
+  return parts.join(' · ');
+}
+
+/** A section's lines under its heading, one entry each. */
+function sectionEntries(section: IssuerSection, markup: ChatMarkup): StoryEntry[] {
+  const group = { key: section.key, heading: issuerHeading(section, markup) };
+  return section.lines.map((line) => ({ group, line: storyMarkup(line, section.dated, markup) }));
 }
 
 /**
  * One issuer's events: the issuer once (the header), one line per holder, then the context line with
  * the id, the total before → after (saying what the message leaves out) and the shared disclosure date.
  */
-export function eventsStoryDraft(message: EventsMessage, markup: ChatMarkup): StoryDraft | undefined {
-  const { issuer, events } = message;
+function eventsDraft(section: IssuerSection, markup: ChatMarkup): StoryDraft | undefined {
+  const { issuer, events, source, disclosed } = section;
   if (events.length === 0) return undefined;
-  const lines = storyLines(events);
-  const dated = datesDiffer(lines);
-  const total = totalWithNote(events, lines);
-  const disclosed = dated ? undefined : disclosedOn(lines);
+  const total = totalWithNoteOf(section);
   const context = [markup.name(issuer.id)];
-  const source = sourceNote(events);
   if (source) context.push(`from ${markup.escape(source)}`);
   if (total) context.push(`Issuer total disclosed short ${markup.escape(total)}`);
   if (disclosed) context.push(`disclosed ${markup.escape(disclosed)}`);
   return {
     header: issuer.name || issuer.id,
     headline: `${markup.name(issuer.name || issuer.id)}: ${changeCount(events.length)}`,
-    entries: lines.map((line) => ({
-      line: storyMarkup(line, dated, markup),
+    entries: section.lines.map((line) => ({
+      line: storyMarkup(line, section.dated, markup),
       sentence: storyText(line, markup),
     })),
     context: context.join(' · '),
   };
 }
 
+/** The chat draft of one issuer's events (the document built here): for callers holding a message. */
+export function eventsStoryDraft(message: EventsMessage, markup: ChatMarkup): StoryDraft | undefined {
+  const document = storyDocumentOf(message);
+  return document.type === 'events' ? eventsDraft(document.section, markup) : undefined;
+}
+
 /** Several issuers' events: a section per issuer under its heading; nothing when none has events. */
-export function batchStoryDraft(
-  message: BatchMessage,
-  markup: ChatMarkup,
-  namesMax: number,
-): StoryDraft | undefined {
-  const groups = message.groups.filter((group) => group.events.length > 0);
-  if (groups.length === 0) return undefined;
-  const changes = groups.reduce((sum, group) => sum + group.events.length, 0);
-  const issuers = issuerCount(groups.length);
-  const names = groups.map((group) => group.issuer.name || group.issuer.id).join(', ');
+function batchDraft(document: BatchDocument, markup: ChatMarkup, namesMax: number): StoryDraft | undefined {
+  const { sections, changes } = document;
+  if (sections.length === 0) return undefined;
+  const issuers = issuerCount(sections.length);
+  const names = sections.map((section) => section.issuer.name || section.issuer.id).join(', ');
   return {
     header: `Short position changes in ${issuers}`,
     // A summary, not one sentence per event: a batch exists to carry as much as one message can.
     headline: `${changeCount(changes)} in ${issuers}: ${markup.escape(clipText(names, namesMax))}`,
-    entries: groups.flatMap((group, index) => {
-      const { lines, dated, heading } = issuerHeading(group.issuer, group.events, markup);
-      // The index keeps two groups of one issuer apart, should a caller ever pass them.
-      const key = `${index}:${group.issuer.id}`;
-      return lines.map((line) => ({ group: { key, heading }, line: storyMarkup(line, dated, markup) }));
-    }),
+    entries: sections.flatMap((section) => sectionEntries(section, markup)),
   };
 }
 
@@ -173,28 +155,18 @@ export function batchStoryDraft(
  * something, then a section per issuer (newest news first), each issuer's changes in the order they
  * happened; a holder with several changes is one line with the sequence.
  */
-export function digestStoryDraft(message: DigestMessage, markup: ChatMarkup): StoryDraft {
-  const { from, to, timezone } = message.period;
-  const events = [...message.events].sort(newestFirst);
-  const issuers = new Set(events.map((event) => event.issuer.id)).size;
+function digestDraft(document: DigestDocument, markup: ChatMarkup): StoryDraft {
+  const { from, to, timezone } = document.period;
   const period = `${formatInstant(from, timezone, { year: true })} → ${formatInstant(to, timezone, { year: true })} (${markup.escape(timezone)})`;
-  const summary = `${changeCount(events.length)} in ${issuerCount(issuers)}`;
-  const movers = topMovers(events).map((event) => {
-    const [line] = storyLines([event]);
-    return line
-      ? `${markup.emoji[line.look]} ${markup.name(event.issuer.name)}: ${storyText(line, markup)}`
-      : '';
-  });
-  const body = digestIssuers(events).flatMap(({ issuer, events: group }) => {
-    const { lines, dated, heading } = issuerHeading(issuer, group, markup);
-    return lines.map((line) => ({
-      group: { key: issuer.id, heading },
-      line: storyMarkup(line, dated, markup),
-    }));
-  });
+  const summary = `${changeCount(document.events.length)} in ${issuerCount(document.issuers)}`;
+  const movers = document.movers.map(
+    ({ event, line }) =>
+      `${markup.emoji[line.look]} ${markup.name(event.issuer.name)}: ${storyText(line, markup)}`,
+  );
+  const body = document.sections.flatMap((section) => sectionEntries(section, markup));
   return {
     header: 'Short positions digest',
-    headline: `Short positions digest, ${markup.escape(shortPeriod(message.period))}: ${summary}`,
+    headline: `Short positions digest, ${markup.escape(shortPeriod(document.period))}: ${summary}`,
     entries: [
       { line: `${markup.bold('Period:')} ${period} · ${summary}` },
       // One entry a line: a card shows each as its own text, where a lone newline may not break.
@@ -213,24 +185,26 @@ export interface OwnDrafts<D> {
 }
 
 /**
- * The draft of any message for a chat channel: the story drafts for events, batches and digests, the
- * channel's own for notices and test messages. Undefined for an events or batch message with no events.
+ * The draft of any message for a chat channel, from its document ({@link storyDocument}): the story
+ * drafts for events, batches and digests, the channel's own for notices and test messages. Undefined
+ * for an events or batch message with no events.
  */
 export function chatDraft<D>(
   message: Message,
   timezone: string,
   chat: { markup: ChatMarkup; namesMax: number; own: OwnDrafts<D> },
 ): StoryDraft | D | undefined {
-  switch (message.type) {
+  const document = storyDocument(message);
+  switch (document.type) {
     case 'events':
-      return eventsStoryDraft(message, chat.markup);
+      return eventsDraft(document.section, chat.markup);
     case 'batch':
-      return batchStoryDraft(message, chat.markup, chat.namesMax);
+      return batchDraft(document, chat.markup, chat.namesMax);
     case 'digest':
-      return digestStoryDraft(message, chat.markup);
+      return digestDraft(document, chat.markup);
     case 'notice':
-      return chat.own.notice(message);
+      return chat.own.notice(document.notice);
     case 'test':
-      return chat.own.test(message, timezone);
+      return chat.own.test(document.test, timezone);
   }
 }

@@ -70,7 +70,10 @@ describe('configKeyDocs', () => {
     ['upstream.timeout', { type: 'duration', default: '15s', required: false }],
     ['redis.url', { type: 'secret', default: 'redis://127.0.0.1:6379' }],
     ['channels', { default: [] }],
-    ['channels[].kind', { type: '`slack` | `email` | `webhook` | `console` | `teams`', required: true }],
+    [
+      'channels[].kind',
+      { type: '`slack` | `email` | `webhook` | `console` | `teams` | `slack-app`', required: true },
+    ],
     ['channels[].filter.minValue', { type: 'number, 0–100', required: false }],
     ['channels[].auth.pass', { kind: 'email', type: 'secret', required: true }],
     ['channels[].auth.passFile', { kind: 'email', type: 'file path', fileFor: 'pass' }],
@@ -82,7 +85,7 @@ describe('configKeyDocs', () => {
 
   it('lists keys of one channel kind under that kind only', () => {
     const timeouts = keys.filter((k) => k.path === 'channels[].timeout').map((k) => k.kind);
-    expect(timeouts).toEqual(['slack', 'webhook', 'teams']);
+    expect(timeouts).toEqual(['slack', 'webhook', 'teams', 'slack-app']);
     expect(keys.filter((k) => k.path === 'channels[].name').map((k) => k.kind)).toEqual([undefined]);
   });
 });

@@ -68,7 +68,8 @@ function stringLeaves(node: unknown, prefix: string): Array<[string, string]> {
 }
 
 function untagged(path: string): string {
-  return path.replace(/^[a-z]+:/, '');
+  // A kind may have a hyphen (`slack-app`).
+  return path.replace(/^[a-z-]+:/, '');
 }
 
 function tagOf(key: KeyDoc): string {
@@ -125,6 +126,7 @@ describe('config/example.yaml', () => {
       SLACK_OPS_WEBHOOK_URL: 'https://hooks.slack.invalid/services/T0/B0/ops',
       RISK_WEBHOOK_URL: 'https://risk.example.com/in',
       TEAMS_WEBHOOK_URL: 'https://teams.example.com/workflows/1/triggers/manual/paths/invoke?sig=x',
+      SLACK_BOT_TOKEN: 'xoxb-example-bot-token',
       REDIS_PASSWORD: 'redis-password-from-env',
       REDIS_SENTINEL_PASSWORD: 'sentinel-password-from-env',
       SHORTWATCH_HTTP_TOKEN: 'http-token-from-env',
@@ -144,6 +146,7 @@ describe('config/example.yaml', () => {
       'webhook',
       'console',
       'teams',
+      'slack-app',
     ]);
     expect(all.ops).toEqual({ channel: 'ops', heartbeat: '0 8 * * 1-5' });
   });

@@ -1,11 +1,9 @@
-import { type StoryLine, sourceNote, storyLines, totalWithNote } from '../event-story.js';
+import { type BatchDocument, type IssuerSection, totalWithNoteOf } from '../story-document.js';
 import { formatInstant } from '../time.js';
-import type { BatchMessage, IssuerEvents } from '../types.js';
 import {
   CLOSED_NOTE,
   EVENT_COLUMNS,
   needsBelowNote,
-  oneLineEvent,
   storyRow,
   storyTextLines,
   textEnding,
@@ -14,17 +12,6 @@ import { escapeHtml, htmlHeading, htmlLayout, htmlParagraph, htmlTable } from '.
 import type { RenderedEmail, RenderOptions } from './rendered.js';
 import { linesSummary } from './subject.js';
 import { oneLine, toSubject } from './text.js';
-
-/** One issuer's part of a batch, upstream strings on one line. */
-interface IssuerSection {
-  /** `Acme plc (ISS-1)`. */
-  title: string;
-  /** `3.40% → 3.52% (+0.12 pp)`, the issuer's total over its events. */
-  total: string | undefined;
-  /** One per holder. */
-  lines: StoryLine[];
-  changes: number;
-}
 
 /** `1 issuer`, `3 issuers`. */
 function issuerCount(count: number): string {
@@ -36,40 +23,33 @@ function batchHeadline(changes: number, issuers: number): string {
   return `${changes} short position ${changes === 1 ? 'change' : 'changes'} in ${issuerCount(issuers)}`;
 }
 
-function issuerSection(group: IssuerEvents): IssuerSection {
-  const events = group.events.map(oneLineEvent);
-  const lines = storyLines(events);
-  const source = sourceNote(events);
-  return {
-    title: `${oneLine(group.issuer.name)} (${oneLine(group.issuer.id)})${source ? `, ${oneLine(source)}` : ''}`,
-    total: totalWithNote(events, lines),
-    lines,
-    changes: events.length,
-  };
+/** `Acme plc (ISS-1)`, and the register when it has one. */
+function sectionTitle(section: IssuerSection): string {
+  const { issuer, source } = section;
+  return `${oneLine(issuer.name)} (${oneLine(issuer.id)})${source ? `, ${oneLine(source)}` : ''}`;
 }
 
 function sectionText(section: IssuerSection): string[] {
-  const title = section.total ? `${section.title}: total disclosed short ${section.total}` : section.title;
+  const total = totalWithNoteOf(section);
+  const title = total ? `${sectionTitle(section)}: total disclosed short ${total}` : sectionTitle(section);
   return ['', title, ...section.lines.flatMap(storyTextLines)];
 }
 
 function sectionHtml(section: IssuerSection): string[] {
-  const total = section.total
-    ? [htmlParagraph(escapeHtml(`Total disclosed short ${section.total}`), true)]
-    : [];
+  const withNote = totalWithNoteOf(section);
+  const total = withNote ? [htmlParagraph(escapeHtml(`Total disclosed short ${withNote}`), true)] : [];
   return [
-    htmlHeading(escapeHtml(section.title)),
+    htmlHeading(escapeHtml(sectionTitle(section))),
     ...total,
     htmlTable(EVENT_COLUMNS, section.lines.map(storyRow)),
   ];
 }
 
 /** Several issuers' events in one e-mail: a section per issuer, its events in the given order. */
-export function renderBatch(message: BatchMessage, options: RenderOptions): RenderedEmail {
-  const sections = message.groups.filter((group) => group.events.length > 0).map(issuerSection);
+export function batchEmail(document: BatchDocument, options: RenderOptions): RenderedEmail {
+  const { sections } = document;
   const lines = sections.flatMap((section) => section.lines);
-  const changes = sections.reduce((sum, section) => sum + section.changes, 0);
-  const headline = batchHeadline(changes, sections.length);
+  const headline = batchHeadline(document.changes, sections.length);
   const hasClosed = needsBelowNote(lines);
   const newest = lines
     .flatMap((line) => line.events.map((e) => e.detectedAt))

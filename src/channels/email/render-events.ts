@@ -1,4 +1,4 @@
-import { sourceNote, storyLines, totalNote, totalWithHidden } from '../event-story.js';
+import { type IssuerSection, issuerSection } from '../story-document.js';
 import { formatInstant } from '../time.js';
 import type { EventsMessage } from '../types.js';
 import {
@@ -17,33 +17,32 @@ import type { RenderedEmail, RenderOptions } from './rendered.js';
 import { eventsSubject } from './subject.js';
 import { clipChars, countChanges, MAX_SUBJECT_NAME_CHARS, oneLine, toSubject } from './text.js';
 
+/** The email of one issuer's events, for a caller holding the message (names folded onto one line). */
+export function renderEvents(message: EventsMessage, options: RenderOptions): RenderedEmail {
+  const issuer = { ...message.issuer, name: oneLine(message.issuer.name) };
+  return eventsEmail(issuerSection(issuer, message.events.map(oneLineEvent), issuer.id), options);
+}
+
 /**
- * The email of one issuer's events. Its subject says what happened and names the issuer; the alerts of
+ * The email of one issuer's section. Its subject says what happened and names the issuer; the alerts of
  * one issuer and day thread by their References header (headers.ts). The headline (title and first line,
  * the inbox preview) says it in a sentence.
  */
-export function renderEvents(message: EventsMessage, options: RenderOptions): RenderedEmail {
-  const issuerName = oneLine(message.issuer.name);
-  const events = message.events.map(oneLineEvent);
+export function eventsEmail(section: IssuerSection, options: RenderOptions): RenderedEmail {
+  const { issuer, events, lines, total, totalNote: note, source } = section;
+  const issuerName = issuer.name;
   const [only] = events;
-  const lines = storyLines(events);
   // The headline is the subject: names are clipped there, and the rows below carry them in full.
   const headline =
     events.length === 1 && only
       ? eventHeadline(subjectEvent(only))
       : `${countChanges(events.length)} in ${clipChars(issuerName, MAX_SUBJECT_NAME_CHARS)}`;
-  const total = totalWithHidden(events);
   const totalLine = total ? `Total disclosed short in ${issuerName}: ${total}` : undefined;
-  const note = total ? totalNote(lines) : undefined;
   const hasClosed = needsBelowNote(lines);
-  const newest = events
-    .map((e) => e.detectedAt)
-    .sort()
-    .at(-1);
+  const newest = section.detectedAt;
   const detected = newest ? ` · detected ${formatInstant(newest, options.timezone, { year: true })}` : '';
-  const source = sourceNote(events);
   const from = source ? ` · from ${oneLine(source)}` : '';
-  const footer = `shortwatch · issuer ${oneLine(message.issuer.id)}${from}${detected} (${options.timezone})`;
+  const footer = `shortwatch · issuer ${oneLine(issuer.id)}${from}${detected} (${options.timezone})`;
 
   const text = [
     headline,

@@ -1,27 +1,24 @@
-import { displayMessage } from '../format.js';
+import { storyDocument } from '../story-document.js';
 import type { Message } from '../types.js';
-import { renderBatch } from './render-batch.js';
-import { renderDigest } from './render-digest.js';
-import { renderEvents } from './render-events.js';
+import { batchEmail } from './render-batch.js';
+import { digestEmail } from './render-digest.js';
+import { eventsEmail } from './render-events.js';
 import { renderNotice, renderTest } from './render-notice.js';
 import type { RenderedEmail, RenderOptions } from './rendered.js';
 
-/** Renders any message as an email: subject, plain text and HTML, names made displayable first. Pure. */
+/** Renders any message as an email from its story document: subject, plain text and HTML. Pure. */
 export function renderEmail(message: Message, options: RenderOptions): RenderedEmail {
-  return renderDisplayable(displayMessage(message), options);
-}
-
-function renderDisplayable(message: Message, options: RenderOptions): RenderedEmail {
-  switch (message.type) {
+  const document = storyDocument(message);
+  switch (document.type) {
     case 'events':
-      return renderEvents(message, options);
+      return eventsEmail(document.section, options);
     case 'batch':
-      return renderBatch(message, options);
+      return batchEmail(document, options);
     case 'digest':
-      return renderDigest(message);
+      return digestEmail(document);
     case 'notice':
-      return renderNotice(message);
+      return renderNotice(document.notice);
     case 'test':
-      return renderTest(message, options);
+      return renderTest(document.test, options);
   }
 }

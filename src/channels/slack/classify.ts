@@ -2,6 +2,7 @@ import { IncomingWebhookHTTPError, IncomingWebhookRequestError } from '@slack/we
 import { z } from 'zod';
 import { parseRetryAfter } from '../../time/retry-after.js';
 import { DeliveryError } from '../delivery-error.js';
+import { httpRefusal } from '../http-refusal.js';
 import { isUnreachableUrl } from '../unreachable-host.js';
 
 /** What the sender knows besides the error: the response's Retry-After, the timeout, and what to hide. */
@@ -13,14 +14,12 @@ export interface FailureContext {
   /** When the answer came, by the sender's clock. */
   nowMs: number;
   timeoutMs: number;
-  /** `part 2/3` when the message was split, else empty. */
-  part: string;
+  /** ` (part 2/3)` when the message was split, else empty. */
+  where: string;
   /** Replaces secrets (the webhook URL and its path) in text that came from outside. */
   redact: (text: string) => string;
 }
 
-/** Slack asks for about one message a second per webhook; pause that long when it gives no Retry-After. */
-const DEFAULT_RETRY_AFTER_MS = 1000;
 const MAX_CODE_CHARS = 100;
 
 const causeWithCode = z.object({ code: z.string() });
@@ -38,23 +37,16 @@ function fromHttpError(error: IncomingWebhookHTTPError, ctx: FailureContext, whe
   // Slack's error bodies are one word (`no_service`); a proxy's HTML page is cut and cleaned.
   const body = ctx.redact(error.body.trim()).slice(0, MAX_CODE_CHARS);
   const code = body || `http_${status}`;
-  const message = `Slack webhook answered ${status} ${code}${where}`;
-  if (status === 429) {
-    const retryAfterMs =
-      parseRetryAfter(ctx.retryAfter ?? undefined, ctx.nowMs, ctx.date ?? undefined) ??
-      DEFAULT_RETRY_AFTER_MS;
-    return new DeliveryError(message, { outcome: 'rate-limit', status, code, retryAfterMs });
-  }
-  if (status >= 500) return new DeliveryError(message, { outcome: 'retry', status, code });
-  return new DeliveryError(message, { outcome: 'park', status, code });
+  const retryAfterMs = parseRetryAfter(ctx.retryAfter ?? undefined, ctx.nowMs, ctx.date ?? undefined);
+  return httpRefusal(`Slack webhook answered ${status} ${code}${where}`, { status, code, retryAfterMs });
 }
 
 /**
- * A failed webhook send as a DeliveryError: 429 pauses the channel, 5xx and transport failures retry,
- * other 4xx park. The library's own messages may name the URL, so none is kept, and no cause is attached.
+ * A failed webhook send as a DeliveryError: an HTTP refusal as {@link httpRefusal} says, transport
+ * failures retry (an unreachable host parks). The library's own messages may name the URL, so none is kept, and no cause is attached.
  */
 export function classifySlackFailure(error: unknown, ctx: FailureContext): DeliveryError {
-  const where = ctx.part ? ` (${ctx.part})` : '';
+  const { where } = ctx;
   if (error instanceof IncomingWebhookHTTPError) return fromHttpError(error, ctx, where);
   if (error instanceof IncomingWebhookRequestError) {
     const { original } = error;

@@ -1,4 +1,5 @@
 import type { StoryLine } from '../event-story.js';
+import { NAME_MAX } from '../format.js';
 import type { ChatMarkup } from '../story-draft.js';
 import { escapeMrkdwn, shortenForEscaped } from './escape.js';
 
@@ -10,9 +11,6 @@ export const LOOK_EMOJI: Record<StoryLine['look'], string> = {
   closed: ':white_circle:',
   sequence: ':left_right_arrow:',
 };
-
-// Far beyond any real legal name; the cap keeps every line inside one section.
-const NAME_MAX = 600;
 
 /** An upstream name, escaped, and shortened only past {@link NAME_MAX} characters. */
 export function displayName(raw: string): string {

@@ -1,4 +1,5 @@
 import { chunkEscaped } from '../chunk-escaped.js';
+import { type GroupedEntry, type PartPlace, packParts, partSuffix } from '../pack-parts.js';
 import {
   type SectionBlock,
   SLACK_LIMITS,
@@ -9,9 +10,7 @@ import {
 import { escapeMrkdwn, shortenForEscaped } from './escape.js';
 
 /** One line of a message body: mrkdwn for the blocks and, optionally, a plain sentence for `text`. */
-export interface Entry {
-  /** Consecutive entries of one group share sections opened by `heading`; a new group starts a section. */
-  group?: { key: string; heading: string };
+export interface Entry extends GroupedEntry {
   /** Escaped mrkdwn. */
   line: string;
   /** Escaped plain sentence for the fallback text; omitted when the headline already says it. */
@@ -38,55 +37,22 @@ const SENTENCE_MAX = 2000;
 
 /** Cuts a draft into as few payloads as fit every Slack limit; entries are never dropped or cut short. */
 export function packDraft(draft: Draft): SlackPayload[] {
-  const entries = draft.entries.flatMap(splitOversized);
-  // Parts never outnumber entries, so this label is at least as long as the final one.
-  const widest = partLabel(Math.max(entries.length, 1), Math.max(entries.length, 1));
-  const parts: Entry[][] = [];
-  let current: Entry[] = [];
-  for (const entry of entries) {
-    const candidate = [...current, entry];
-    const continued = lastGroupKey(parts.at(-1));
-    if (current.length === 0 || withinLimits(buildPart(draft, candidate, parts.length, widest, continued))) {
-      current = candidate;
-    } else {
-      parts.push(current);
-      current = [entry];
-    }
-  }
-  parts.push(current);
-  const total = parts.length;
-  return parts.map((part, index) =>
-    buildPart(
-      draft,
-      part,
-      index,
-      total > 1 ? partLabel(index + 1, total) : '',
-      lastGroupKey(parts[index - 1]),
-    ),
-  );
-}
-
-function partLabel(number: number, total: number): string {
-  return ` (${number}/${total})`;
-}
-
-function lastGroupKey(part: Entry[] | undefined): string | undefined {
-  return part?.at(-1)?.group?.key;
+  const build = (entries: readonly Entry[], place: PartPlace) => buildPart(draft, entries, place);
+  return packParts(draft.entries.flatMap(splitOversized), {
+    fits: (entries, place) => withinLimits(build(entries, place)),
+    build,
+  });
 }
 
 function section(text: string): SectionBlock {
   return { type: 'section', text: { type: 'mrkdwn', text } };
 }
 
-/** One payload: header, the entries' sections, the context; `continuedKey` is the group the last part ended in. */
-function buildPart(
-  draft: Draft,
-  entries: readonly Entry[],
-  index: number,
-  label: string,
-  continuedKey: string | undefined,
-): SlackPayload {
-  const mention = index === 0 ? draft.mention : undefined;
+/** One payload: header, the entries' sections, the context; the first part carries the mention. */
+function buildPart(draft: Draft, entries: readonly Entry[], place: PartPlace): SlackPayload {
+  const { continuedKey } = place;
+  const label = partSuffix(place.label);
+  const mention = place.index === 0 ? draft.mention : undefined;
   const header = `${escapeMrkdwn(shortenForEscaped(draft.header, SLACK_LIMITS.headerText - label.length))}${label}`;
   const blocks: SlackBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: header, emoji: true } },

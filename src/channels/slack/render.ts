@@ -1,4 +1,3 @@
-import { displayMessage } from '../format.js';
 import { chatDraft } from '../story-draft.js';
 import { formatInstant } from '../time.js';
 import type { Message, NoticeMessage, TestMessage } from '../types.js';
@@ -64,12 +63,11 @@ function draftOf(message: Message, timezone: string): Omit<Draft, 'mention'> | u
 
 /**
  * Renders a message as one or more incoming-webhook payloads, in sending order, each within Slack's
- * limits; every upstream string is made displayable ({@link displayMessage}) and escaped. An events or
+ * limits; every upstream string is made displayable (the story document does it first) and escaped. An events or
  * batch message with no events renders as none.
  */
 export function renderSlack(message: Message, options: SlackRenderOptions = {}): SlackPayload[] {
-  // Names lose line breaks and bidi controls first: a holder named "X\n:new: *Fake*" stays on its line.
-  const draft = draftOf(displayMessage(message), options.timezone ?? 'UTC');
+  const draft = draftOf(message, options.timezone ?? 'UTC');
   if (!draft) return [];
   return packDraft(options.mention ? { ...draft, mention: options.mention } : draft);
 }

@@ -4,8 +4,10 @@ import { type Agent, fetch } from 'undici';
 import type { ChannelConfig } from '../../config/schema.js';
 import { redactText } from '../../config/secret.js';
 import { DeliveryError } from '../delivery-error.js';
+import { sendInParts } from '../send-parts.js';
 import { timeoutAgent } from '../timeout-agent.js';
 import type { ChannelDeps, ChannelFactory, ChannelSender, Message, SendProgress } from '../types.js';
+import { urlSecretParts } from '../url-secrets.js';
 import type { SlackPayload } from './blocks.js';
 import { classifySlackFailure } from './classify.js';
 import { coalesceSlack } from './coalesce.js';
@@ -32,7 +34,7 @@ export const PART_GAP_MS = 1000;
 export function createSlackSender(config: SlackChannelConfig, deps: SlackSenderDeps): SlackSender {
   const url = config.webhookUrl.reveal();
   const check = checkWebhookUrl(url);
-  const secrets = secretParts(url);
+  const secrets = urlSecretParts(url);
   const redact = (text: string) => redactText(text, secrets);
   const renderOptions: SlackRenderOptions = { mention: config.mention, timezone: config.timezone };
   const agent = timeoutAgent(config.timeout);
@@ -44,11 +46,11 @@ export function createSlackSender(config: SlackChannelConfig, deps: SlackSenderD
       code: 'invalid_webhook_url',
     });
 
-  const post = (payload: SlackPayload, part: string) =>
+  const post = (payload: SlackPayload, where: string) =>
     postSlack(url, payload, {
       agent,
       timeoutMs: config.timeout,
-      part,
+      where,
       redact,
       nowMs: () => deps.now().getTime(),
     });
@@ -58,15 +60,10 @@ export function createSlackSender(config: SlackChannelConfig, deps: SlackSenderD
     // is at least once. A crash after Slack accepted a part but before `onPartSent` recorded it resends it.
     async send(message, progress) {
       if (!check.ok) throw invalidUrl(check.problem);
-      const payloads = renderSlack(message, renderOptions);
-      const from = progress?.partsSent ?? 0;
-      for (let index = from; index < payloads.length; index++) {
-        const payload = payloads[index];
-        if (!payload) continue;
-        if (index > from) await deps.sleep(PART_GAP_MS);
-        await post(payload, payloads.length > 1 ? `part ${index + 1}/${payloads.length}` : '');
-        await progress?.onPartSent?.(index + 1);
-      }
+      await sendInParts(renderSlack(message, renderOptions), progress, async (payload, where, later) => {
+        if (later) await deps.sleep(PART_GAP_MS);
+        await post(payload, where);
+      });
     },
     coalesce(groups) {
       return coalesceSlack(groups, renderOptions);
@@ -90,7 +87,7 @@ async function postSlack(
   at: {
     agent: Agent;
     timeoutMs: number;
-    part: string;
+    where: string;
     redact: (text: string) => string;
     /** The clock an HTTP-date Retry-After is measured against (with the answer's own `Date`). */
     nowMs: () => number;
@@ -121,25 +118,10 @@ async function postSlack(
       date,
       nowMs: at.nowMs(),
       timeoutMs: at.timeoutMs,
-      part: at.part,
+      where: at.where,
       redact: at.redact,
     });
   }
-}
-
-// Shorter parts are not secret enough to be worth blanking out of every message.
-const MIN_SECRET_PART = 8;
-
-/** The whole URL, its path and query, so that none is ever echoed into an error. */
-function secretParts(url: string): string[] {
-  const parts = [url];
-  try {
-    const { pathname, search } = new URL(url);
-    for (const part of [pathname, search]) if (part.length >= MIN_SECRET_PART) parts.push(part);
-  } catch {
-    // Not a URL: only the whole string is known to be secret.
-  }
-  return parts;
 }
 
 /** The Slack channel kind: incoming webhooks, Block Kit with a plain-text fallback. */

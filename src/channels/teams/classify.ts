@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseRetryAfter } from '../../time/retry-after.js';
 import { DeliveryError } from '../delivery-error.js';
+import { httpRefusal } from '../http-refusal.js';
 import { isUnreachableUrl } from '../unreachable-host.js';
 
 /** A Teams answer other than 2xx: its status, its `Retry-After` and `Date` headers, and a bit of its body. */
@@ -20,8 +21,6 @@ export interface AnswerContext {
   redact: (text: string) => string;
 }
 
-// Teams counts requests in one-second windows: a 429 without Retry-After waits for the next one.
-const DEFAULT_RETRY_AFTER_MS = 1000;
 const MAX_CODE_CHARS = 100;
 
 // Workflows (Logic Apps) errors: `{"error":{"code":"…","message":"…"}}`; the message may quote the request.
@@ -47,13 +46,8 @@ function errorCode(answer: TeamsAnswer, redact: (text: string) => string): strin
 export function classifyTeamsAnswer(answer: TeamsAnswer, ctx: AnswerContext): DeliveryError {
   const { status } = answer;
   const code = errorCode(answer, ctx.redact);
-  const message = `Teams webhook answered ${status} ${code}${ctx.where}`;
-  if (status === 429) {
-    const retryAfterMs = parseRetryAfter(answer.retryAfter, ctx.nowMs, answer.date) ?? DEFAULT_RETRY_AFTER_MS;
-    return new DeliveryError(message, { outcome: 'rate-limit', status, code, retryAfterMs });
-  }
-  if (status >= 500 || status === 408) return new DeliveryError(message, { outcome: 'retry', status, code });
-  return new DeliveryError(message, { outcome: 'park', status, code });
+  const retryAfterMs = parseRetryAfter(answer.retryAfter, ctx.nowMs, answer.date);
+  return httpRefusal(`Teams webhook answered ${status} ${code}${ctx.where}`, { status, code, retryAfterMs });
 }
 
 /** A request that got no answer: an unreachable host parks; a timeout or a dropped connection retries. */

@@ -1,5 +1,5 @@
 import { wellFormed } from '../../text/well-formed.js';
-import { clipText } from '../format.js';
+import { clipText, NAME_MAX } from '../format.js';
 
 // What Adaptive Card TextBlocks give a meaning: emphasis (`*`, `_`, `~`), code, links (`[…](…)`),
 // `{{DATE(…)}}`/`{{TIME(…)}}` substitution, HTML-ish tags such as `<at>` and character references (`&amp;`),
@@ -26,9 +26,6 @@ export function escapeTeams(text: string): string {
 export function escapeTeamsInline(text: string): string {
   return wellFormed(text).replace(SPECIAL, (char) => `\\${char}`);
 }
-
-// Far beyond any real legal name, as in Slack: with the cap, one event always fits one card.
-const NAME_MAX = 600;
 
 /** Shortens raw text to at most `max` code points, ending with `…` when cut ({@link clipText}). */
 export const shortenText = clipText;

@@ -1,4 +1,5 @@
 import type { StoryLine } from '../event-story.js';
+import { NAME_MAX } from '../format.js';
 import type { ChatMarkup } from '../story-draft.js';
 import { escapeTeamsInline, shortenText, teamsName } from './escape.js';
 
@@ -10,9 +11,6 @@ export const LOOK_EMOJI: Record<StoryLine['look'], string> = {
   closed: '⚪',
   sequence: '↔️',
 };
-
-// As Slack's: far beyond any real legal name, so that one event always fits one card.
-const NAME_MAX = 600;
 
 /** Teams' Markdown subset for the shared story drafts: their text never starts a TextBlock's line. */
 export const TEAMS_MARKUP: ChatMarkup = {

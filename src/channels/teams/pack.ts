@@ -1,5 +1,13 @@
 import { chunkEscaped } from '../chunk-escaped.js';
 import {
+  type GroupedEntry,
+  lastGroupKey,
+  type PartLabel,
+  type PartPlace,
+  packParts,
+  partSuffix,
+} from '../pack-parts.js';
+import {
   jsonBytes,
   TEAMS_MAX_BYTES,
   type TeamsPayload,
@@ -9,10 +17,8 @@ import {
 } from './card.js';
 import { escapeTeams, shortenText } from './escape.js';
 
-/** One line of a card body, escaped Markdown. */
-export interface Entry {
-  /** Consecutive entries of one group sit under its `heading` (escaped); a new group starts a new one. */
-  group?: { key: string; heading: string };
+/** One line of a card body, escaped Markdown; its group's heading is escaped too. */
+export interface Entry extends GroupedEntry {
   line: string;
 }
 
@@ -47,54 +53,23 @@ export interface TeamsPart {
 const LINE_MAX = 2000;
 const HEADER_MAX = 600;
 
-/** Where a part sits in its message: `2/3`; halves of a refused part are `2a/3` and `2b/3`. */
-interface Label {
-  number: string;
-  total: number;
-}
-
+/** A part's entries and place; the place's index is not used (every Teams part looks alike). */
 interface Plan {
-  entries: Entry[];
-  label: Label | undefined;
-  /** The group the previous part ended in: its heading shows again, marked continued. */
-  continuedKey: string | undefined;
+  entries: readonly Entry[];
+  place: PartPlace;
 }
 
 /** Cuts a draft into as few cards as fit the byte limit; entries are never dropped or cut short. */
 export function packDraft(draft: Draft, options: PackOptions = {}): TeamsPart[] {
-  const entries = draft.entries.flatMap(splitOversized);
   const max = options.maxBytes ?? TEAMS_MAX_BYTES;
-  // Parts never outnumber entries, so this label is at least as long as the final one.
-  const widest = Math.max(entries.length, 1);
-  const overhead = jsonBytes(buildCard(draft, [], { number: String(widest), total: widest }, options));
-  const groups: Entry[][] = [];
-  let current: Entry[] = [];
-  let used = 0;
-  for (const entry of entries) {
-    const continued = lastGroupKey(groups.at(-1));
-    let cost = blocksBytes(entryBlocks(entry, current.at(-1), current.length === 0 ? continued : undefined));
-    if (current.length > 0 && overhead + used + cost > max) {
-      groups.push(current);
-      current = [];
-      used = 0;
-      cost = blocksBytes(entryBlocks(entry, undefined, lastGroupKey(groups.at(-1))));
-    }
-    current.push(entry);
-    used += cost;
-  }
-  groups.push(current);
-  const total = groups.length;
-  return groups.map((part, index) =>
-    toPart(draft, options, {
-      entries: part,
-      label: total > 1 ? { number: String(index + 1), total } : undefined,
-      continuedKey: lastGroupKey(groups[index - 1]),
-    }),
-  );
+  return packParts(draft.entries.flatMap(splitOversized), {
+    fits: (entries, place) => jsonBytes(buildCard(draft, entries, place, options)) <= max,
+    build: (entries, place) => toPart(draft, options, { entries, place }),
+  });
 }
 
 function toPart(draft: Draft, options: PackOptions, plan: Plan): TeamsPart {
-  const payload = buildCard(draft, plan.entries, plan.label, options, plan.continuedKey);
+  const payload = buildCard(draft, plan.entries, plan.place, options);
   return {
     payload,
     bytes: jsonBytes(payload),
@@ -107,28 +82,20 @@ function halves(plan: Plan): [Plan, Plan] | undefined {
   if (plan.entries.length <= 1) return undefined;
   const middle = Math.ceil(plan.entries.length / 2);
   const first = plan.entries.slice(0, middle);
-  const [one, two]: [Label, Label] = plan.label
+  const { label, index, continuedKey } = plan.place;
+  const [one, two]: [PartLabel, PartLabel] = label
     ? [
-        { number: `${plan.label.number}a`, total: plan.label.total },
-        { number: `${plan.label.number}b`, total: plan.label.total },
+        { number: `${label.number}a`, total: label.total },
+        { number: `${label.number}b`, total: label.total },
       ]
     : [
         { number: '1', total: 2 },
         { number: '2', total: 2 },
       ];
   return [
-    { entries: first, label: one, continuedKey: plan.continuedKey },
-    { entries: plan.entries.slice(middle), label: two, continuedKey: lastGroupKey(first) },
+    { entries: first, place: { index, label: one, continuedKey } },
+    { entries: plan.entries.slice(middle), place: { index, label: two, continuedKey: lastGroupKey(first) } },
   ];
-}
-
-function lastGroupKey(entries: readonly Entry[] | undefined): string | undefined {
-  return entries?.at(-1)?.group?.key;
-}
-
-/** JSON bytes the blocks add to a body array: each block and its comma. */
-function blocksBytes(blocks: readonly TextBlock[]): number {
-  return blocks.reduce((sum, block) => sum + jsonBytes(block) + 1, 0);
 }
 
 /**
@@ -156,11 +123,11 @@ function entryBlocks(
 function buildCard(
   draft: Draft,
   entries: readonly Entry[],
-  label: Label | undefined,
+  place: PartPlace,
   options: PackOptions,
-  continuedKey?: string,
 ): TeamsPayload {
-  const suffix = label ? ` (${label.number}/${label.total})` : '';
+  const { continuedKey } = place;
+  const suffix = partSuffix(place.label);
   const title = `${escapeTeams(shortenText(draft.header, HEADER_MAX))}${suffix}`;
   const body: TextBlock[] = [textBlock(title, { size: 'Large', weight: 'Bolder' })];
   entries.forEach((entry, index) => {

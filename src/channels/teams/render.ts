@@ -1,4 +1,3 @@
-import { displayMessage } from '../format.js';
 import { chatDraft } from '../story-draft.js';
 import { formatInstant } from '../time.js';
 import type { Message, NoticeMessage, TestMessage } from '../types.js';
@@ -58,12 +57,11 @@ function draftOf(message: Message, timezone: string): Draft | undefined {
 
 /**
  * Renders a message as one or more cards in sending order, each within {@link TEAMS_MAX_BYTES}, every
- * event once; every upstream string is made displayable ({@link displayMessage}) and escaped. An events
+ * event once; every upstream string is made displayable (the story document does it first) and escaped. An events
  * or batch message with no events renders as none.
  */
 export function renderTeamsParts(message: Message, options: TeamsRenderOptions = {}): TeamsPart[] {
-  // Names lose line breaks and bidi controls first: a holder named "X\n🆕 **Fake**" stays on its line.
-  const draft = draftOf(displayMessage(message), options.timezone ?? 'UTC');
+  const draft = draftOf(message, options.timezone ?? 'UTC');
   if (!draft) return [];
   return packDraft(draft, options);
 }

@@ -3,9 +3,11 @@ import { type Agent, request } from 'undici';
 import type { ChannelConfig } from '../../config/schema.js';
 import { redactText } from '../../config/secret.js';
 import { DeliveryError } from '../delivery-error.js';
+import { sendInParts } from '../send-parts.js';
 import { checkWebhookUrl } from '../slack/webhook-url.js';
 import { timeoutAgent } from '../timeout-agent.js';
 import type { ChannelDeps, ChannelFactory, ChannelSender, Message, SendProgress } from '../types.js';
+import { urlSecretParts } from '../url-secrets.js';
 import { classifyTeamsAnswer, classifyTeamsFailure, type TeamsAnswer } from './classify.js';
 import { coalesceTeams } from './coalesce.js';
 import type { TeamsPart } from './pack.js';
@@ -34,7 +36,7 @@ const ERROR_BODY_BYTES = 4096;
 export function createTeamsSender(config: TeamsChannelConfig, deps: TeamsSenderDeps): TeamsSender {
   const url = config.webhookUrl.reveal();
   const check = checkWebhookUrl(url);
-  const secrets = secretParts(url);
+  const secrets = urlSecretParts(url);
   const redact = (text: string) => redactText(text, secrets);
   const gapMs = Math.ceil(1000 / config.ratePerSecond);
   const agent = timeoutAgent(config.timeout);
@@ -68,12 +70,7 @@ export function createTeamsSender(config: TeamsChannelConfig, deps: TeamsSenderD
     async send(message, progress) {
       if (!check.ok) throw invalidUrl(check.problem);
       const parts = renderTeamsParts(message, renderOptions(progress?.deliveryId));
-      for (let index = progress?.partsSent ?? 0; index < parts.length; index++) {
-        const part = parts[index];
-        if (!part) continue;
-        await deliver(part, parts.length > 1 ? ` (part ${index + 1}/${parts.length})` : '');
-        await progress?.onPartSent?.(index + 1);
-      }
+      await sendInParts(parts, progress, (part, where) => deliver(part, where));
     },
     coalesce(groups) {
       return coalesceTeams(groups, renderOptions());
@@ -151,22 +148,6 @@ async function readCapped(body: AsyncIterable<Buffer | string>): Promise<string>
     if (size >= ERROR_BODY_BYTES) break;
   }
   return Buffer.concat(chunks).subarray(0, ERROR_BODY_BYTES).toString('utf8');
-}
-
-// Shorter parts are not secret enough to be worth blanking out of every message.
-const MIN_SECRET_PART = 8;
-
-/** The whole URL, its path, its query and each query value (`sig=` signs requests): none is ever echoed. */
-function secretParts(url: string): string[] {
-  const parts = [url];
-  try {
-    const { pathname, search, searchParams } = new URL(url);
-    const values = [...searchParams.values()].flatMap((value) => [value, encodeURIComponent(value)]);
-    for (const part of [pathname, search, ...values]) if (part.length >= MIN_SECRET_PART) parts.push(part);
-  } catch {
-    // Not a URL: only the whole string is known to be secret.
-  }
-  return parts;
 }
 
 /** The Microsoft Teams channel kind: a Workflows webhook posting Adaptive Cards. */

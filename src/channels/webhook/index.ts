@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
 import { parseRetryAfter } from '../../time/retry-after.js';
 import { DeliveryError } from '../delivery-error.js';
+import { httpRefusal } from '../http-refusal.js';
 import type { ChannelFactory } from '../types.js';
 import { isUnreachableUrl } from '../unreachable-host.js';
 import { coalesceWebhook } from './coalesce.js';
@@ -26,13 +27,11 @@ export const createWebhookChannel: ChannelFactory<'webhook'> = (config, deps) =>
       };
       const status = await post(config.name, config.url.reveal(), body, headers, config.timeout);
       if (status.code >= 200 && status.code < 300) return;
-      const where = `webhook ${config.name} answered ${status.code}`;
-      if (status.code === 429) {
-        const retryAfterMs = parseRetryAfter(status.retryAfter, deps.now().getTime()) ?? 1_000;
-        throw new DeliveryError(where, { outcome: 'rate-limit', status: status.code, retryAfterMs });
-      }
-      const outcome = status.code >= 500 || status.code === 408 ? 'retry' : 'park';
-      throw new DeliveryError(where, { outcome, status: status.code });
+      const retryAfterMs = parseRetryAfter(status.retryAfter, deps.now().getTime());
+      throw httpRefusal(`webhook ${config.name} answered ${status.code}`, {
+        status: status.code,
+        retryAfterMs,
+      });
     },
     coalesce: coalesceWebhook,
     async verify() {

@@ -71,3 +71,9 @@ export const channelBase = {
     .describe('Delivery attempts before the job is parked.'),
   backoff: duration.prefault('2s').describe('First retry delay; doubles each attempt, with jitter.'),
 };
+
+/** Mentions a Slack message starts with (webhook and app kinds). */
+export const slackMention = z
+  .string()
+  .optional()
+  .describe('Mentions added to each message, from config only (e.g. `<!here>`, `<@U123>`).');

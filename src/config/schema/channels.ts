@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { isSecret } from '../secret.js';
-import { channelBase, everyChange, kindTag, ratePerSecond, requestTimeout } from './channel-base.js';
+import {
+  channelBase,
+  everyChange,
+  kindTag,
+  ratePerSecond,
+  requestTimeout,
+  slackMention,
+} from './channel-base.js';
+import { slackAppFields } from './slack-app-channel.js';
 import { standardWebhooksSecretProblem } from './standard-webhooks-secret.js';
 import { teamsFields } from './teams-channel.js';
 import { secret } from './value-types.js';
@@ -13,10 +21,7 @@ const slackFields = z
     webhookUrl: secret.describe(
       'Incoming webhook URL (secret), e.g. from the `SLACK_WEBHOOK_URL` environment variable or `webhookUrlFile`.',
     ),
-    mention: z
-      .string()
-      .optional()
-      .describe('Mentions added to each message, from config only (e.g. `<!here>`, `<@U123>`).'),
+    mention: slackMention,
     timeout: requestTimeout,
   })
   .describe('Slack incoming webhook: Block Kit messages with a plain-text fallback.');
@@ -100,6 +105,7 @@ export const channelSchema = z.discriminatedUnion('kind', [
   webhookFields,
   consoleFields,
   teamsFields,
+  slackAppFields,
 ]);
 
 /** Schema of the `channels` section. */

@@ -1,0 +1,127 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type DeliveryError, isDeliveryError } from '../../../src/channels/delivery-error.js';
+import { createSender } from '../../../src/channels/registry.js';
+import { renderSlack } from '../../../src/channels/slack/index.js';
+import type { ChannelSender, Message } from '../../../src/channels/types.js';
+import { channelSchema } from '../../../src/config/schema.js';
+import { SlackWebApiStandIn } from '../../helpers/slack-web-api-stand-in.js';
+import { ACME, raises } from '../story-fixtures.js';
+
+const TOKEN = 'xoxb-1111-2222-SecretBotToken';
+const CHANNEL = 'C0DESK01';
+const NOW = () => new Date('2024-05-02T07:31:00Z');
+
+let slack: SlackWebApiStandIn;
+let apiUrl: string;
+const senders: ChannelSender[] = [];
+
+beforeAll(async () => {
+  slack = new SlackWebApiStandIn(TOKEN, [CHANNEL]);
+  apiUrl = await slack.start();
+});
+afterAll(async () => slack.stop());
+afterEach(async () => {
+  for (const sender of senders.splice(0)) await sender.close();
+  slack.calls.length = 0;
+  slack.posted.length = 0;
+  slack.scopes = 'chat:write';
+});
+
+function sender(overrides: Record<string, unknown> = {}): ChannelSender {
+  const config = channelSchema.parse({
+    name: 'desk',
+    kind: 'slack-app',
+    token: TOKEN,
+    channel: CHANNEL,
+    apiUrl,
+    ...overrides,
+  });
+  const created = createSender(config, { now: NOW });
+  senders.push(created);
+  return created;
+}
+
+async function failure(promise: Promise<unknown>): Promise<DeliveryError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  if (!isDeliveryError(error)) throw new Error(`expected a DeliveryError, got ${String(error)}`);
+  return error;
+}
+
+const message: Message = { type: 'events', issuer: ACME, events: raises(3) };
+
+describe('kind: slack-app', () => {
+  it('posts the Block Kit payload the webhook kind renders, with chat.postMessage and the bot token', async () => {
+    await sender().send(message);
+    expect(slack.calls.map((call) => [call.method, call.token])).toEqual([['chat.postMessage', TOKEN]]);
+    const [expected] = renderSlack(message);
+    expect(slack.posted).toEqual([{ ...expected, channel: CHANNEL, ts: '1700000000.000001' }]);
+  });
+
+  it('checks the token with auth.test and names a missing scope', async () => {
+    await expect(sender().verify()).resolves.toContain(`Slack app posting to ${CHANNEL}`);
+    slack.scopes = 'channels:read';
+    const error = await failure(sender().verify());
+    expect(error.message).toBe('Slack bot token of channel desk lacks the scope chat:write');
+    const bad = await failure(sender({ token: 'xoxb-wrong' }).verify());
+    expect([bad.code, bad.outcome]).toEqual(['invalid_auth', 'park']);
+    expect(bad.message).not.toContain('xoxb');
+  });
+
+  it('pauses the channel for a 429 Retry-After, and for `ratelimited` in a 200', async () => {
+    slack.script('chat.postMessage', {
+      status: 429,
+      headers: { 'retry-after': '3' },
+      body: { ok: false, error: 'ratelimited' },
+    });
+    const limited = await failure(sender().send(message));
+    expect([limited.outcome, limited.retryAfterMs, limited.status]).toEqual(['rate-limit', 3000, 429]);
+    slack.script('chat.postMessage', {
+      headers: { 'retry-after': '2' },
+      body: { ok: false, error: 'ratelimited' },
+    });
+    const inBody = await failure(sender().send(message));
+    expect([inBody.outcome, inBody.retryAfterMs]).toEqual(['rate-limit', 2000]);
+    expect(slack.posted).toEqual([]);
+  });
+
+  it.each([
+    ['channel_not_found', 'park'],
+    ['not_in_channel', 'park'],
+    ['invalid_blocks', 'park'],
+    ['internal_error', 'retry'],
+    ['service_unavailable', 'retry'],
+  ])('an answer of %s is %s', async (code, outcome) => {
+    slack.script('chat.postMessage', { body: { ok: false, error: code } });
+    const error = await failure(sender().send(message));
+    expect([error.code, error.outcome]).toEqual([code, outcome]);
+  });
+
+  it('posts a long message in parts within Block Kit limits, resuming after the parts already sent', async () => {
+    const long: Message = { type: 'events', issuer: ACME, events: raises(300) };
+    const parts = renderSlack(long).length;
+    expect(parts).toBeGreaterThan(2);
+    const recorded: number[] = [];
+    await sender({ ratePerSecond: 100 }).send(long, {
+      partsSent: 1,
+      deliveryId: 'd-1',
+      onPartSent: async (sent) => {
+        recorded.push(sent);
+      },
+    });
+    expect(slack.posted.map((post) => post.text.split('\n')[0])).toEqual(
+      renderSlack(long)
+        .slice(1)
+        .map((payload) => payload.text.split('\n')[0]),
+    );
+    expect(recorded).toEqual(Array.from({ length: parts - 1 }, (_, i) => i + 2));
+  });
+
+  it('refuses a channel that is not a conversation id, naming the key', () => {
+    const parsed = channelSchema.safeParse({ name: 'x', kind: 'slack-app', token: TOKEN, channel: '#desk' });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.path).toEqual(['channel']);
+  });
+});
