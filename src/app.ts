@@ -8,9 +8,11 @@ import type { AppOptions } from './app/options.js';
 import { Poller } from './app/poller.js';
 import { reloadConfig } from './app/reload.js';
 import { preflight, prepareStart, referenceStores } from './app/start-checks.js';
+import { subscriberMail } from './app/subscriber-mail.js';
 import {
   channelSenders,
   clientDepsOf,
+  recordDeps,
   upstreamClients,
   upstreamClientsOrUnavailable,
 } from './app/upstream-parts.js';
@@ -70,7 +72,7 @@ export class App {
     });
     const deps = clientDepsOf(this.ctx, this.metrics);
     this.#live.swap(this.#live.current, upstreamClientsOrUnavailable(config, deps));
-    this.#live.update({ senders: this.#senders(config) });
+    this.#live.update(this.#senders(config));
     this.#poller = new Poller(this.ctx, workerRedis, health, connectionNameOf(config));
     this.#follower = new DirectoryFollower(this.ctx);
   }
@@ -192,8 +194,12 @@ export class App {
     return syncSchedulers(this.queues, this.settings.config, this.settings.plan);
   }
 
-  #senders(config: Config): Settings['senders'] {
+  #senders(config: Config): Pick<Settings, 'senders' | 'subscriberMail'> {
     const { redis, prefix, logger, now } = this.ctx;
-    return channelSenders(config, { redis, prefix, logger, now, consoleOut: this.#options.consoleOut });
+    const deps = { redis, prefix, logger, now, consoleOut: this.#options.consoleOut };
+    return {
+      senders: channelSenders(config, deps),
+      subscriberMail: subscriberMail(config, { ...deps, record: recordDeps(config, deps) }),
+    };
   }
 }

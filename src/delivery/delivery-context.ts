@@ -8,7 +8,7 @@ import type { DeliveryParts } from './parts.js';
  * (src/ops/delivery-liveness.ts). Notices stay on the process's command connection.
  */
 export function deliveryParts(parts: DeliveryParts, redis: RedisClient): DeliveryParts {
-  const { settings, prefix, processId, now, logger, metrics, notices } = parts;
+  const { settings, prefix, processId, now, logger, metrics, notices, subscribers } = parts;
   return {
     settings,
     prefix,
@@ -17,6 +17,7 @@ export function deliveryParts(parts: DeliveryParts, redis: RedisClient): Deliver
     logger,
     metrics,
     notices,
+    subscribers,
     redis,
     outbox: new Outbox(redis, prefix),
   };

@@ -1,8 +1,10 @@
+import type { SubscriberMail } from '../channels/subscriber-mail.js';
 import type { ChannelSender } from '../channels/types.js';
 import type { Config } from '../config/schema.js';
 import type { Notices } from '../state/notices.js';
 import type { Outbox } from '../state/outbox.js';
 import type { RedisClient } from '../state/redis-connection.js';
+import type { SubscriberStore } from '../state/subscriber-store.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { Metrics } from '../telemetry/metrics.js';
 
@@ -10,6 +12,8 @@ import type { Metrics } from '../telemetry/metrics.js';
 interface DeliverySettings {
   config: Config;
   senders: ReadonlyMap<string, ChannelSender>;
+  /** Present when the config has a `subscribers` section. */
+  subscriberMail?: SubscriberMail | undefined;
 }
 
 /** What a channel's deliverer uses: its outbox, its lease's Redis, the notices it raises, one clock. */
@@ -25,4 +29,6 @@ export interface DeliveryParts {
   metrics: Pick<Metrics, 'deliveries'>;
   outbox: Outbox;
   notices: Pick<Notices, 'raise' | 'clear'>;
+  /** The subscribers whose channels (`~<id>`) have outboxes of their own. */
+  subscribers: Pick<SubscriberStore, 'get' | 'list'>;
 }

@@ -14,6 +14,7 @@ import { withIssuerLabel } from './issuer-label.js';
 import { fetchChecked, type NoAnswer } from './poll-answer.js';
 import { failureCause, isDeterministic, nextPollTry } from './poll-failure.js';
 import { sweepEvery } from './schedulers.js';
+import { subscriberTargets } from './subscriber-targets.js';
 import type { PollJobData } from './sweep.js';
 
 /** One poll job and the settings it runs with, read once at its start. */
@@ -178,7 +179,7 @@ async function commitAnswer(
     },
     expectedPolledAt: previous?.polledAt ?? null,
     logged: plan.logged,
-    targets: plan.targets,
+    targets: [...plan.targets, ...(await subscriberTargets(ctx, told.events, mutes))],
     suppressed: plan.suppressed,
     eventsKept: config.poll.eventsKept,
   });

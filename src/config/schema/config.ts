@@ -10,6 +10,7 @@ import { pollSchema } from './poll.js';
 import { redisSchema } from './redis.js';
 import { retentionSchema } from './retention.js';
 import { sourcesSchema } from './sources.js';
+import { subscribersSchema } from './subscribers.js';
 import { upstreamSchema } from './upstream.js';
 import { watchlistSchema } from './watchlist.js';
 
@@ -23,6 +24,7 @@ const sections = z.strictObject({
   watchlist: watchlistSchema,
   sources: sourcesSchema,
   channels: channelsSchema,
+  subscribers: subscribersSchema.optional(),
   delivery: deliverySchema.prefault({}),
   ops: opsSchema.prefault({}),
   http: httpSchema.prefault({}),
@@ -86,6 +88,33 @@ function checkChannelReferences(config: Sections, ctx: z.RefinementCtx): void {
   }
 }
 
+function checkSubscribers(config: Sections, ctx: z.RefinementCtx): void {
+  const { subscribers } = config;
+  if (!subscribers) return;
+  const channel = config.channels.find((c) => c.name === subscribers.email);
+  if (channel?.kind !== 'email') {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['subscribers', 'email'],
+      message: `"${subscribers.email}" is not an email channel`,
+    });
+  }
+  if (!subscribers.publicUrl && !config.http.publicUrl) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['subscribers', 'publicUrl'],
+      message: 'is required (or http.publicUrl): the links in subscriber messages need an address',
+    });
+  }
+  if (config.http.port === undefined || !config.http.console) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['http', 'port'],
+      message: 'is required by `subscribers`: their preference and unsubscribe pages are served on it',
+    });
+  }
+}
+
 function checkSources(config: Sections, ctx: z.RefinementCtx): void {
   const seen = new Set<string>();
   config.sources.forEach((source, index) => {
@@ -140,6 +169,7 @@ export const configSchema = sections
     checkChannelReferences(config, ctx);
     checkBudget(config, ctx);
     checkSources(config, ctx);
+    checkSubscribers(config, ctx);
     checkUpstream(config, ctx);
   });
 
