@@ -21,6 +21,7 @@ import type { JobContext, Settings } from './jobs/context.js';
 import { DirectoryFollower } from './jobs/directory-follower.js';
 import type { QueueSet } from './jobs/queue-set.js';
 import { syncSchedulers } from './jobs/schedulers.js';
+import { SubscriberFollower } from './jobs/subscriber-follower.js';
 import type { RedisHealth } from './ops/redis-health.js';
 import type { LivenessReport } from './ops/worker-liveness.js';
 import type { ReferencesAccepted } from './preflight/reference-check.js';
@@ -49,6 +50,7 @@ export class App {
   readonly #live: LiveSettings;
   readonly #poller: Poller;
   readonly #follower: DirectoryFollower;
+  readonly #subscriberFollower: SubscriberFollower;
   #queues: QueueSet | undefined;
   #daemon: Daemon | undefined;
 
@@ -75,6 +77,7 @@ export class App {
     this.#live.update(this.#senders(config));
     this.#poller = new Poller(this.ctx, workerRedis, health, connectionNameOf(config));
     this.#follower = new DirectoryFollower(this.ctx);
+    this.#subscriberFollower = new SubscriberFollower(this.ctx);
   }
 
   /** Connects to Redis and builds every part; fails fast when Redis does not answer. */
@@ -185,9 +188,12 @@ export class App {
     });
   }
 
-  #follow(role: 'command' | 'worker' | 'start'): Promise<void> {
+  async #follow(role: 'command' | 'worker' | 'start'): Promise<void> {
     const syncSchedulers = () => this.#syncSchedulers();
-    return followDirectory({ follower: this.#follower, live: this.#live, syncSchedulers }, role);
+    await followDirectory({ follower: this.#follower, live: this.#live, syncSchedulers }, role);
+    // Then the subscribers' issuers, the same way: the union is what the sweeps poll.
+    const subscribers = this.#subscriberFollower;
+    await followDirectory({ follower: subscribers, live: this.#live, syncSchedulers }, role);
   }
 
   #syncSchedulers(): Promise<void> {

@@ -20,12 +20,6 @@ export const CSV_COLUMNS = [
   'paused',
 ] as const;
 
-/** One row of a subscriber file that could not be taken, with its line (1 is the header in a CSV). */
-export interface RowProblem {
-  row: number;
-  message: string;
-}
-
 const cell = z.string().trim().optional();
 const csvRow = z.object(
   Object.fromEntries(CSV_COLUMNS.map((c) => [c, cell])) as Record<(typeof CSV_COLUMNS)[number], typeof cell>,

@@ -75,10 +75,9 @@ export function createConsole(app: App, csrf: CsrfTokens = new CsrfTokens()): Co
   return {
     async handle(request, response) {
       const url = new URL(request.url ?? '/', 'http://console.invalid');
-      if (!app.settings.config.http.console) return false;
-      // A subscriber's own pages: the signed link is their credential, not the console's token.
+      // A subscriber's own pages, console or not: the signed link is their credential, not the console's token.
       if (await answerSubscriberPage(app, request, response, url.pathname)) return true;
-      if (!ownsPath(url.pathname)) return false;
+      if (!app.settings.config.http.console || !ownsPath(url.pathname)) return false;
       if (servedAsset(request, response, url.pathname)) return true;
       const visit = await openVisit(app, csrf, request, response);
       try {

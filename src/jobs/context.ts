@@ -26,6 +26,11 @@ export interface Settings {
   /** The watchlist bound to ids; names resolve at each sweep against the directory. */
   watched: WatchedIssuer[];
   senders: ReadonlyMap<string, ChannelSender>;
+  /**
+   * Issuers polled only because a subscriber follows them: the configured channels are not told of
+   * them (the operator's watchlist did not name them). Absent: none.
+   */
+  subscriberOnly?: ReadonlySet<string>;
   /** Subscribers' e-mail (one shared transport), when the config has a `subscribers` section. */
   subscriberMail?: SubscriberMail | undefined;
   /** Fingerprint of the configured upstream URL and key: a revocation binds the key it refused. */

@@ -164,7 +164,9 @@ async function commitAnswer(
     flapWindowMs: config.alerts.flapWindow,
   });
   const mutes = told.events.length > 0 ? await ctx.mutes.list() : [];
-  const routes = planDelivery(told.events, config.channels, mutes, ctx.now(), {
+  // An issuer polled only for subscribers reaches them only, not the configured channels.
+  const channels = settings.subscriberOnly?.has(job.data.issuerId) ? [] : config.channels;
+  const routes = planDelivery(told.events, channels, mutes, ctx.now(), {
     confirmedCloses: config.alerts.confirmedCloses,
   });
   const plan = withIssuerLabel(routes, job.data.label);

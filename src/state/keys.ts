@@ -72,6 +72,8 @@ export function stateKeys(root: string) {
     subscriberIssuerIndex: (entryKey: string) => `${root}:subscribers:issuer:${entryKey}`,
     /** SET of subscriber ids following a holder anywhere: looked at for every event. */
     subscriberHolderWatchers: `${root}:subscribers:holders`,
+    /** STRING counter: raised by every subscriber change, so followers re-read only after one. */
+    subscribersVersion: `${root}:subscribers:version`,
     /** STREAM, capped: who changed which subscriber, when, from where (the audit trail). */
     subscriberAudit: `${root}:subscribers:audit`,
     /** The keys of one whole-register source (`sources[].name`). */

@@ -191,6 +191,11 @@ export class SubscriberStore {
       .filter((s): s is Subscriber => s !== undefined);
   }
 
+  /** A number every change raises: unchanged, nothing was changed since it was read. */
+  async version(): Promise<string> {
+    return (await this.#redis.get(this.#keys.subscribersVersion)) ?? '0';
+  }
+
   /** Every issuer entry some subscriber follows: the union polling follows. */
   async followedIssuers(): Promise<string[]> {
     const entries = new Set<string>();
@@ -235,11 +240,12 @@ export class SubscriberStore {
     const added = issuerIndexKeys(after);
     const reply = await this.#redis.eval(
       WRITE_SCRIPT,
-      4 + removed.length + added.length,
+      5 + removed.length + added.length,
       keys.subscribers,
       keys.subscriberEmails,
       keys.subscriberHolderWatchers,
       keys.subscriberAudit,
+      keys.subscribersVersion,
       ...removed.map((k) => keys.subscriberIssuerIndex(k)),
       ...added.map((k) => keys.subscriberIssuerIndex(k)),
       id,
@@ -263,7 +269,7 @@ export class SubscriberStore {
 }
 
 /**
- * KEYS: records, e-mails, holder watchers, audit, the index sets to leave, the index sets to join.
+ * KEYS: records, e-mails, holder watchers, audit, version, the index sets to leave, the index sets to join.
  * ARGV: id, the record's bytes as read ('' = absent), the new bytes ('' = remove), old and new e-mail,
  * follows holders (1/0), how many index sets to leave, audit length, then the audit row's field pairs.
  * Compares bytes, never decodes JSON. Returns 1, 0 (stale), or `taken:<owner>`.
@@ -277,7 +283,7 @@ if ARGV[5] ~= '' then
   if owner and owner ~= id then return 'taken:' .. owner end
 end
 local nRemoved = tonumber(ARGV[7])
-for i = 5, 4 + nRemoved do redis.call('SREM', KEYS[i], id) end
+for i = 6, 5 + nRemoved do redis.call('SREM', KEYS[i], id) end
 if ARGV[4] ~= '' and ARGV[4] ~= ARGV[5] then redis.call('HDEL', KEYS[2], ARGV[4]) end
 if nextRaw == '' then
   redis.call('HDEL', KEYS[1], id)
@@ -285,12 +291,13 @@ if nextRaw == '' then
 else
   redis.call('HSET', KEYS[1], id, nextRaw)
   redis.call('HSET', KEYS[2], ARGV[5], id)
-  for i = 5 + nRemoved, #KEYS do redis.call('SADD', KEYS[i], id) end
+  for i = 6 + nRemoved, #KEYS do redis.call('SADD', KEYS[i], id) end
   if ARGV[6] == '1' then redis.call('SADD', KEYS[3], id) else redis.call('SREM', KEYS[3], id) end
 end
 local row = {}
 for i = 9, #ARGV do row[#row + 1] = ARGV[i] end
 redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[8], '*', unpack(row))
+redis.call('INCR', KEYS[5])
 return 1
 `;
 

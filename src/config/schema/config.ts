@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isLoopbackHost } from '../upstream-url.js';
 import { alertsSchema } from './alerts.js';
 import { budgetSchema } from './budget.js';
 import { channelsSchema } from './channels.js';
@@ -106,11 +107,23 @@ function checkSubscribers(config: Sections, ctx: z.RefinementCtx): void {
       message: 'is required (or http.publicUrl): the links in subscriber messages need an address',
     });
   }
-  if (config.http.port === undefined || !config.http.console) {
+  if (config.http.port === undefined) {
     ctx.addIssue({
       code: 'custom',
       path: ['http', 'port'],
       message: 'is required by `subscribers`: their preference and unsubscribe pages are served on it',
+    });
+  }
+  const linkHost = subscribers.publicUrl ? new URL(subscribers.publicUrl).hostname : undefined;
+  const served = [
+    config.http.publicUrl ? new URL(config.http.publicUrl).hostname : '',
+    ...config.http.allowedHosts.map((entry) => entry.split(':')[0]),
+  ];
+  if (linkHost && !isLoopbackHost(linkHost) && !served.includes(linkHost)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['subscribers', 'publicUrl'],
+      message: `names ${linkHost}, which the HTTP endpoint does not serve: add it to http.allowedHosts (or make it http.publicUrl)`,
     });
   }
 }

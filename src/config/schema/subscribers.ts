@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isLoopbackHost } from '../upstream-url.js';
 import { duration, secret } from './value-types.js';
 
 /** Schema of the `subscribers` section. */
@@ -19,14 +20,15 @@ export const subscribersSchema = z
       .describe('How long a link in a message stays valid; a subscriber can always ask for a fresh one.'),
     publicUrl: z
       .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+      .refine(
+        (url) => url.startsWith('https:') || isLoopbackHost(new URL(url).hostname),
+        'must be https:// (RFC 8058 one-click needs it) unless it is a loopback address',
+      )
       .optional()
       .describe(
-        'Base URL of the links in subscriber messages (the console behind its proxy); default `http.publicUrl`. The preference and unsubscribe pages are served on the console port, without the console token.',
+        'Base URL of the links in subscriber messages (the HTTP endpoint behind its proxy, https beyond loopback: mail clients POST the one-click unsubscribe there); default `http.publicUrl`. The preference and unsubscribe pages are served on `http.port` whether or not the console is on, without the console token.',
       ),
   })
   .describe(
     'Traders managed at runtime (`shortwatch subscribers`), each with their own watchlist, preferences and one-click unsubscribe.',
   );
-
-/** The `subscribers` section. */
-export type SubscribersConfig = z.output<typeof subscribersSchema>;
