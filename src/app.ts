@@ -8,9 +8,11 @@ import type { AppOptions } from './app/options.js';
 import { Poller } from './app/poller.js';
 import { reloadConfig } from './app/reload.js';
 import { preflight, prepareStart, referenceStores } from './app/start-checks.js';
+import { subscriberMail } from './app/subscriber-mail.js';
 import {
   channelSenders,
   clientDepsOf,
+  recordDeps,
   upstreamClients,
   upstreamClientsOrUnavailable,
 } from './app/upstream-parts.js';
@@ -19,6 +21,7 @@ import type { JobContext, Settings } from './jobs/context.js';
 import { DirectoryFollower } from './jobs/directory-follower.js';
 import type { QueueSet } from './jobs/queue-set.js';
 import { syncSchedulers } from './jobs/schedulers.js';
+import { SubscriberFollower } from './jobs/subscriber-follower.js';
 import type { RedisHealth } from './ops/redis-health.js';
 import type { LivenessReport } from './ops/worker-liveness.js';
 import type { ReferencesAccepted } from './preflight/reference-check.js';
@@ -47,6 +50,7 @@ export class App {
   readonly #live: LiveSettings;
   readonly #poller: Poller;
   readonly #follower: DirectoryFollower;
+  readonly #subscriberFollower: SubscriberFollower;
   #queues: QueueSet | undefined;
   #daemon: Daemon | undefined;
 
@@ -70,9 +74,10 @@ export class App {
     });
     const deps = clientDepsOf(this.ctx, this.metrics);
     this.#live.swap(this.#live.current, upstreamClientsOrUnavailable(config, deps));
-    this.#live.update({ senders: this.#senders(config) });
+    this.#live.update(this.#senders(config));
     this.#poller = new Poller(this.ctx, workerRedis, health, connectionNameOf(config));
     this.#follower = new DirectoryFollower(this.ctx);
+    this.#subscriberFollower = new SubscriberFollower(this.ctx);
   }
 
   /** Connects to Redis and builds every part; fails fast when Redis does not answer. */
@@ -183,17 +188,24 @@ export class App {
     });
   }
 
-  #follow(role: 'command' | 'worker' | 'start'): Promise<void> {
+  async #follow(role: 'command' | 'worker' | 'start'): Promise<void> {
     const syncSchedulers = () => this.#syncSchedulers();
-    return followDirectory({ follower: this.#follower, live: this.#live, syncSchedulers }, role);
+    await followDirectory({ follower: this.#follower, live: this.#live, syncSchedulers }, role);
+    // Then the subscribers' issuers, the same way: the union is what the sweeps poll.
+    const subscribers = this.#subscriberFollower;
+    await followDirectory({ follower: subscribers, live: this.#live, syncSchedulers }, role);
   }
 
   #syncSchedulers(): Promise<void> {
     return syncSchedulers(this.queues, this.settings.config, this.settings.plan);
   }
 
-  #senders(config: Config): Settings['senders'] {
+  #senders(config: Config): Pick<Settings, 'senders' | 'subscriberMail'> {
     const { redis, prefix, logger, now } = this.ctx;
-    return channelSenders(config, { redis, prefix, logger, now, consoleOut: this.#options.consoleOut });
+    const deps = { redis, prefix, logger, now, consoleOut: this.#options.consoleOut };
+    return {
+      senders: channelSenders(config, deps),
+      subscriberMail: subscriberMail(config, { ...deps, record: recordDeps(config, deps) }),
+    };
   }
 }

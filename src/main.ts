@@ -10,6 +10,7 @@ import { eventsCommand, planCommand, resumeCommand, statusCommand } from './cli/
 import { issuersCommand, positionsCommand } from './cli/commands/upstream.js';
 import { type CommandContext, commandContext, type GlobalOptions } from './cli/context.js';
 import { describeFailure, EXIT } from './cli/exit.js';
+import { addSubscriberCommands } from './cli/subscriber-commands.js';
 
 type Action = (ctx: CommandContext) => Promise<number | undefined> | number | undefined;
 
@@ -37,6 +38,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
   addStateCommands(program, run);
   addDeliveryCommands(program, run);
   addMuteCommands(program, run);
+  addSubscriberCommands(program, run);
   addToolCommands(program, setExit);
   return program;
 }

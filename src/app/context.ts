@@ -17,6 +17,7 @@ import { PollHealth } from '../state/poll-health.js';
 import type { RedisClient } from '../state/redis-connection.js';
 import { SnapshotStore } from '../state/snapshot-store.js';
 import { StateMark } from '../state/state-mark.js';
+import { SubscriberStore } from '../state/subscriber-store.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { Metrics } from '../telemetry/metrics.js';
 import type { UpstreamClient } from '../upstream/index.js';
@@ -65,6 +66,7 @@ export function buildContext(config: Config, deps: ContextDeps): JobContext {
     eventLog: new EventLog(redis, prefix),
     directory: new IssuerDirectory(redis, prefix),
     mutes: new MuteStore(redis, prefix, nowMs),
+    subscribers: new SubscriberStore(redis, prefix, deps.now),
     notices: new Notices(redis, prefix, {
       logger: deps.logger,
       now: deps.now,

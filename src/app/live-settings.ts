@@ -43,8 +43,9 @@ export class LiveSettings {
   }
 
   /** Swaps in new settings and clients; returns the clients and senders they replace, for closing. */
-  swap(settings: Settings, clients: Clients): { clients: Clients | undefined; senders: Settings['senders'] } {
-    const replaced = { clients: this.#clients, senders: this.#settings.senders };
+  swap(settings: Settings, clients: Clients): Replaced {
+    const { senders, subscriberMail } = this.#settings;
+    const replaced = { clients: this.#clients, senders, subscriberMail };
     this.#settings = settings;
     this.#clients = clients;
     return replaced;
@@ -61,15 +62,21 @@ export class LiveSettings {
 
   /** Closes the senders and clients in force (at stop). */
   async close(): Promise<void> {
-    await closeAll({ clients: this.#clients, senders: this.#settings.senders });
+    const { senders, subscriberMail } = this.#settings;
+    await closeAll({ clients: this.#clients, senders, subscriberMail });
   }
 }
 
-/** Closes senders and clients, each failure ignored: a stop or a reload goes on. */
-export async function closeAll(parts: {
+/** The parts a swap replaced, for closing. */
+interface Replaced {
   clients: Clients | undefined;
   senders: Settings['senders'];
-}): Promise<void> {
+  subscriberMail?: Settings['subscriberMail'];
+}
+
+/** Closes senders and clients, each failure ignored: a stop or a reload goes on. */
+export async function closeAll(parts: Replaced): Promise<void> {
   await Promise.all([...parts.senders.values()].map((s) => s.close().catch(() => undefined)));
+  await parts.subscriberMail?.close().catch(() => undefined);
   await Promise.all(Object.values(parts.clients ?? {}).map((c) => c.close().catch(() => undefined)));
 }

@@ -20,7 +20,7 @@ interface ReloadParts {
   /** The checks a start shares with `shortwatch check`, writing nothing. */
   preflight: (config: Config) => Promise<ReferencesAccepted>;
   clients: (config: Config) => Clients;
-  senders: (config: Config) => Settings['senders'];
+  senders: (config: Config) => Pick<Settings, 'senders' | 'subscriberMail'>;
   /** Upserts the job schedulers for the settings in force. */
   syncSchedulers: () => Promise<void>;
 }
@@ -44,7 +44,7 @@ export async function reloadConfig(
   const { watched, directory, fetched } = await parts.preflight(config);
   const plan = planFor(config, directory);
   const clients = parts.clients(config);
-  let senders: Settings['senders'];
+  let senders: Pick<Settings, 'senders' | 'subscriberMail'>;
   try {
     senders = parts.senders(config);
   } catch (error) {
@@ -52,7 +52,10 @@ export async function reloadConfig(
     throw error;
   }
   const previousFingerprint = live.current.fingerprint;
-  const replaced = live.swap({ config, plan, watched, senders, fingerprint: fingerprintOf(config) }, clients);
+  const replaced = live.swap(
+    { config, plan, watched, ...senders, fingerprint: fingerprintOf(config) },
+    clients,
+  );
   if (fetched) await ctx.directory.save(fetched.data, fetched.last_updated, ctx.now());
   await spendNewBudget(parts, previousFingerprint);
   await reconcileAccess(ctx, live.current.fingerprint);

@@ -2,7 +2,7 @@ import type { Writable } from 'node:stream';
 import { channelRegistry, createSender } from '../channels/registry.js';
 import type { ChannelSender } from '../channels/types.js';
 import type { ChannelConfig, Config } from '../config/schema.js';
-import { recordedSender } from '../delivery/recorded-sender.js';
+import { type RecordDeps, recordedSender } from '../delivery/recorded-sender.js';
 import { DeliveryRecord } from '../state/delivery-record.js';
 import type { RedisClient } from '../state/redis-connection.js';
 import type { Logger } from '../telemetry/logger.js';
@@ -48,11 +48,7 @@ interface SenderDeps {
  */
 export function channelSenders(config: Config, deps: SenderDeps): Map<string, ChannelSender> {
   const registry = channelRegistry(deps.consoleOut);
-  const record = {
-    record: new DeliveryRecord(deps.redis, deps.prefix),
-    limits: { maxAgeMs: config.retention.deliveries, maxRows: config.retention.deliveryRows },
-    logger: deps.logger,
-  };
+  const record = recordDeps(config, deps);
   const build = (channel: ChannelConfig) =>
     recordedSender(
       unlessSecretUnread(() => createSender(channel, { now: deps.now }, registry), unavailableSender),
@@ -60,6 +56,18 @@ export function channelSenders(config: Config, deps: SenderDeps): Map<string, Ch
       record,
     );
   return new Map(config.channels.map((channel) => [channel.name, build(channel)]));
+}
+
+/** Where senders record each attempt's answer: the record of sent messages, within its retention. */
+export function recordDeps(
+  config: Config,
+  deps: Pick<SenderDeps, 'redis' | 'prefix' | 'logger'>,
+): RecordDeps {
+  return {
+    record: new DeliveryRecord(deps.redis, deps.prefix),
+    limits: { maxAgeMs: config.retention.deliveries, maxRows: config.retention.deliveryRows },
+    logger: deps.logger,
+  };
 }
 
 /** What the upstream clients take from a process's context: the budget's stores, notices, a clock, metrics. */

@@ -13,6 +13,7 @@ import { pageSecrets, send, sendChunks } from './respond.js';
 import { findRoute, notFoundPage, ownsPath } from './routes.js';
 import { ConsoleSessions } from './sessions.js';
 import { secureCookies, signInRoute } from './sign-in.js';
+import { answerSubscriberPage } from './subscriber-pages.js';
 
 /** The biggest form the console accepts: its forms hold a few short fields. */
 const MAX_FORM_BYTES = 16 * 1024;
@@ -74,6 +75,8 @@ export function createConsole(app: App, csrf: CsrfTokens = new CsrfTokens()): Co
   return {
     async handle(request, response) {
       const url = new URL(request.url ?? '/', 'http://console.invalid');
+      // A subscriber's own pages, console or not: the signed link is their credential, not the console's token.
+      if (await answerSubscriberPage(app, request, response, url.pathname)) return true;
       if (!app.settings.config.http.console || !ownsPath(url.pathname)) return false;
       if (servedAsset(request, response, url.pathname)) return true;
       const visit = await openVisit(app, csrf, request, response);

@@ -5,6 +5,7 @@ import { stateKeys } from '../state/keys.js';
 import { Lease } from '../state/lease.js';
 import type { Inflight, UnreadableRecord } from '../state/outbox.js';
 import { backoffMs } from './backoff.js';
+import { channelTarget } from './channel-target.js';
 import { composeNext, inflightOf } from './compose.js';
 import type { DeliveryParts } from './parts.js';
 import { describeCap, type RateLimitPause, rateLimitPause } from './retry-after-cap.js';
@@ -108,10 +109,9 @@ export class ChannelDeliverer {
   /** One look at the outbox: sends at most one message; returns how long to wait before the next look. */
   async #step(): Promise<number> {
     if (this.#unrecorded) return this.#recordSent(this.#unrecorded);
-    const { config, senders } = this.#ctx.settings();
-    const channel = config.channels.find((c) => c.name === this.#channel);
-    const sender = senders.get(this.#channel);
-    if (!channel || !sender) return IDLE_MS;
+    const target = await channelTarget(this.#ctx, this.#channel);
+    if (!target) return IDLE_MS;
+    const { channel, sender } = target;
     const outbox = this.#ctx.outbox;
     const now = this.#ctx.now().getTime();
     const { pausedUntil, lastSentAt } = await outbox.sendState(this.#channel);

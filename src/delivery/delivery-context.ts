@@ -8,7 +8,7 @@ import type { DeliveryParts } from './parts.js';
  * (src/ops/delivery-liveness.ts). Notices stay on the process's command connection.
  */
 export function deliveryParts(parts: DeliveryParts, redis: RedisClient): DeliveryParts {
-  const { settings, prefix, processId, now, logger, metrics, notices, durability } = parts;
+  const { settings, prefix, processId, now, logger, metrics, notices, durability, subscribers } = parts;
   return {
     settings,
     prefix,
@@ -18,6 +18,7 @@ export function deliveryParts(parts: DeliveryParts, redis: RedisClient): Deliver
     metrics,
     notices,
     durability,
+    subscribers,
     redis,
     outbox: new Outbox(redis, prefix),
   };

@@ -1,7 +1,11 @@
 import type { ChannelConfig } from '../config/schema.js';
+import { subscriberChannel, subscriberIdOf } from '../routing/subscriber.js';
 import type { RedisClient } from '../state/redis-connection.js';
 import { ChannelDeliverer } from './deliverer.js';
 import type { DeliveryParts } from './parts.js';
+
+/** How often each process looks for subscribers' outboxes with work, and lets idle ones' deliverers go. */
+const SUBSCRIBER_LOOK_MS = 30_000;
 
 /** Wake-up messages starting with this are liveness probes (channel names cannot hold a `:`). */
 export const WAKE_PROBE_PREFIX = 'probe:';
@@ -23,6 +27,7 @@ export class DeliverySet {
   readonly #deliverers = new Map<string, ChannelDeliverer>();
   /** The last liveness probe heard on the wake-up topic. */
   #probeHeard: string | undefined;
+  #subscriberLook: NodeJS.Timeout | undefined;
 
   constructor(ctx: DeliveryParts, subscriber: RedisClient) {
     this.#ctx = ctx;
@@ -33,26 +38,65 @@ export class DeliverySet {
   async start(): Promise<void> {
     this.#subscriber.on('message', (_topic: string, channel: string) => {
       // Every process's probes reach every subscriber: only this process's own prove its path.
-      if (!channel.startsWith(WAKE_PROBE_PREFIX)) this.#deliverers.get(channel)?.poke();
+      if (!channel.startsWith(WAKE_PROBE_PREFIX)) this.#wake(channel);
       else if (channel.startsWith(wakeProbePrefix(this.#ctx.processId))) this.#probeHeard = channel;
     });
     await this.#subscriber.subscribe(this.#ctx.outbox.wakeChannel);
     this.sync(this.#ctx.settings().config.channels);
+    // A wake-up published while this process was away is lost: look for subscribers' work at start too.
+    void this.#lookAtSubscribers();
+    this.#subscriberLook = setInterval(() => void this.#lookAtSubscribers(), SUBSCRIBER_LOOK_MS).unref();
+  }
+
+  /**
+   * New work for a channel: its deliverer looks now. A subscriber's channel (`~<id>`) has a deliverer
+   * only while it has work, so thousands of quiet subscribers cost nothing.
+   */
+  #wake(channel: string): void {
+    const deliverer = this.#deliverers.get(channel);
+    if (deliverer) deliverer.poke();
+    else if (subscriberIdOf(channel) !== undefined && this.#ctx.settings().subscriberMail)
+      this.#startDeliverer(channel);
+  }
+
+  #startDeliverer(channel: string): void {
+    const deliverer = new ChannelDeliverer(this.#ctx, channel);
+    this.#deliverers.set(channel, deliverer);
+    deliverer.start();
+  }
+
+  /** Starts deliverers for subscribers' outboxes with work and stops those of outboxes drained. */
+  async #lookAtSubscribers(): Promise<void> {
+    if (!this.#ctx.settings().subscriberMail) return;
+    try {
+      const nowMs = this.#ctx.now().getTime();
+      for (const subscriber of await this.#ctx.subscribers.list()) {
+        const channel = subscriberChannel(subscriber.id);
+        const waiting = (await this.#ctx.outbox.oldestUndelivered(channel, nowMs)) !== null;
+        if (waiting && !this.#deliverers.has(channel)) this.#startDeliverer(channel);
+      }
+      for (const [channel, deliverer] of this.#deliverers) {
+        if (subscriberIdOf(channel) === undefined) continue;
+        if ((await this.#ctx.outbox.oldestUndelivered(channel, nowMs)) !== null) continue;
+        this.#deliverers.delete(channel);
+        await deliverer.stop(5_000);
+      }
+    } catch (error) {
+      this.#ctx.logger.warn({ err: error }, "cannot look at subscribers' outboxes");
+    }
   }
 
   /** Starts deliverers for new channels and stops those of removed ones (config reload). */
   sync(channels: readonly ChannelConfig[]): void {
     const wanted = new Set(channels.map((c) => c.name));
     for (const [name, deliverer] of this.#deliverers) {
-      if (wanted.has(name)) continue;
+      if (wanted.has(name) || subscriberIdOf(name) !== undefined) continue;
       void deliverer.stop(5_000);
       this.#deliverers.delete(name);
     }
     for (const channel of channels) {
       if (this.#deliverers.has(channel.name)) continue;
-      const deliverer = new ChannelDeliverer(this.#ctx, channel.name);
-      this.#deliverers.set(channel.name, deliverer);
-      deliverer.start();
+      this.#startDeliverer(channel.name);
     }
   }
 
@@ -68,6 +112,7 @@ export class DeliverySet {
 
   /** Finishes messages in flight (up to `timeoutMs`), releases every lease, closes both connections. */
   async close(timeoutMs: number): Promise<void> {
+    clearInterval(this.#subscriberLook);
     const graceful = (async () => {
       await Promise.all([...this.#deliverers.values()].map((d) => d.stop(timeoutMs)));
       for (const client of [this.#subscriber, this.#ctx.redis])
@@ -88,6 +133,7 @@ export class DeliverySet {
    * that replaces it takes them over at once.
    */
   async abandon(timeoutMs: number): Promise<void> {
+    clearInterval(this.#subscriberLook);
     this.#ctx.redis.disconnect();
     this.#subscriber.disconnect();
     await Promise.all([...this.#deliverers.values()].map((d) => d.stop(timeoutMs)));

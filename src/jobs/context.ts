@@ -1,5 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { AccessState, Plan, RateBudget } from '../budget/index.js';
+import type { SubscriberMail } from '../channels/subscriber-mail.js';
 import type { ChannelSender } from '../channels/types.js';
 import type { Config } from '../config/schema.js';
 import type { ChannelRegistry } from '../state/channel-registry.js';
@@ -14,6 +15,7 @@ import type { PollHealth } from '../state/poll-health.js';
 import type { RedisClient } from '../state/redis-connection.js';
 import type { SnapshotStore } from '../state/snapshot-store.js';
 import type { StateMark } from '../state/state-mark.js';
+import type { SubscriberStore } from '../state/subscriber-store.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { Metrics } from '../telemetry/metrics.js';
 import type { UpstreamClient } from '../upstream/index.js';
@@ -26,6 +28,13 @@ export interface Settings {
   /** The watchlist bound to ids; names resolve at each sweep against the directory. */
   watched: WatchedIssuer[];
   senders: ReadonlyMap<string, ChannelSender>;
+  /**
+   * Issuers polled only because a subscriber follows them: the configured channels are not told of
+   * them (the operator's watchlist did not name them). Absent: none.
+   */
+  subscriberOnly?: ReadonlySet<string>;
+  /** Subscribers' e-mail (one shared transport), when the config has a `subscribers` section. */
+  subscriberMail?: SubscriberMail | undefined;
   /** Fingerprint of the configured upstream URL and key: a revocation binds the key it refused. */
   fingerprint: string;
 }
@@ -66,6 +75,8 @@ export interface JobContext {
   eventLog: EventLog;
   directory: IssuerDirectory;
   mutes: MuteStore;
+  /** Traders managed at runtime, each with their own watchlist (routing/subscriber.ts). */
+  subscribers: SubscriberStore;
   notices: Notices;
   outbox: Outbox;
   /** Every channel the deployment ran with: a removed one still has an outbox to account for. */

@@ -14,6 +14,7 @@ import { withIssuerLabel } from './issuer-label.js';
 import { fetchChecked, type NoAnswer } from './poll-answer.js';
 import { failureCause, isDeterministic, nextPollTry } from './poll-failure.js';
 import { sweepEvery } from './schedulers.js';
+import { subscriberTargets } from './subscriber-targets.js';
 import type { PollJobData } from './sweep.js';
 
 /** One poll job and the settings it runs with, read once at its start. */
@@ -163,7 +164,9 @@ async function commitAnswer(
     flapWindowMs: config.alerts.flapWindow,
   });
   const mutes = told.events.length > 0 ? await ctx.mutes.list() : [];
-  const routes = planDelivery(told.events, config.channels, mutes, ctx.now(), {
+  // An issuer polled only for subscribers reaches them only, not the configured channels.
+  const channels = settings.subscriberOnly?.has(job.data.issuerId) ? [] : config.channels;
+  const routes = planDelivery(told.events, channels, mutes, ctx.now(), {
     confirmedCloses: config.alerts.confirmedCloses,
   });
   const plan = withIssuerLabel(routes, job.data.label);
@@ -178,7 +181,7 @@ async function commitAnswer(
     },
     expectedPolledAt: previous?.polledAt ?? null,
     logged: plan.logged,
-    targets: plan.targets,
+    targets: [...plan.targets, ...(await subscriberTargets(ctx, told.events, mutes))],
     suppressed: plan.suppressed,
     eventsKept: config.poll.eventsKept,
   });

@@ -69,6 +69,18 @@ export function stateKeys(root: string) {
     /** Stream, one entry per send attempt's answer: the record of every message (state/delivery-record.ts). */
     record: `${root}:record`,
     outbox: (channel: string) => outboxKeys(root, channel),
+    /** HASH subscriber id → subscriber JSON (routing/subscriber.ts): traders managed at runtime. */
+    subscribers: `${root}:subscribers`,
+    /** HASH lower-cased e-mail → subscriber id: one subscriber per address. */
+    subscriberEmails: `${root}:subscribers:by-email`,
+    /** SET of subscriber ids following an issuer entry (its id or name, lower-cased): the fan-out index. */
+    subscriberIssuerIndex: (entryKey: string) => `${root}:subscribers:issuer:${entryKey}`,
+    /** SET of subscriber ids following a holder anywhere: looked at for every event. */
+    subscriberHolderWatchers: `${root}:subscribers:holders`,
+    /** STRING counter: raised by every subscriber change, so followers re-read only after one. */
+    subscribersVersion: `${root}:subscribers:version`,
+    /** STREAM, capped: who changed which subscriber, when, from where (the audit trail). */
+    subscriberAudit: `${root}:subscribers:audit`,
     /** The keys of one whole-register source (`sources[].name`). */
     register: (source: string) => registerKeys(root, source),
   };

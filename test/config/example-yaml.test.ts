@@ -130,6 +130,7 @@ describe('config/example.yaml', () => {
       REDIS_PASSWORD: 'redis-password-from-env',
       REDIS_SENTINEL_PASSWORD: 'sentinel-password-from-env',
       SHORTWATCH_HTTP_TOKEN: 'http-token-from-env',
+      SHORTWATCH_LINK_SECRET: 'link-secret-from-env-0123456789abcdef',
     };
     const text = stringify(dropFileAlternatives(enabled));
     const all = parseConfig(

@@ -1,11 +1,12 @@
 import { createTransport } from 'nodemailer';
 import type { ChannelConfig } from '../../config/schema.js';
 import { collectSecrets } from '../../config/secret.js';
-import type { ChannelFactory } from '../types.js';
+import type { ChannelDeps, ChannelFactory, ChannelSender } from '../types.js';
 import { burstCoalesce, type MailPart, mailParts, poolRate, sendParts } from './burst.js';
 import { deliveryFields } from './headers.js';
 import { renderEmail } from './render.js';
 import { toDeliveryError } from './smtp-error.js';
+import { type SubscriberLinks, unsubscribeHeaders, withSubscriberLinks } from './subscriber-links.js';
 
 export { DELIVERY_HEADER, MESSAGE_TYPE_HEADER } from './headers.js';
 
@@ -46,30 +47,63 @@ export function smtpServerLabel(config: Pick<EmailConfig, 'smtpUrl' | 'host' | '
   return `${config.host ?? 'localhost'}:${config.port ?? (config.secure ? 465 : 587)}`;
 }
 
+/** Who one sender's e-mails go to, and the subscriber's links when it is a subscriber's. */
+export interface MailRecipient {
+  to: readonly string[];
+  /** Fresh signed links at each send: "Manage my alerts" in the message, one-click unsubscribe in its headers. */
+  links?: () => SubscriberLinks | undefined;
+}
+
+/** A pooled SMTP transport built from an e-mail channel's config (its server, rate and credentials). */
+export function mailTransport(config: EmailConfig) {
+  return createTransport(transportOptions(config));
+}
+
 /**
  * The email channel: renders each message and sends it over pooled SMTP as text + HTML. A burst's
  * delivery carries several issuers and goes out as one e-mail per issuer, side by side over the pool.
  */
 export const createEmailChannel: ChannelFactory<'email'> = (config, deps) => {
-  const transporter = createTransport(transportOptions(config));
+  const transporter = mailTransport(config);
+  return {
+    ...mailSender(transporter, config, deps, { to: config.to }),
+    async close() {
+      transporter.close();
+    },
+  };
+};
+
+/**
+ * A sender over a transport it does not own (closing it is the owner's): the channel's own, or the one
+ * shared by every subscriber, so thousands of subscribers share one pool and its rate.
+ */
+export function mailSender(
+  transporter: ReturnType<typeof mailTransport>,
+  config: EmailConfig,
+  deps: ChannelDeps,
+  recipient: MailRecipient,
+): ChannelSender {
   const server = smtpServerLabel(config);
   const secrets = collectSecrets(config);
-
   return {
     async send(message, progress) {
       const channel = { name: config.name, from: config.from };
+      const links = recipient.links?.();
       const sendOne = async (part: MailPart) => {
-        const { subject, text, html } = renderEmail(part.message, { timezone: config.timezone });
+        const rendered = renderEmail(part.message, { timezone: config.timezone });
+        const { subject, text, html } = links ? withSubscriberLinks(rendered, links) : rendered;
         const partProgress = progress && { ...progress, deliveryId: part.deliveryId };
+        const fields = deliveryFields(part.message, channel, partProgress);
         try {
           await transporter.sendMail({
             from: config.from,
-            to: config.to,
+            to: [...recipient.to],
             subject,
             text,
             html,
             date: deps.now(),
-            ...deliveryFields(part.message, channel, partProgress),
+            ...fields,
+            headers: { ...fields.headers, ...(links ? unsubscribeHeaders(links) : {}) },
           });
         } catch (error) {
           throw toDeliveryError(error, { server, action: 'send', secrets });
@@ -89,8 +123,6 @@ export const createEmailChannel: ChannelFactory<'email'> = (config, deps) => {
       return `SMTP ${server} ok`;
     },
 
-    async close() {
-      transporter.close();
-    },
+    async close() {},
   };
-};
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isLoopbackHost } from '../upstream-url.js';
 import { alertsSchema } from './alerts.js';
 import { budgetSchema } from './budget.js';
 import { channelsSchema } from './channels.js';
@@ -10,6 +11,7 @@ import { pollSchema } from './poll.js';
 import { redisSchema } from './redis.js';
 import { retentionSchema } from './retention.js';
 import { sourcesSchema } from './sources.js';
+import { subscribersSchema } from './subscribers.js';
 import { upstreamSchema } from './upstream.js';
 import { watchlistSchema } from './watchlist.js';
 
@@ -23,6 +25,7 @@ const sections = z.strictObject({
   watchlist: watchlistSchema,
   sources: sourcesSchema,
   channels: channelsSchema,
+  subscribers: subscribersSchema.optional(),
   delivery: deliverySchema.prefault({}),
   ops: opsSchema.prefault({}),
   http: httpSchema.prefault({}),
@@ -86,6 +89,45 @@ function checkChannelReferences(config: Sections, ctx: z.RefinementCtx): void {
   }
 }
 
+function checkSubscribers(config: Sections, ctx: z.RefinementCtx): void {
+  const { subscribers } = config;
+  if (!subscribers) return;
+  const channel = config.channels.find((c) => c.name === subscribers.email);
+  if (channel?.kind !== 'email') {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['subscribers', 'email'],
+      message: `"${subscribers.email}" is not an email channel`,
+    });
+  }
+  if (!subscribers.publicUrl && !config.http.publicUrl) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['subscribers', 'publicUrl'],
+      message: 'is required (or http.publicUrl): the links in subscriber messages need an address',
+    });
+  }
+  if (config.http.port === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['http', 'port'],
+      message: 'is required by `subscribers`: their preference and unsubscribe pages are served on it',
+    });
+  }
+  const linkHost = subscribers.publicUrl ? new URL(subscribers.publicUrl).hostname : undefined;
+  const served = [
+    config.http.publicUrl ? new URL(config.http.publicUrl).hostname : '',
+    ...config.http.allowedHosts.map((entry) => entry.split(':')[0]),
+  ];
+  if (linkHost && !isLoopbackHost(linkHost) && !served.includes(linkHost)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['subscribers', 'publicUrl'],
+      message: `names ${linkHost}, which the HTTP endpoint does not serve: add it to http.allowedHosts (or make it http.publicUrl)`,
+    });
+  }
+}
+
 function checkSources(config: Sections, ctx: z.RefinementCtx): void {
   const seen = new Set<string>();
   config.sources.forEach((source, index) => {
@@ -140,6 +182,7 @@ export const configSchema = sections
     checkChannelReferences(config, ctx);
     checkBudget(config, ctx);
     checkSources(config, ctx);
+    checkSubscribers(config, ctx);
     checkUpstream(config, ctx);
   });
 

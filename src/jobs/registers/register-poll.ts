@@ -10,6 +10,7 @@ import type { RegisterSnapshot } from '../../sources/types.js';
 import { commitPoll } from '../../state/poll-commit.js';
 import type { RegisterStore, StoredRead } from '../../state/register-store.js';
 import type { JobContext } from '../context.js';
+import { subscriberTargets } from '../subscriber-targets.js';
 import { aggregateAlerts } from './aggregate-alerts.js';
 import { planRegimeEvent, regimeEvent, withoutBoundaryArtefacts } from './regime-event.js';
 import { diffRegister, isWatched, type RegimeDrop, type RegisterIssuerDiff } from './register-diff.js';
@@ -200,7 +201,14 @@ async function commitIssuer(
     snapshot: { ...diff.next, ...(Object.keys(memory).length > 0 ? { memory } : {}) },
     expectedPolledAt: previous?.polledAt ?? null,
     logged: plan.logged,
-    targets: plan.targets,
+    targets: [
+      ...plan.targets,
+      ...(await subscriberTargets(
+        ctx,
+        plan.logged.map(({ event }) => event),
+        change.mutes,
+      )),
+    ],
     suppressed: plan.suppressed,
     eventsKept: config.poll.eventsKept,
     store: { snapshot: keys.snapshot(issuer.key), written: keys.issuers, member: issuer.key },

@@ -1,0 +1,29 @@
+import type { ChannelConfig } from '../config/schema.js';
+import type { PositionEvent } from '../positions/types.js';
+import type { DeliveryPlan, Mute } from '../routing/index.js';
+import { planSubscribers } from '../routing/plan-subscribers.js';
+import type { JobContext } from './context.js';
+
+/**
+ * The outbox targets of one commit's events among the subscribers who follow them: the fan-out index
+ * names the candidates (work in proportion to them, not to every subscriber), routing decides as for a
+ * configured channel. Nothing without a `subscribers` section or without events.
+ */
+export async function subscriberTargets(
+  ctx: Pick<JobContext, 'settings' | 'subscribers' | 'now'>,
+  events: readonly PositionEvent[],
+  mutes: readonly Mute[],
+): Promise<DeliveryPlan['targets']> {
+  const { config } = ctx.settings();
+  const settings = config.subscribers;
+  if (!settings || events.length === 0) return [];
+  const template = config.channels.find(
+    (c): c is Extract<ChannelConfig, { kind: 'email' }> => c.name === settings.email && c.kind === 'email',
+  );
+  if (!template) return [];
+  const issuers = [...new Map(events.map((event) => [event.issuer.id, event.issuer])).values()];
+  const candidates = await ctx.subscribers.candidates(issuers);
+  return planSubscribers(events, candidates, template, mutes, ctx.now(), {
+    confirmedCloses: config.alerts.confirmedCloses,
+  });
+}

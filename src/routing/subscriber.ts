@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { quietHoursSchema } from '../config/schema/quiet-hours.js';
+import { ianaTimezone, percent } from '../config/schema/value-types.js';
+import { EVENT_KINDS } from '../positions/types.js';
+
+/** How a subscriber is told: at once, in their own digest, or both. */
+export const DELIVERY_MODES = ['immediate', 'digest', 'both'] as const;
+
+const eventKind = z.enum(EVENT_KINDS as ['opened', 'increased', 'decreased', 'closed']);
+const email = z
+  .string()
+  .trim()
+  .regex(/^[^\s@<>,;"]+@[^\s@<>,;"]+\.[^\s@<>,;"]+$/u, 'is not an e-mail address');
+
+/**
+ * What a subscriber follows. An event reaches them when its issuer is in `issuers` (any holder) or its
+ * holder is in `holders` (anywhere): the two lists widen, never narrow, each other.
+ */
+export const subscriberWatchSchema = z.strictObject({
+  /** Issuers by id, ISIN or name, across every source. */
+  issuers: z.array(z.string().trim().min(1)).default([]),
+  /** Holders by name or entity key, matched as channel filters match them (spelling-insensitive prefix). */
+  holders: z.array(z.string().trim().min(1)).default([]),
+});
+
+/** What a subscriber wants of what they follow, and how. */
+export const subscriberPrefsSchema = z.strictObject({
+  kinds: z.array(eventKind).default([]),
+  minValue: percent.optional(),
+  minDelta: percent.optional(),
+  /** Register aggregates (an issuer's whole short interest) of followed issuers. */
+  aggregates: z.boolean().default(true),
+  mode: z.enum(DELIVERY_MODES).default('immediate'),
+  /** Their digest's cron pattern and time zone, when `mode` is `digest` or `both`. */
+  digestSchedule: z.string().min(9).default('30 7 * * 1-5'),
+  timezone: ianaTimezone.default('UTC'),
+  quietHours: quietHoursSchema.omit({ foldInto: true }).optional(),
+  paused: z.boolean().default(false),
+});
+
+/** The parts of a subscriber a person sets (the CLI, an import, the console, the preference page). */
+export const subscriberInputSchema = z.strictObject({
+  name: z.string().trim().min(1).max(200),
+  email,
+  watch: subscriberWatchSchema.prefault({}),
+  prefs: subscriberPrefsSchema.prefault({}),
+});
+
+/** A subscriber as stored: the input plus identity, version and the state only shortwatch writes. */
+export const subscriberSchema = subscriberInputSchema.extend({
+  id: z.string().regex(/^[a-z0-9]{4,32}$/u),
+  /** Raised by every change: an edit that read an older version is refused. */
+  version: z.number().int().positive(),
+  /** Raised to revoke every link handed out so far (a forwarded e-mail, a leaked link). */
+  linkGeneration: z.number().int().nonnegative().default(0),
+  /** Set by a one-click unsubscribe: nothing is sent to them until they subscribe again. */
+  unsubscribedAt: z.string().optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+/** A subscriber as a person sets them. */
+export type SubscriberInput = z.input<typeof subscriberInputSchema>;
+/** A subscriber as stored. */
+export type Subscriber = z.output<typeof subscriberSchema>;
+
+/** The outbox channel of one subscriber: `~` never appears in a configured channel's name. */
+export function subscriberChannel(id: string): string {
+  return `~${id}`;
+}
+
+/** The subscriber id behind a channel name, or undefined for a configured channel. */
+export function subscriberIdOf(channel: string): string | undefined {
+  return channel.startsWith('~') ? channel.slice(1) : undefined;
+}
+
+/** True when nothing may be sent to the subscriber now (paused, or unsubscribed). */
+export function isSilenced(subscriber: Subscriber): boolean {
+  return subscriber.prefs.paused || subscriber.unsubscribedAt !== undefined;
+}
