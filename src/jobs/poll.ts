@@ -1,16 +1,14 @@
 import { DelayedError, type Job, RateLimitError, UnrecoverableError } from 'bullmq';
 import type { Config } from '../config/schema.js';
-import { type DiffResult, diffPositions, type PositionEvent, type Snapshot } from '../positions/index.js';
-import { tellStories } from '../positions/threshold-story.js';
-import { planDelivery, recordFallsTold } from '../routing/index.js';
+import type { DiffResult, PositionEvent, Snapshot } from '../positions/index.js';
 import { stateKeys } from '../state/keys.js';
 import { Lease } from '../state/lease.js';
-import { commitPoll } from '../state/poll-commit.js';
 import { failureBackoffMs, lagBackoffMs } from '../state/polling-state.js';
 import type { PositionsResponse } from '../upstream/index.js';
 import type { JobContext, Settings } from './context.js';
 import { historyForPoll, historySummary, withFinals } from './issuer-history.js';
-import { withIssuerLabel } from './issuer-label.js';
+import { commitObserved } from './observe/commit-observed.js';
+import { diffObserved } from './observe/observation.js';
 import { fetchChecked, type NoAnswer } from './poll-answer.js';
 import { failureCause, isDeterministic, nextPollTry } from './poll-failure.js';
 import { sweepEvery } from './schedulers.js';
@@ -146,8 +144,8 @@ async function confirmedAnswer(
 }
 
 /**
- * Tells each event's story, routes the events (filters, mutes, quiet hours: decided once) and commits them
- * with the snapshot in one script; the number of events and whether this commit wrote them.
+ * Hands the answer to the observation tail (stories, routing, the told record, one commit), with the
+ * closes' final values from the history when the poll fetched it.
  */
 async function commitAnswer(
   run: PollRun,
@@ -155,35 +153,16 @@ async function commitAnswer(
   { response, diff }: Answer,
 ): Promise<{ committed: boolean; events: number }> {
   const { ctx, job, settings } = run;
-  const { config } = settings;
   const history = await historyForPoll(ctx, settings, job.data.issuerId, diff.events, previous);
-  // The story is told after the close's final value is known: it decides what "fell below" reads.
-  const told = tellStories(withFinals(diff.events, history), previous?.memory ?? {}, ctx.now(), {
-    reopenWindowMs: config.alerts.reopenWindow,
-    flapWindowMs: config.alerts.flapWindow,
-  });
-  const mutes = told.events.length > 0 ? await ctx.mutes.list() : [];
-  const routes = planDelivery(told.events, config.channels, mutes, ctx.now(), {
-    confirmedCloses: config.alerts.confirmedCloses,
-  });
-  const plan = withIssuerLabel(routes, job.data.label);
-  const remembered = recordFallsTold(told.memory, plan.logged);
   const summary = historySummary(diff.next, history, ctx.now());
-  const committed = await commitPoll(ctx.redis, ctx.prefix, {
-    snapshot: {
-      ...diff.next,
-      upstreamUpdated: response.last_updated,
-      ...(Object.keys(remembered).length > 0 ? { memory: remembered } : {}),
-      ...(summary ? { history: summary } : {}),
-    },
-    expectedPolledAt: previous?.polledAt ?? null,
-    logged: plan.logged,
-    targets: plan.targets,
-    suppressed: plan.suppressed,
-    eventsKept: config.poll.eventsKept,
+  // The story is told after the close's final value is known: it decides what "fell below" reads.
+  const { committed, told } = await commitObserved(ctx, settings, {
+    previous,
+    diff: { ...diff, events: withFinals(diff.events, history) },
+    snapshot: { upstreamUpdated: response.last_updated, ...(summary ? { history: summary } : {}) },
+    label: job.data.label,
   });
-  if (committed) for (const event of told.events) ctx.metrics.events.inc({ kind: event.kind });
-  return { committed, events: told.events.length };
+  return { committed, events: told };
 }
 
 /** After a commit: a blind poll's answer with a version asks for the list; a lagging answer waits, else recovered. */
@@ -208,15 +187,14 @@ function diffOf(
   response: PositionsResponse,
 ): DiffResult {
   const { config } = settings;
-  return diffPositions({
-    previous,
-    issuer: { id: job.data.issuerId, name: response.issuer.name || job.data.issuerName },
+  const observation = {
+    key: job.data.issuerId,
+    name: response.issuer.name || job.data.issuerName,
     rows: response.data,
-    lastUpdated: recordedVersion(job.data.datasetVersion ?? null, response.last_updated),
-    now: ctx.now(),
-    thresholds: config.poll.thresholds,
-    onFirstSeen: config.poll.onFirstSeen,
-  });
+    version: recordedVersion(job.data.datasetVersion ?? null, response.last_updated),
+    at: ctx.now(),
+  };
+  return diffObserved(observation, previous, config.poll);
 }
 
 /**

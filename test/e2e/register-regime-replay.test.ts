@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
-import { NAMED_HOLDERS } from '../../src/jobs/registers/regime-event.js';
+import { NAMED_HOLDERS } from '../../src/jobs/observe/regime-event.js';
 import { stateKeys } from '../../src/state/keys.js';
 import { RegisterStore } from '../../src/state/register-store.js';
 import { type Stack, slackText, startStack, waitFor } from './harness.js';

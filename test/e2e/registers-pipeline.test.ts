@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
+import { NAMED_HOLDERS } from '../../src/jobs/observe/regime-event.js';
 import {
   aggregateHolder,
   belowThresholdHolder,
   SCOPE_HOLDER,
 } from '../../src/jobs/registers/aggregate-alerts.js';
-import { NAMED_HOLDERS } from '../../src/jobs/registers/regime-event.js';
 import { collectStatus, readiness } from '../../src/ops/status.js';
 import { holderKey } from '../../src/positions/index.js';
 import { registerBytes } from '../helpers/register-fixtures.js';

@@ -1,9 +1,10 @@
 import type { RegisterSourceConfig } from '../../config/schema/sources.js';
-import { type DiffResult, diffPositions, type PositionEvent, type Snapshot } from '../../positions/index.js';
+import type { DiffResult, PositionEvent, Snapshot } from '../../positions/index.js';
 import { round4 } from '../../positions/round.js';
 import { issuerNameKey } from '../../routing/match-keys.js';
 import type { RegisterIssuer, RegisterSnapshot } from '../../sources/types.js';
 import type { IssuerPosition } from '../../upstream/schemas.js';
+import { diffObserved } from '../observe/observation.js';
 
 /** One issuer's diff within one read of a register. */
 export interface RegisterIssuerDiff {
@@ -131,25 +132,21 @@ function issuerDiff(
   previous: Snapshot | null,
 ): RegisterIssuerDiff {
   const name = issuer?.name ?? previous?.issuerName ?? key;
-  const diff = diffPositions({
-    previous,
-    // Qualified by the source, so two registers listing one ISIN never share an event id.
-    issuer: { id: `${input.source.name}:${key}`, name },
+  const observation = {
+    source: input.source.name,
+    key,
+    name,
     rows: (issuer?.positions ?? []).map(
       (p): IssuerPosition => ({ position_holder: p.holder, value: p.percent, date: p.date }),
     ),
-    lastUpdated: input.snapshot.publishedOn ?? null,
-    now: input.now,
+    version: input.snapshot.publishedOn ?? null,
+    at: input.now,
+  };
+  const diff = diffObserved(observation, previous, {
     thresholds: input.thresholds,
     onFirstSeen: input.listedBefore?.has(key) === false ? 'alert' : input.onFirstSeen,
   });
-  // Events name the issuer by its ISIN, so filters, mutes and the event log follow it across sources.
-  const events = diff.events.map((event) => ({
-    ...event,
-    issuer: { id: key, name },
-    source: input.source.name,
-  }));
-  return { key, name, previous, diff: { ...diff, events } };
+  return { key, name, previous, diff };
 }
 
 /** A first sight, or a read that moved a position (a date alone moving is not worth a write). */

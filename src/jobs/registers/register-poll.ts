@@ -1,17 +1,16 @@
 import { displayText } from '../../channels/format.js';
 import { formatDuration } from '../../config/duration.js';
 import type { RegisterSourceConfig } from '../../config/schema/sources.js';
-import { tellStories } from '../../positions/threshold-story.js';
 import type { PositionEvent } from '../../positions/types.js';
-import { type DeliveryPlan, type Mute, planDelivery, recordFallsTold } from '../../routing/index.js';
+import type { Mute } from '../../routing/index.js';
 import { diffAggregates } from '../../sources/aggregate-diff.js';
 import { readSource } from '../../sources/read-source.js';
 import type { RegisterSnapshot } from '../../sources/types.js';
-import { commitPoll } from '../../state/poll-commit.js';
 import type { RegisterStore, StoredRead } from '../../state/register-store.js';
 import type { JobContext } from '../context.js';
+import { commitObserved } from '../observe/commit-observed.js';
+import { regimeEvent, withoutBoundaryArtefacts } from '../observe/regime-event.js';
 import { aggregateAlerts } from './aggregate-alerts.js';
-import { planRegimeEvent, regimeEvent, withoutBoundaryArtefacts } from './regime-event.js';
 import { diffRegister, isWatched, type RegimeDrop, type RegisterIssuerDiff } from './register-diff.js';
 import { sourceNotReadKey } from './source-notices.js';
 
@@ -166,49 +165,30 @@ interface IssuerChange {
   publishedOn: string | undefined;
 }
 
-/** Routes and commits one issuer's events with its snapshot, under the source's own keys. */
+/** Hands one issuer's change to the observation tail, under the source's own keys. */
 async function commitIssuer(
   ctx: JobContext,
   store: RegisterStore,
   source: RegisterSourceConfig,
   change: IssuerChange,
 ): Promise<number> {
-  const { issuer } = change;
-  const { config } = ctx.settings();
-  const { previous, diff } = issuer;
-  const told = tellStories(diff.events, previous?.memory ?? {}, ctx.now(), {
-    reopenWindowMs: config.alerts.reopenWindow,
-    flapWindowMs: config.alerts.flapWindow,
-  });
-  // Aggregate events are never read against the 0.5% threshold: they join after the stories.
-  const events = [...told.events, ...change.aggregates];
-  const routing = {
-    channels: config.channels,
-    mutes: change.mutes,
-    now: ctx.now(),
-    options: { confirmedCloses: config.alerts.confirmedCloses },
-  };
-  const plan = withRegimeEvent(
-    planDelivery(events, routing.channels, routing.mutes, routing.now, routing.options),
-    regimeOf(ctx, source, change),
-    routing,
-  );
-  if (change.drop !== undefined) logRegimeDrop(ctx, source, change.drop, plan);
-  const memory = recordFallsTold(told.memory, plan.logged);
+  const { previous, diff, key } = change.issuer;
+  const regime = regimeOf(ctx, source, change);
   const keys = store.keys(source.name);
-  const committed = await commitPoll(ctx.redis, ctx.prefix, {
-    snapshot: { ...diff.next, ...(Object.keys(memory).length > 0 ? { memory } : {}) },
-    expectedPolledAt: previous?.polledAt ?? null,
-    logged: plan.logged,
-    targets: plan.targets,
-    suppressed: plan.suppressed,
-    eventsKept: config.poll.eventsKept,
-    store: { snapshot: keys.snapshot(issuer.key), written: keys.issuers, member: issuer.key },
-  });
-  if (!committed) return 0;
-  const logged = plan.logged.map(({ event }) => event);
-  for (const event of logged) ctx.metrics.events.inc({ kind: event.kind });
-  return logged.length;
+  const outcome = await commitObserved(
+    ctx,
+    ctx.settings(),
+    {
+      previous,
+      diff,
+      aggregates: change.aggregates,
+      ...(regime === undefined ? {} : { regime }),
+      store: { snapshot: keys.snapshot(key), written: keys.issuers, member: key },
+    },
+    change.mutes,
+  );
+  if (change.drop !== undefined) logRegimeDrop(ctx, source, change.drop);
+  return outcome.logged;
 }
 
 /** The regime event of a dropped issuer, with the drop it stands for; none for other issuers. */
@@ -226,35 +206,9 @@ function regimeOf(
   };
 }
 
-/** The poll's plan with the regime event added where its closes would have gone. */
-function withRegimeEvent(
-  plan: DeliveryPlan,
-  regime: { drop: RegimeDrop; event: PositionEvent } | undefined,
-  routing: Parameters<typeof planRegimeEvent>[2],
-): DeliveryPlan {
-  if (regime === undefined) return plan;
-  const own = planRegimeEvent(regime.drop, regime.event, routing);
-  const targets = [...plan.targets];
-  for (const target of own.targets) {
-    const same = targets.findIndex(
-      (t) => t.type === target.type && t.channel === target.channel && t.readyAt === target.readyAt,
-    );
-    const existing = targets[same];
-    if (existing) targets[same] = { ...existing, events: [...existing.events, ...target.events] };
-    else targets.push(target);
-  }
-  return { ...plan, targets, logged: [...plan.logged, ...own.logged] };
-}
-
-function logRegimeDrop(
-  ctx: JobContext,
-  source: RegisterSourceConfig,
-  drop: RegimeDrop,
-  plan: DeliveryPlan,
-): void {
-  const channels = plan.targets.map((t) => t.channel);
+function logRegimeDrop(ctx: JobContext, source: RegisterSourceConfig, drop: RegimeDrop): void {
   ctx.logger.warn(
-    { source: source.name, issuer: drop.key, channels },
+    { source: source.name, issuer: drop.key },
     `${displayText(drop.name)}: named holders no longer published (${source.name}), told once instead of ${drop.closes.length} closes`,
   );
 }

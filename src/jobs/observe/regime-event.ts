@@ -4,7 +4,7 @@ import { holderKey } from '../../positions/holder-key.js';
 import type { PositionEvent } from '../../positions/types.js';
 import { type DeliveryPlan, type Mute, planDelivery } from '../../routing/index.js';
 import type { RouteOptions, RouteVerdict } from '../../routing/route.js';
-import type { RegimeDrop } from './register-diff.js';
+import type { RegimeDrop } from '../registers/register-diff.js';
 
 /** Who a regime event is about: the named holders as a whole, never one of them. */
 export const NAMED_HOLDERS = 'Named holders';
