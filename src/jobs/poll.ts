@@ -7,10 +7,13 @@ import { failureBackoffMs, lagBackoffMs } from '../state/polling-state.js';
 import type { PositionsResponse } from '../upstream/index.js';
 import type { JobContext, Settings } from './context.js';
 import { historyForPoll, historySummary, withFinals } from './issuer-history.js';
+import { type EmptiedVerdict, emptiedVerdict } from './observe/api-emptied.js';
 import { commitObserved } from './observe/commit-observed.js';
 import { diffObserved } from './observe/observation.js';
+import { regimeEvent } from './observe/regime-event.js';
 import { fetchChecked, type NoAnswer } from './poll-answer.js';
 import { failureCause, isDeterministic, nextPollTry } from './poll-failure.js';
+import { type RegimeDrop, regimeDrop } from './registers/register-diff.js';
 import { sweepEvery } from './schedulers.js';
 import type { PollJobData } from './sweep.js';
 
@@ -19,6 +22,7 @@ interface PollRun {
   ctx: JobContext;
   job: Job<PollJobData>;
   settings: Settings;
+  token: string | undefined;
 }
 
 /** An answer to diff: the positions and their diff against the snapshot (confirmed when it had to be). */
@@ -44,7 +48,7 @@ export async function runPoll(
 ): Promise<PollResult> {
   const { issuerId } = job.data;
   // The settings are read once: a reload while the poll runs changes nothing in it.
-  const run: PollRun = { ctx, job, settings: ctx.settings() };
+  const run: PollRun = { ctx, job, settings: ctx.settings(), token };
   // A retry of this job finds its own dead run's lease (same job id) and takes it over at once; any
   // other holder that died stops renewing, and its lease lapses within one lease period.
   const lease = new Lease(
@@ -107,7 +111,19 @@ async function pollLeased(run: PollRun): Promise<PollResult> {
   }
   const answer = await confirmedAnswer(run, issuer, previous);
   if ('outcome' in answer) return answer;
-  const { committed, events } = await commitAnswer(run, previous, answer);
+  const verdict = await emptiedVerdict(ctx, run.settings, {
+    issuerId: issuer.id,
+    version: job.data.datasetVersion ?? 'unversioned',
+    market: run.settings.watched.find((w) => w.id === issuer.id)?.market,
+    previous,
+    diff: answer.diff,
+  });
+  if (verdict.kind === 'wait') {
+    // Its whole list emptied: the other polls of this version record theirs before a confirming read.
+    await job.moveToDelayed(verdict.untilMs, run.token);
+    throw new DelayedError();
+  }
+  const { committed, events } = await commitAnswer(run, previous, answer, verdict);
   await afterCommit(run, issuer, answer.response);
   if (events > 0) ctx.logger.info({ issuerId: issuer.id, events, committed }, 'poll found changes');
   const outcome = answer.diff.baseline ? 'baseline' : events > 0 ? 'changed' : 'unchanged';
@@ -151,18 +167,47 @@ async function commitAnswer(
   run: PollRun,
   previous: Snapshot | null,
   { response, diff }: Answer,
+  verdict: EmptiedVerdict,
 ): Promise<{ committed: boolean; events: number }> {
   const { ctx, job, settings } = run;
   const history = await historyForPoll(ctx, settings, job.data.issuerId, diff.events, previous);
   const summary = historySummary(diff.next, history, ctx.now());
+  const completed = { ...diff, events: withFinals(diff.events, history) };
+  const regime = verdict.kind === 'regime' ? await apiRegime(run, previous, completed, verdict) : undefined;
   // The story is told after the close's final value is known: it decides what "fell below" reads.
   const { committed, told } = await commitObserved(ctx, settings, {
     previous,
-    diff: { ...diff, events: withFinals(diff.events, history) },
+    diff: regime === undefined ? completed : regime.drop.silent.diff,
     snapshot: { upstreamUpdated: response.last_updated, ...(summary ? { history: summary } : {}) },
     label: job.data.label,
+    ...(regime === undefined ? {} : { regime }),
   });
-  return { committed, events: told };
+  return { committed, events: told + (regime === undefined ? 0 : 1) };
+}
+
+/** The issuer's closes as one regime event (the boundary), and the ops notice saying why, once per version. */
+async function apiRegime(
+  { ctx, job }: PollRun,
+  previous: Snapshot | null,
+  diff: DiffResult,
+  verdict: Extract<EmptiedVerdict, { kind: 'regime' }>,
+): Promise<{ drop: RegimeDrop; event: PositionEvent }> {
+  const { issuerId: key, issuerName: name } = job.data;
+  const drop = regimeDrop({ key, name, previous, diff });
+  const now = ctx.now().toISOString();
+  const event = regimeEvent(drop, { detectedAt: now, date: now.slice(0, 10) });
+  const version = job.data.datasetVersion ?? 'unversioned';
+  const why =
+    verdict.by === 'calendar'
+      ? `${name} (${key}) is in a market whose named holders have ended (the calendar, or poll.regimeBoundary.namedHoldersUntil)`
+      : `${verdict.emptied} of ${verdict.named} watched issuers that named holders name none in dataset version ${version}, more than poll.regimeBoundary.share, and a confirming read agreed`;
+  await ctx.notices.tell(
+    `upstream-regime-${verdict.by === 'calendar' ? key : 'share'}-${version}`,
+    'info',
+    'Named holders no longer published by the upstream',
+    `${why}: told once per issuer as "named holders no longer published", not as closes.`,
+  );
+  return { drop, event };
 }
 
 /** After a commit: a blind poll's answer with a version asks for the list; a lagging answer waits, else recovered. */

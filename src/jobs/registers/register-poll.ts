@@ -6,30 +6,44 @@ import type { Mute } from '../../routing/index.js';
 import { diffAggregates } from '../../sources/aggregate-diff.js';
 import { readSource } from '../../sources/read-source.js';
 import type { RegisterSnapshot } from '../../sources/types.js';
-import type { RegisterStore, StoredRead } from '../../state/register-store.js';
+import { Lease } from '../../state/lease.js';
+import type { HeldRead, RegisterStore, StoredRead } from '../../state/register-store.js';
 import type { JobContext } from '../context.js';
 import { commitObserved } from '../observe/commit-observed.js';
 import { regimeEvent, withoutBoundaryArtefacts } from '../observe/regime-event.js';
 import { aggregateAlerts } from './aggregate-alerts.js';
-import { diffRegister, isWatched, type RegimeDrop, type RegisterIssuerDiff } from './register-diff.js';
+import { tellDecision } from './read-decision.js';
+import { holdRead, holdVerdict } from './read-hold.js';
+import {
+  diffRegister,
+  isWatched,
+  type RegimeDrop,
+  type RegisterDiff,
+  type RegisterIssuerDiff,
+} from './register-diff.js';
 import { sourceNotReadKey } from './source-notices.js';
 
 /** What one register poll did. */
 export type RegisterPollResult =
-  | { outcome: 'not-modified' | 'gone' }
+  | { outcome: 'not-modified' | 'gone' | 'busy' }
   | { outcome: 'not-read'; reason: string }
+  | { outcome: 'held'; text: string }
   | { outcome: 'read'; issuers: number; events: number; drops: number };
 
 /** What a register poll needs beyond the job context. */
 export interface RegisterPollDeps {
   store: RegisterStore;
+  /** Reads the source again after `delayMs` (a held-back read's `confirm.after`). */
+  readAgain?: (source: string, delayMs: number) => Promise<void>;
 }
 
 /**
- * One poll of a whole-register source: conditional GET → decode → parse → health → per issuer the
- * API's diff, routing and atomic poll commit into the outbox. A file that fails health changes nothing
- * and raises the source's notice; a good read (or a 304) clears it. The validators are saved last, so a
- * crash before then reads the file again and the commits' dedupe drops what was already written.
+ * One poll of a whole-register source, one at a time across processes (a lease on the source):
+ * conditional GET → decode → parse → health → the confirmation guard → per issuer the observation tail
+ * (diff, routing, one atomic commit into the outbox). A file that fails health changes nothing and raises
+ * the source's notice; a good read (or a 304) clears it. The kept read and its validators are saved
+ * together, last, so a crash before then reads the file again and the commits' dedupe drops what was
+ * already written; a read held back saves neither, so the next read fetches the file again.
  */
 export async function runRegisterPoll(
   ctx: JobContext,
@@ -39,6 +53,26 @@ export async function runRegisterPoll(
   const source = ctx.settings().config.sources.find((s) => s.name === sourceName);
   // A source removed by a reload while its job waited.
   if (source === undefined) return { outcome: 'gone' };
+  const lease = new Lease(
+    ctx.redis,
+    deps.store.keys(source.name).readLease,
+    `${ctx.processId}|${ctx.now().toISOString()}`,
+    Math.max(10_000, source.fetch.timeout),
+  );
+  if (!(await lease.take())) return { outcome: 'busy' };
+  lease.keepAlive();
+  try {
+    return await readLeased(ctx, deps, source);
+  } finally {
+    await lease.release();
+  }
+}
+
+async function readLeased(
+  ctx: JobContext,
+  deps: RegisterPollDeps,
+  source: RegisterSourceConfig,
+): Promise<RegisterPollResult> {
   const last = await keptUnlessReshaped(ctx, deps.store, source);
   // The validators and row count of another register's file say nothing of this one's.
   const lastRead = last === null ? undefined : await deps.store.lastRead(source.name);
@@ -51,13 +85,16 @@ export async function runRegisterPoll(
     await readWell(ctx, deps.store, source);
     return { outcome: 'not-modified' };
   }
-  const { events, issuers, drops } = await commitRead(ctx, deps.store, source, {
-    snapshot: read.snapshot,
-    last,
-  });
-  await deps.store.saveRead(source.name, read.last, ctx.now());
+  const done = await commitRead(ctx, deps.store, source, { snapshot: read.snapshot, last });
+  if ('held' in done) {
+    await readWell(ctx, deps.store, source);
+    const againMs = Date.parse(done.held.readAgainAt ?? '') - ctx.now().getTime();
+    if (source.confirm.after !== undefined && deps.readAgain) await deps.readAgain(source.name, againMs);
+    return { outcome: 'held', text: done.held.text };
+  }
+  await deps.store.saveKept(source.name, { snapshot: read.snapshot, read: read.last }, ctx.now());
   await readWell(ctx, deps.store, source);
-  return { outcome: 'read', issuers, events, drops };
+  return { outcome: 'read', ...done };
 }
 
 /**
@@ -87,23 +124,16 @@ async function commitRead(
   store: RegisterStore,
   source: RegisterSourceConfig,
   { snapshot, last }: { snapshot: RegisterSnapshot; last: StoredRead | null },
-): Promise<{ events: number; issuers: number; drops: number }> {
-  const { config } = ctx.settings();
+): Promise<{ events: number; issuers: number; drops: number } | { held: HeldRead }> {
+  const verdict = await holdVerdict(ctx, store, source, { last: last?.snapshot, snapshot });
+  if (!verdict.commit) return { held: await holdRead(ctx, store, source, verdict, '') };
   const alerts = aggregateAlertsOf(ctx, source, snapshot, last);
-  const keys = [
-    ...new Set([...(await store.issuerKeys(source.name)), ...snapshot.issuers.map((i) => i.key)]),
-  ];
-  const diff = diffRegister({
-    source,
-    snapshot,
-    previous: await store.snapshots(source.name, keys),
-    now: ctx.now(),
-    thresholds: config.poll.thresholds,
-    onFirstSeen: config.poll.onFirstSeen,
-    ...(last === null ? {} : { listedBefore: new Set(last.snapshot.issuers.map((issuer) => issuer.key)) }),
-    alsoCommit: new Set(alerts.keys()),
-    kept: last?.snapshot,
-  });
+  const diff = await diffRead(ctx, store, source, { snapshot, last, alerts, confirmed: verdict.confirmed });
+  if (diff.unconfirmed !== undefined) {
+    const { emptied, named } = diff.unconfirmed;
+    const why = `; ${emptied} of ${named} issuers that named holders name none`;
+    return { held: await holdRead(ctx, store, source, verdict, why) };
+  }
   // One read of the mutes for the whole file: a read can commit hundreds of issuers.
   const mutes = diff.drops.length + diff.issuers.length > 0 ? await ctx.mutes.list() : [];
   let events = 0;
@@ -120,9 +150,40 @@ async function commitRead(
       publishedOn: snapshot.publishedOn,
     });
   }
-  await store.saveSnapshot(source.name, snapshot, ctx.now());
+  await tellDecision(ctx, source, { verdict, regime: diff.regime });
   if (events > 0) ctx.logger.info({ source: source.name, events }, 'register read found changes');
   return { events, issuers: diff.issuers.length, drops: diff.drops.length };
+}
+
+/** The per-holder diff of a read against the stored snapshots of every issuer the source has. */
+async function diffRead(
+  ctx: JobContext,
+  store: RegisterStore,
+  source: RegisterSourceConfig,
+  input: {
+    snapshot: RegisterSnapshot;
+    last: StoredRead | null;
+    alerts: ReadonlyMap<string, PositionEvent[]>;
+    confirmed: boolean;
+  },
+): Promise<RegisterDiff> {
+  const { config } = ctx.settings();
+  const { snapshot, last } = input;
+  const keys = [
+    ...new Set([...(await store.issuerKeys(source.name)), ...snapshot.issuers.map((i) => i.key)]),
+  ];
+  return diffRegister({
+    source,
+    snapshot,
+    previous: await store.snapshots(source.name, keys),
+    now: ctx.now(),
+    thresholds: config.poll.thresholds,
+    onFirstSeen: config.poll.onFirstSeen,
+    ...(last === null ? {} : { listedBefore: new Set(last.snapshot.issuers.map((issuer) => issuer.key)) }),
+    alsoCommit: new Set(input.alerts.keys()),
+    kept: last?.snapshot,
+    confirmed: input.confirmed,
+  });
 }
 
 /**
