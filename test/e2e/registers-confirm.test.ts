@@ -7,13 +7,15 @@ import { type RegisterStack, startRegisterStack } from './register-stack.js';
 
 // A CSV cut at a row boundary (a partial export) passes the shrink check from 60% of its rows on. The
 // confirmation guard holds it back: replaced by the full file before the confirming read it tells
-// nothing; kept until then it tells its closes (and ended aggregates) once.
+// nothing; kept until then it tells its closes (and ended aggregates) once. The Norway CSV excerpt lists
+// one issuer's history, newest first: a cut keeps its latest row, removes nothing and is not held.
 const NORWAY_CSV = 'shared:norway/export-csv_separator-pipe_excerpt.csv';
 const SOURCES = [
   { name: 'fsma', kind: 'be-fsma-current', path: '/fsma.csv', fixture: FSMA_FIXTURE },
   { name: 'ansp', kind: 'uk-ansp-current', path: '/ansp.csv', fixture: ANSP_FIXTURE },
   { name: 'oslo', kind: 'no-ssr-csv', path: '/ssr.csv', fixture: NORWAY_CSV },
 ].map((s) => ({ ...s, config: { confirm: { after: '4s' } } }));
+const REMOVES = new Set(['fsma', 'ansp']);
 
 let registers: RegisterStack;
 
@@ -56,23 +58,27 @@ describe.each(SOURCES)('a truncated $kind file', (source) => {
     40_000,
   );
 
-  it('kept until the confirming read, tells its closes once', async () => {
-    const { server } = registers;
-    const events = await registers.events();
-    const posts = registers.stack.slack.delivered().length;
-    server.serve(source.path, cut(source.fixture, 0.6));
-    await waitFor(`${source.name} held back`, () => held(source.name));
-    await waitFor(`${source.name} confirmed`, async () => !(await held(source.name)), 20_000);
-    await waitFor('told on Slack', () => registers.stack.slack.delivered().length > posts);
-    await registers.readsPass(3);
-    const told = (await registers.events()).filter((e) => !events.includes(e));
-    expect(told.length).toBeGreaterThan(0);
-    expect(new Set(told).size).toBe(told.length);
-    const again = registers.stack.slack.delivered().length;
-    await registers.readsPass(2);
-    expect(registers.stack.slack.delivered()).toHaveLength(again);
-    // Back to the full file: what the confirmed read closed opens again, as the register says.
-    server.serve(source.path, registerBytes(source.fixture));
-    await registers.readsPass(3);
-  }, 60_000);
+  it.runIf(REMOVES.has(source.name))(
+    'kept until the confirming read, tells its closes once (skipped where a cut removes nothing)',
+    async () => {
+      const { server } = registers;
+      const events = await registers.events();
+      const posts = registers.stack.slack.delivered().length;
+      server.serve(source.path, cut(source.fixture, 0.6));
+      await waitFor(`${source.name} held back`, () => held(source.name));
+      await waitFor(`${source.name} confirmed`, async () => !(await held(source.name)), 20_000);
+      await waitFor('told on Slack', () => registers.stack.slack.delivered().length > posts);
+      await registers.readsPass(3);
+      const told = (await registers.events()).filter((e) => !events.includes(e));
+      expect(told.length).toBeGreaterThan(0);
+      expect(new Set(told).size).toBe(told.length);
+      const again = registers.stack.slack.delivered().length;
+      await registers.readsPass(2);
+      expect(registers.stack.slack.delivered()).toHaveLength(again);
+      // Back to the full file: what the confirmed read closed opens again, as the register says.
+      server.serve(source.path, registerBytes(source.fixture));
+      await registers.readsPass(3);
+    },
+    60_000,
+  );
 });

@@ -82,6 +82,9 @@ async function readLeased(
     return { outcome: 'not-read', reason: read.reason };
   }
   if (read.status === 'not-modified') {
+    // The file kept is back (a held read saves no validators): what the held read removed is restored.
+    if (await deps.store.release(source.name))
+      ctx.logger.info({ source: source.name }, 'held-back read replaced by the file kept: nothing told');
     await readWell(ctx, deps.store, source);
     return { outcome: 'not-modified' };
   }
