@@ -1,20 +1,20 @@
 import { DelayedError, type Job, RateLimitError, UnrecoverableError } from 'bullmq';
 import type { Config } from '../config/schema.js';
-import { type DiffResult, diffPositions, type PositionEvent, type Snapshot } from '../positions/index.js';
-import { tellStories } from '../positions/threshold-story.js';
-import { planDelivery, recordFallsTold } from '../routing/index.js';
+import type { DiffResult, PositionEvent, Snapshot } from '../positions/index.js';
 import { stateKeys } from '../state/keys.js';
 import { Lease } from '../state/lease.js';
-import { commitPoll } from '../state/poll-commit.js';
 import { failureBackoffMs, lagBackoffMs } from '../state/polling-state.js';
 import type { PositionsResponse } from '../upstream/index.js';
 import type { JobContext, Settings } from './context.js';
 import { historyForPoll, historySummary, withFinals } from './issuer-history.js';
-import { withIssuerLabel } from './issuer-label.js';
+import { type EmptiedVerdict, emptiedVerdict } from './observe/api-emptied.js';
+import { commitObserved } from './observe/commit-observed.js';
+import { diffObserved } from './observe/observation.js';
+import { regimeEvent } from './observe/regime-event.js';
 import { fetchChecked, type NoAnswer } from './poll-answer.js';
 import { failureCause, isDeterministic, nextPollTry } from './poll-failure.js';
+import { type RegimeDrop, regimeDrop } from './registers/register-diff.js';
 import { sweepEvery } from './schedulers.js';
-import { subscriberTargets } from './subscriber-targets.js';
 import type { PollJobData } from './sweep.js';
 
 /** One poll job and the settings it runs with, read once at its start. */
@@ -22,6 +22,7 @@ interface PollRun {
   ctx: JobContext;
   job: Job<PollJobData>;
   settings: Settings;
+  token: string | undefined;
 }
 
 /** An answer to diff: the positions and their diff against the snapshot (confirmed when it had to be). */
@@ -47,7 +48,7 @@ export async function runPoll(
 ): Promise<PollResult> {
   const { issuerId } = job.data;
   // The settings are read once: a reload while the poll runs changes nothing in it.
-  const run: PollRun = { ctx, job, settings: ctx.settings() };
+  const run: PollRun = { ctx, job, settings: ctx.settings(), token };
   // A retry of this job finds its own dead run's lease (same job id) and takes it over at once; any
   // other holder that died stops renewing, and its lease lapses within one lease period.
   const lease = new Lease(
@@ -110,7 +111,19 @@ async function pollLeased(run: PollRun): Promise<PollResult> {
   }
   const answer = await confirmedAnswer(run, issuer, previous);
   if ('outcome' in answer) return answer;
-  const { committed, events } = await commitAnswer(run, previous, answer);
+  const verdict = await emptiedVerdict(ctx, run.settings, {
+    issuerId: issuer.id,
+    version: job.data.datasetVersion ?? 'unversioned',
+    market: run.settings.watched.find((w) => w.id === issuer.id)?.market,
+    previous,
+    diff: answer.diff,
+  });
+  if (verdict.kind === 'wait') {
+    // Its whole list emptied: the other polls of this version record theirs before a confirming read.
+    await job.moveToDelayed(verdict.untilMs, run.token);
+    throw new DelayedError();
+  }
+  const { committed, events } = await commitAnswer(run, previous, answer, verdict);
   await afterCommit(run, issuer, answer.response);
   if (events > 0) ctx.logger.info({ issuerId: issuer.id, events, committed }, 'poll found changes');
   const outcome = answer.diff.baseline ? 'baseline' : events > 0 ? 'changed' : 'unchanged';
@@ -147,46 +160,54 @@ async function confirmedAnswer(
 }
 
 /**
- * Tells each event's story, routes the events (filters, mutes, quiet hours: decided once) and commits them
- * with the snapshot in one script; the number of events and whether this commit wrote them.
+ * Hands the answer to the observation tail (stories, routing, the told record, one commit), with the
+ * closes' final values from the history when the poll fetched it.
  */
 async function commitAnswer(
   run: PollRun,
   previous: Snapshot | null,
   { response, diff }: Answer,
+  verdict: EmptiedVerdict,
 ): Promise<{ committed: boolean; events: number }> {
   const { ctx, job, settings } = run;
-  const { config } = settings;
   const history = await historyForPoll(ctx, settings, job.data.issuerId, diff.events, previous);
-  // The story is told after the close's final value is known: it decides what "fell below" reads.
-  const told = tellStories(withFinals(diff.events, history), previous?.memory ?? {}, ctx.now(), {
-    reopenWindowMs: config.alerts.reopenWindow,
-    flapWindowMs: config.alerts.flapWindow,
-  });
-  const mutes = told.events.length > 0 ? await ctx.mutes.list() : [];
-  // An issuer polled only for subscribers reaches them only, not the configured channels.
-  const channels = settings.subscriberOnly?.has(job.data.issuerId) ? [] : config.channels;
-  const routes = planDelivery(told.events, channels, mutes, ctx.now(), {
-    confirmedCloses: config.alerts.confirmedCloses,
-  });
-  const plan = withIssuerLabel(routes, job.data.label);
-  const remembered = recordFallsTold(told.memory, plan.logged);
   const summary = historySummary(diff.next, history, ctx.now());
-  const committed = await commitPoll(ctx.redis, ctx.prefix, {
-    snapshot: {
-      ...diff.next,
-      upstreamUpdated: response.last_updated,
-      ...(Object.keys(remembered).length > 0 ? { memory: remembered } : {}),
-      ...(summary ? { history: summary } : {}),
-    },
-    expectedPolledAt: previous?.polledAt ?? null,
-    logged: plan.logged,
-    targets: [...plan.targets, ...(await subscriberTargets(ctx, told.events, mutes))],
-    suppressed: plan.suppressed,
-    eventsKept: config.poll.eventsKept,
+  const completed = { ...diff, events: withFinals(diff.events, history) };
+  const regime = verdict.kind === 'regime' ? await apiRegime(run, previous, completed, verdict) : undefined;
+  // The story is told after the close's final value is known: it decides what "fell below" reads.
+  const { committed, told } = await commitObserved(ctx, settings, {
+    previous,
+    diff: regime === undefined ? completed : regime.drop.silent.diff,
+    snapshot: { upstreamUpdated: response.last_updated, ...(summary ? { history: summary } : {}) },
+    label: job.data.label,
+    ...(regime === undefined ? {} : { regime }),
   });
-  if (committed) for (const event of told.events) ctx.metrics.events.inc({ kind: event.kind });
-  return { committed, events: told.events.length };
+  return { committed, events: told + (regime === undefined ? 0 : 1) };
+}
+
+/** The issuer's closes as one regime event (the boundary), and the ops notice saying why, once per version. */
+async function apiRegime(
+  { ctx, job }: PollRun,
+  previous: Snapshot | null,
+  diff: DiffResult,
+  verdict: Extract<EmptiedVerdict, { kind: 'regime' }>,
+): Promise<{ drop: RegimeDrop; event: PositionEvent }> {
+  const { issuerId: key, issuerName: name } = job.data;
+  const drop = regimeDrop({ key, name, previous, diff });
+  const now = ctx.now().toISOString();
+  const event = regimeEvent(drop, { detectedAt: now, date: now.slice(0, 10) });
+  const version = job.data.datasetVersion ?? 'unversioned';
+  const why =
+    verdict.by === 'calendar'
+      ? `${name} (${key}) is in a market whose named holders have ended (the calendar, or poll.regimeBoundary.namedHoldersUntil)`
+      : `${verdict.emptied} of ${verdict.named} watched issuers that named holders name none in dataset version ${version}, more than poll.regimeBoundary.share, and a confirming read agreed`;
+  await ctx.notices.tell(
+    `upstream-regime-${verdict.by === 'calendar' ? key : 'share'}-${version}`,
+    'info',
+    'Named holders no longer published by the upstream',
+    `${why}: told once per issuer as "named holders no longer published", not as closes.`,
+  );
+  return { drop, event };
 }
 
 /** After a commit: a blind poll's answer with a version asks for the list; a lagging answer waits, else recovered. */
@@ -211,15 +232,14 @@ function diffOf(
   response: PositionsResponse,
 ): DiffResult {
   const { config } = settings;
-  return diffPositions({
-    previous,
-    issuer: { id: job.data.issuerId, name: response.issuer.name || job.data.issuerName },
+  const observation = {
+    key: job.data.issuerId,
+    name: response.issuer.name || job.data.issuerName,
     rows: response.data,
-    lastUpdated: recordedVersion(job.data.datasetVersion ?? null, response.last_updated),
-    now: ctx.now(),
-    thresholds: config.poll.thresholds,
-    onFirstSeen: config.poll.onFirstSeen,
-  });
+    version: recordedVersion(job.data.datasetVersion ?? null, response.last_updated),
+    at: ctx.now(),
+  };
+  return diffObserved(observation, previous, config.poll);
 }
 
 /**

@@ -1,12 +1,15 @@
 import { displayText } from '../channels/format.js';
 import type { WatchEntry, Watchlist } from '../config/schema.js';
 import type { Issuer } from '../upstream/schemas.js';
+import { marketOf } from './observe/boundary.js';
 
 /** A watchlist entry bound to an upstream issuer id. */
 export interface WatchedIssuer {
   id: string;
   name: string;
   label?: string;
+  /** The market whose boundary applies (`isin`'s country or `market`): see observe/boundary.ts. */
+  market?: string;
 }
 
 /** A watchlist entry that could not be bound, with the closest names for the message. */
@@ -68,13 +71,19 @@ function resolveEntries(
         id: entry.id,
         name: byId.get(entry.id)?.name ?? entry.label ?? entry.id,
         label: entry.label,
+        ...marketField(entry),
       });
       continue;
     }
     const matches = byName.get(normaliseName(entry.name)) ?? [];
     const [only] = matches;
     if (matches.length === 1 && only) {
-      watched.set(only.svc_issuer_id, { id: only.svc_issuer_id, name: only.name, label: entry.label });
+      watched.set(only.svc_issuer_id, {
+        id: only.svc_issuer_id,
+        name: only.name,
+        label: entry.label,
+        ...marketField(entry),
+      });
     } else if (directory !== null) {
       problems.push({
         entry: entry.name,
@@ -87,6 +96,12 @@ function resolveEntries(
     }
   }
   return { watched: [...watched.values()], problems };
+}
+
+/** The entry's market, from `market` or its ISIN's country; nothing when it gives neither. */
+function marketField(entry: WatchEntry): { market?: string } {
+  const market = marketOf(entry);
+  return market === undefined ? {} : { market };
 }
 
 /**

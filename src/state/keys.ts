@@ -27,6 +27,8 @@ export function stateKeys(root: string) {
     pollHealth: `${root}:poll-health`,
     /** STRING, counter: `closed` events committed for one dataset version across the watchlist. */
     closesInRefresh: (datasetVersion: string) => `${root}:closes:${datasetVersion}`,
+    /** HASH issuer id → when its whole list was first seen empty in this dataset version (ms), EX 1 d. */
+    emptiedInRefresh: (datasetVersion: string) => `${root}:emptied:${datasetVersion}`,
     /** STRING: the id of this deployment's Redis state; a new id means the state was lost. */
     epoch: `${root}:epoch`,
     /** SET: issuers that have had a snapshot in this epoch, to tell a vanished snapshot from a new issuer. */
@@ -100,6 +102,10 @@ export function registerKeys(root: string, source: string) {
     issuers: `${base}:issuers`,
     /** STRING JSON `{ at, snapshot }`: the last good read's issuers and aggregates, for the aggregate diff. */
     last: `${base}:last`,
+    /** HASH `fingerprint`, `since`, `text`, `readAgainAt`: a read held back until a confirming read agrees. */
+    held: `${base}:held`,
+    /** STRING, PX: the process reading the source now (one read of a source at a time). */
+    readLease: `${base}:read-lease`,
   };
 }
 

@@ -61,6 +61,17 @@ export class Notices {
     return true;
   }
 
+  /**
+   * Tells the operator once of something decided, never marked active (nothing to clear): its key
+   * dedupes, so telling one decision again (a replayed read) sends nothing more.
+   */
+  async tell(key: string, severity: 'info' | 'warning', title: string, text: string): Promise<void> {
+    const record: ActiveNotice = { key, severity, title, text, since: this.#deps.now().toISOString() };
+    const message: NoticeMessage = { type: 'notice', key, severity, title, text };
+    await this.#apply('tell', severity, record, message, 'told');
+    this.#deps.logger.warn({ notice: key, severity }, `${title}: ${text}`);
+  }
+
   /** Clears a problem; sends one `resolved` notice if it was active. */
   async clear(key: string, text: string): Promise<boolean> {
     const raw = await this.#redis.hget(stateKeys(this.#root).notices, key);
@@ -87,7 +98,7 @@ export class Notices {
   }
 
   async #apply(
-    mode: 'raise' | 'clear',
+    mode: 'raise' | 'clear' | 'tell',
     severity: NoticeSeverity,
     record: { key: string; raw: string } | ActiveNotice,
     message: NoticeMessage,

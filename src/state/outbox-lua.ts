@@ -172,14 +172,14 @@ return count
  * channel, or the fallback: see state/notice-routing.ts) in one step, so a crash can neither mark a
  * problem active without its messages nor send a message twice.
  * KEYS: notices hash, then for each channel its pending, items, seen (none: no channel carries it).
- * ARGV: mode ('raise' | 'clear'), notice key, record JSON (raise) or the record read before (clear), wake
- * channel; then for each channel: item id, item JSON, channel name.
+ * ARGV: mode ('raise' | 'clear' | 'tell': queued only, never marked active), notice key, record JSON (raise,
+ * tell) or the record read before (clear), wake channel; then for each channel: item id, item JSON, channel name.
  * Returns 1 when the notice changed state.
  */
 export const NOTICE_SCRIPT = `${NOW_MS}${TRIM_SEEN}
 if ARGV[1] == 'raise' then
   if redis.call('HSETNX', KEYS[1], ARGV[2], ARGV[3]) == 0 then return 0 end
-else
+elseif ARGV[1] == 'clear' then
   if redis.call('HGET', KEYS[1], ARGV[2]) ~= ARGV[3] then return 0 end
   redis.call('HDEL', KEYS[1], ARGV[2])
 end

@@ -73,6 +73,16 @@ const lastSchema = z.object({
   }),
 });
 
+const heldSchema = z.object({
+  fingerprint: z.string(),
+  since: z.string(),
+  text: z.string(),
+  readAgainAt: z.string().optional(),
+});
+
+/** A read held back because it removed much of the register: what it removed, and since when. */
+export type HeldRead = z.infer<typeof heldSchema>;
+
 /** The last good read of a register as kept for the aggregate diff, and when it was read. */
 export interface StoredRead {
   /** When it was read (ISO): the occurrence the next read's aggregate events move from. */
@@ -109,17 +119,6 @@ export class RegisterStore {
     return last;
   }
 
-  /** Records a good read: written after its issuers were committed, so a crash reads the file again. */
-  async saveRead(source: string, last: LastRead, at: Date): Promise<void> {
-    const key = this.keys(source).read;
-    const fields: Record<string, string> = {
-      ...fileFields(last, ''),
-      ...(last.companion === undefined ? {} : fileFields(last.companion, 'companion')),
-      at: at.toISOString(),
-    };
-    await this.#redis.multi().del(key).hset(key, fields).exec();
-  }
-
   /** The last good read's issuers, or null before the first one (or when unreadable: a new baseline). */
   async lastSnapshot(source: string): Promise<StoredRead | null> {
     return readStored(await this.#redis.get(this.keys(source).last), lastSchema) ?? null;
@@ -134,15 +133,54 @@ export class RegisterStore {
     const issuers = await this.issuerKeys(source);
     const multi = this.#redis.multi();
     for (const issuer of issuers) multi.del(keys.snapshot(issuer));
-    await multi.del(keys.issuers, keys.last).exec();
+    await multi.del(keys.issuers, keys.last, keys.held).exec();
     return issuers.length;
   }
 
   /** Keeps a good read for the next aggregate diff; a history file's every row is left out. */
   async saveSnapshot(source: string, snapshot: RegisterSnapshot, at: Date): Promise<void> {
-    const issuers = snapshot.issuers.map(({ history: _history, ...issuer }) => issuer);
-    const stored: StoredRead = { at: at.toISOString(), snapshot: { ...snapshot, issuers } };
-    await this.#redis.set(this.keys(source).last, JSON.stringify(stored));
+    await this.#redis.set(this.keys(source).last, keptJson(snapshot, at));
+  }
+
+  /**
+   * Keeps a good read with the validators and row count of the file it came from, in one write (so a
+   * file's validators are never stored beside another file's read), and forgets any read held back.
+   * Written after its issuers were committed, so a crash reads the file again.
+   */
+  async saveKept(
+    source: string,
+    read: { snapshot: RegisterSnapshot; read: LastRead },
+    at: Date,
+  ): Promise<void> {
+    const keys = this.keys(source);
+    const fields: Record<string, string> = {
+      ...fileFields(read.read, ''),
+      ...(read.read.companion === undefined ? {} : fileFields(read.read.companion, 'companion')),
+      at: at.toISOString(),
+    };
+    await this.#redis
+      .multi()
+      .del(keys.read, keys.held)
+      .hset(keys.read, fields)
+      .set(keys.last, keptJson(read.snapshot, at))
+      .exec();
+  }
+
+  /** The read held back for confirmation, or null. */
+  async held(source: string): Promise<HeldRead | null> {
+    const parsed = heldSchema.safeParse(await this.#redis.hgetall(this.keys(source).held));
+    return parsed.success ? parsed.data : null;
+  }
+
+  /** Holds a read back until a confirming read agrees (replacing one held before). */
+  async hold(source: string, held: HeldRead): Promise<void> {
+    const key = this.keys(source).held;
+    await this.#redis.multi().del(key).hset(key, held).exec();
+  }
+
+  /** Forgets the read held back: confirmed, or replaced by one that restored what it removed. */
+  async release(source: string): Promise<boolean> {
+    return (await this.#redis.del(this.keys(source).held)) > 0;
   }
 
   /** The source's health, or null before its first attempt. */
@@ -192,6 +230,13 @@ export class RegisterStore {
     });
     return found;
   }
+}
+
+/** A read as kept: a history file's every row left out. */
+function keptJson(snapshot: RegisterSnapshot, at: Date): string {
+  const issuers = snapshot.issuers.map(({ history: _history, ...issuer }) => issuer);
+  const stored: StoredRead = { at: at.toISOString(), snapshot: { ...snapshot, issuers } };
+  return JSON.stringify(stored);
 }
 
 function validators(etag: string | undefined, lastModified: string | undefined): Validators {

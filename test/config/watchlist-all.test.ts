@@ -54,7 +54,7 @@ describe('watchlist schema', () => {
 
   it('names the list entry that is wrong', () => {
     expect(problems('watchlist: [{ id: ISS-1 }, { nme: Acme }]')).toEqual([
-      'watchlist: entry [1] must have `id` or `name` (and may have `label`), nothing else',
+      'watchlist: entry [1] must have `id` or `name` (and may have `label`, `isin`, `market`), nothing else',
     ]);
   });
 });

@@ -160,7 +160,11 @@ describe('polling defences: an upstream the spec leaves ambiguous', () => {
     for (const held of holders) s.sandbox.scenario.drop(a, held.holder);
     await waitFor('the closes told', async () => (await logged(running)).length >= holders.length);
     expect(await logged(running)).toEqual(holders.map((h) => `${a}|${holderKey(h.holder)}|closed`).sort());
-    expect(await metric(running, 'shortwatch_close_confirmations_total', { result: 'confirmed' })).toBe(1);
+    // Confirmed at once, then again by the read `poll.emptiedConfirmAfter` later that decides closes or
+    // a regime change (one issuer of the watchlist: closes).
+    expect(
+      await metric(running, 'shortwatch_close_confirmations_total', { result: 'confirmed' }),
+    ).toBeGreaterThanOrEqual(1);
   }, 30_000);
 
   it('closes above poll.confirmClosedShare of the watchlist in one refresh are confirmed before they are told', async () => {

@@ -133,6 +133,25 @@ export function afmDropped(): Buffer {
   );
 }
 
+/** The AFM issuers {@link afmMostDropped} keeps: every other issuer's holders are gone. */
+const AFM_KEPT = ['NL0000379121', 'NL0009739416'];
+
+/**
+ * {@link afmChanged} naming the holders of {@link AFM_KEPT} only: most of the register's issuers emptied
+ * at once, a change of what it publishes once a confirming read agrees. With the issuers it empties.
+ */
+export function afmMostDropped(): { bytes: Buffer; dropped: string[] } {
+  const lines = afmChanged().toString('latin1').split('\n');
+  const isinOf = (line: string) => /"([A-Z]{2}[A-Z0-9]{9}\d)"/u.exec(line)?.[1];
+  const listed = new Set(lines.map(isinOf).filter((isin) => isin !== undefined));
+  const kept = lines.filter((line) => {
+    const isin = isinOf(line);
+    return isin === undefined || AFM_KEPT.includes(isin);
+  });
+  const dropped = [...listed].filter((isin) => !AFM_KEPT.includes(isin)).sort();
+  return { bytes: Buffer.from(kept.join('\n'), 'latin1'), dropped };
+}
+
 /** FI's aggregate file (ODS, one aggregate from 0.1% per issuer, keyed by LEI). */
 export const SWEDEN_AGGREGATE_FIXTURE = 'shared:sweden/Blankningsregisteraggregat.ods';
 /** Hexagon's LEI in the aggregate file. */

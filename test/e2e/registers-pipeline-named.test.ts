@@ -1,8 +1,8 @@
 import * as XLSX from '@e965/xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSourceIssuer, renderSourceIssuer } from '../../src/console/pages/source-issuer.js';
+import { NAMED_HOLDERS } from '../../src/jobs/observe/regime-event.js';
 import { aggregateHolder } from '../../src/jobs/registers/aggregate-alerts.js';
-import { NAMED_HOLDERS } from '../../src/jobs/registers/regime-event.js';
 import { holderKey } from '../../src/positions/index.js';
 import { registerBytes } from '../helpers/register-fixtures.js';
 import { waitFor } from './harness.js';

@@ -8,7 +8,7 @@ import {
   planRegimeEvent,
   regimeEvent,
   withoutBoundaryArtefacts,
-} from '../../src/jobs/registers/regime-event.js';
+} from '../../src/jobs/observe/regime-event.js';
 import { diffRegister, type RegimeDrop } from '../../src/jobs/registers/register-diff.js';
 import { positionEventSchema } from '../../src/positions/schemas.js';
 import type { PositionEvent } from '../../src/positions/types.js';

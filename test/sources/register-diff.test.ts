@@ -44,9 +44,10 @@ function baseline(snapshot: RegisterSnapshot, config = source()): Map<string, Sn
   return new Map(first.issuers.map((issuer) => [issuer.key, issuer.diff.next]));
 }
 
-function diff(before: RegisterSnapshot, after: RegisterSnapshot, config = source()) {
+function diff(before: RegisterSnapshot, after: RegisterSnapshot, config = source(), confirmed = false) {
   return diffRegister({
     source: config,
+    confirmed,
     snapshot: after,
     previous: baseline(before, config),
     now: NOW,
@@ -62,7 +63,7 @@ const events = (result: ReturnType<typeof diff>) =>
   );
 
 const FIVE = Object.fromEntries(
-  ['GB0000000001', 'GB0000000002', 'GB0000000003', 'GB0000000004', 'GB0000000005'].map((isin) => [
+  ['NL0000000001', 'NL0000000002', 'NL0000000003', 'NL0000000004', 'NL0000000005'].map((isin) => [
     isin,
     { 'Marshall Wace LLP': 0.8, 'Citadel Advisors LLC': 0.6 },
   ]),
@@ -110,9 +111,12 @@ describe('diffRegister: named holders of a register through the API diff', () =>
     expect(diff(same, same).issuers).toEqual([]);
   });
 
-  it('tells every holder of many issuers dropped at once as one regime drop per issuer, never as closes', () => {
-    const result = diff(read(FIVE), read({}));
+  it('holds most named issuers emptied at once until a confirming read, then tells one regime drop per issuer', () => {
+    const unconfirmed = diff(read(FIVE), read({}));
+    expect(unconfirmed).toEqual({ issuers: [], drops: [], unconfirmed: { emptied: 5, named: 5 } });
+    const result = diff(read(FIVE), read({}), source(), true);
     expect(events(result)).toEqual([]);
+    expect(result.regime).toEqual({ by: 'share', emptied: 5, named: 5 });
     expect(result.drops.map((d) => [d.key, d.lastNamedSum, d.closes.length])).toEqual(
       Object.keys(FIVE).map((isin) => [isin, 1.4, 2]),
     );
@@ -121,31 +125,58 @@ describe('diffRegister: named holders of a register through the API diff', () =>
     expect(result.drops.every((d) => Object.keys(d.silent.diff.next.positions).length === 0)).toBe(true);
   });
 
-  it('tells fewer dropped issuers than regimeBoundary.minIssuers as closes', () => {
-    const result = diff(read(FIVE), read({}), source({ regimeBoundary: { minIssuers: 6 } }));
-    expect(result.drops).toEqual([]);
-    expect(events(result)).toHaveLength(10);
+  it('tells five issuers emptied of twelve as closes, confirmed or not (no more than regimeBoundary.share)', () => {
+    const twelve: Record<string, Record<string, number>> = { ...FIVE };
+    for (let i = 6; i <= 12; i++) twelve[`NL00000000${String(i).padStart(2, '0')}`] = { 'AQR Capital': 0.7 };
+    const kept = Object.fromEntries(Object.entries(twelve).filter(([isin]) => !(isin in FIVE)));
+    for (const confirmed of [false, true]) {
+      const result = diff(read(twelve), read(kept), source(), confirmed);
+      expect(result.drops).toEqual([]);
+      expect(result.unconfirmed).toBeUndefined();
+      expect(events(result)).toHaveLength(10);
+    }
+    const strict = diff(read(twelve), read(kept), source({ regimeBoundary: { share: 0.4 } }), true);
+    expect(strict.drops).toHaveLength(5);
+  });
+
+  it('past the calendar (UK: from 2026-07-13), one GB issuer emptied is a regime drop; before it, a close', () => {
+    const before = read({ GB0000000001: { 'Marshall Wace LLP': 0.8 }, NL0000000001: { 'AQR Capital': 0.6 } });
+    const after = read({ NL0000000001: { 'AQR Capital': 0.6 } });
+    const past = diff(before, after);
+    expect(past.drops.map((d) => d.key)).toEqual(['GB0000000001']);
+    expect(past.regime).toEqual({ by: 'calendar', emptied: 1, named: 2 });
+    const earlier = diffRegister({
+      source: source(),
+      snapshot: after,
+      previous: baseline(before),
+      now: new Date('2026-07-12T08:00:00.000Z'),
+      thresholds: [],
+      onFirstSeen: 'baseline',
+      alsoCommit: new Set(),
+    });
+    expect(earlier.drops).toEqual([]);
+    expect(events(earlier)).toEqual(['fca-legacy GB0000000001 Marshall Wace LLP closed']);
   });
 
   it('after namedHoldersUntil, one issuer dropped is a regime drop too', () => {
     const before = read({
-      GB0000000001: { 'Marshall Wace LLP': 0.8 },
-      GB0000000002: { 'Citadel Advisors LLC': 0.6 },
+      IE0000000001: { 'Marshall Wace LLP': 0.8 },
+      IE0000000002: { 'Citadel Advisors LLC': 0.6 },
     });
-    const after = read({ GB0000000002: { 'Citadel Advisors LLC': 0.6 } });
+    const after = read({ IE0000000002: { 'Citadel Advisors LLC': 0.6 } });
     const config = source({ regimeBoundary: { namedHoldersUntil: '2026-07-12' } });
-    expect(diff(before, after, config).drops.map((d) => d.key)).toEqual(['GB0000000001']);
+    expect(diff(before, after, config).drops.map((d) => d.key)).toEqual(['IE0000000001']);
     const stillNamed = source({ regimeBoundary: { namedHoldersUntil: '2026-07-14' } });
     expect(diff(before, after, stillNamed).drops).toEqual([]);
   });
 
   it('after namedHoldersUntil, a holder dropped from an issuer that keeps others is the boundary too, not a close', () => {
-    const before = read({ GB0000000001: { 'Marshall Wace LLP': 0.8, 'Citadel Advisors LLC': 0.6 } });
-    const after = read({ GB0000000001: { 'Citadel Advisors LLC': 0.7 } });
+    const before = read({ IE0000000001: { 'Marshall Wace LLP': 0.8, 'Citadel Advisors LLC': 0.6 } });
+    const after = read({ IE0000000001: { 'Citadel Advisors LLC': 0.7 } });
     const result = diff(before, after, source({ regimeBoundary: { namedHoldersUntil: '2026-07-12' } }));
     expect(events(result)).toEqual([]);
     expect(result.drops.map((d) => [d.key, d.lastNamedSum, d.closes.map((c) => c.holder)])).toEqual([
-      ['GB0000000001', 0.8, ['Marshall Wace LLP']],
+      ['IE0000000001', 0.8, ['Marshall Wace LLP']],
     ]);
     // What else moved is still told, and the snapshot keeps the holder still named.
     const [drop] = result.drops;
@@ -158,10 +189,13 @@ describe('diffRegister: named holders of a register through the API diff', () =>
   });
 
   it('follows only the watched issuers, by ISIN or by name', () => {
-    const config = source({ watchlist: ['GB0000000001', 'issuer   gb0000000003'] });
-    const result = diff(read(FIVE), read({}), config);
+    const config = source({ watchlist: ['NL0000000001', 'issuer   nl0000000003'] });
+    const citadelOnly = Object.fromEntries(
+      Object.keys(FIVE).map((isin) => [isin, { 'Citadel Advisors LLC': 0.6 }]),
+    );
+    const result = diff(read(FIVE), read(citadelOnly), config);
     expect(result.drops).toEqual([]);
-    expect(new Set(result.issuers.map((i) => i.key))).toEqual(new Set(['GB0000000001', 'GB0000000003']));
+    expect(new Set(result.issuers.map((i) => i.key))).toEqual(new Set(['NL0000000001', 'NL0000000003']));
   });
 });
 

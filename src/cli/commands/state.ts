@@ -122,7 +122,9 @@ export function formatStatus(r: StatusReport): string {
             r.sources.map((s) => [
               s.name,
               s.kind,
-              s.reason ? `${s.state}: ${s.reason}` : s.state,
+              [s.reason ? `${s.state}: ${s.reason}` : s.state, s.held ? `held back: ${s.held}` : '']
+                .filter(Boolean)
+                .join('; '),
               s.lastGoodAt ?? 'never',
             ]),
           ),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { regimeBoundarySchema } from './sources.js';
 import { duration, percent } from './value-types.js';
 
 /** Events kept per issuer by default: bounds the event streams (the footprint benchmark prints the ceiling). */
@@ -68,6 +69,16 @@ export const pollSchema = z
       .default(0.2)
       .describe(
         "Share of the watchlist's positions that may close in one dataset refresh before each further close is confirmed by a second request.",
+      ),
+    regimeBoundary: regimeBoundarySchema
+      .prefault({})
+      .describe(
+        "When watched issuers' named holders vanishing from the API are a regime change rather than closes: the built-in calendar (an entry's `isin` or `market`), `namedHoldersUntil`, or more than `share` of the issuers that named holders emptying in one dataset version, confirmed by a read `emptiedConfirmAfter` later.",
+      ),
+    emptiedConfirmAfter: duration
+      .optional()
+      .describe(
+        'How long an issuer whose whole list emptied waits before the confirming read that decides between closes and a regime change; default: the sweep interval.',
       ),
     eventsKept: z
       .number()

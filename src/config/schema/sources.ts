@@ -101,23 +101,38 @@ export const registerWatchlistSchema = z
     'Issuers followed in this register: `all`, or a list of ISINs and names. An issuer named here is followed in every source that lists it under that ISIN or name.',
   );
 
-/** Schema of when a register stops naming holders (the UK on 13 July 2026). */
+/** Schema of when a source's named holders end: a regime change rather than closes (any source). */
 export const regimeBoundarySchema = z.strictObject({
   namedHoldersUntil: z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/u, 'must be a date, YYYY-MM-DD')
     .optional()
     .describe(
-      'The last day this register names holders (the UK legacy workbook: 2026-07-12). From the next day on, holders it drops are told once per issuer as "named holders no longer published", never as closes.',
+      'The last day this source names holders, beside the built-in calendar (UK issuers: named holders end with the positions published up to 2026-07-10; the ANSP starts 2026-07-13). From the next day on, holders it drops are told once per issuer as "named holders no longer published", never as closes.',
     ),
-  minIssuers: z
+  share: z
     .number()
-    .int()
-    .min(1)
-    .default(5)
+    .gt(0)
+    .max(1)
+    .default(0.5)
     .describe(
-      'A read that drops every named holder of at least this many issuers at once is a regime change, told once per issuer, not as closes.',
+      'Where no boundary is known: a read is a regime change only when more than this share of the issuers that named holders empty at once and a confirming read agrees; fewer are closes.',
     ),
+});
+
+/** Schema of the confirmation of a read that removes much of what a source listed. */
+export const confirmSchema = z.strictObject({
+  share: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.05)
+    .describe(
+      'A read that removes more than this share of the issuers or of the named holders the last read listed is held back (nothing closes or ends) until a later read agrees; a read that restores them commits only what really changed.',
+    ),
+  after: duration
+    .optional()
+    .describe("When the held-back read is read again; default: the source's next `interval`."),
 });
 
 /** The kinds whose positions file can be read with an aggregate file of the same register (`aggregateUrl`). */
@@ -160,6 +175,9 @@ export const registerSourceSchema = z
     regimeBoundary: regimeBoundarySchema
       .prefault({})
       .describe('When holders dropped by this register are a regime change rather than closes.'),
+    confirm: confirmSchema
+      .prefault({})
+      .describe('When a read that removes much of the register waits for a confirming read.'),
   })
   .superRefine((source, ctx) => {
     if (source.aggregateUrl !== undefined && !isPaired(source.kind)) {
@@ -183,5 +201,7 @@ export const sourcesSchema = z
 export type RegisterSourceConfig = z.output<typeof registerSourceSchema>;
 /** Fetch limits of one register source (defaults applied). */
 export type RegisterFetchConfig = z.output<typeof registerFetchSchema>;
+/** When named holders end (defaults applied). */
+export type RegimeBoundaryConfig = z.output<typeof regimeBoundarySchema>;
 /** Aggregate-event settings (defaults applied). */
 export type AggregateEventsConfig = z.output<typeof aggregateEventsSchema>;

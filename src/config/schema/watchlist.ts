@@ -2,6 +2,18 @@ import { z } from 'zod';
 
 // Written once and used by both entry forms, so the two cannot drift apart in the docs.
 const label = z.string().optional().describe('Display label used in messages.');
+const isin = z
+  .string()
+  .regex(/^[A-Z]{2}[A-Z0-9]{9}\d$/u, 'must be an ISIN (two letters, nine letters or digits, a check digit)')
+  .optional()
+  .describe(
+    "The issuer's ISIN (the API gives none): its country places the issuer in a market whose named holders end on a known date (UK: positions published up to 2026-07-10).",
+  );
+const market = z
+  .string()
+  .regex(/^[A-Za-z]{2}$/u, 'must be a two-letter country code')
+  .optional()
+  .describe('The market (ISIN country, e.g. `GB`) when no ISIN is given: the same use as `isin`.');
 
 /** Schema of one watchlist entry. */
 export const watchEntrySchema = z
@@ -9,6 +21,8 @@ export const watchEntrySchema = z
     z.strictObject({
       id: z.string().min(1).describe('Upstream issuer id (`svc_issuer_id`), taken as given.'),
       label,
+      isin,
+      market,
     }),
     z.strictObject({
       name: z
@@ -16,6 +30,8 @@ export const watchEntrySchema = z
         .min(1)
         .describe('Issuer name, resolved against the issuer list case- and whitespace-insensitively.'),
       label,
+      isin,
+      market,
     }),
   ])
   .describe('One watched issuer, by upstream id or by name.');
@@ -44,7 +60,7 @@ export const watchlistSchema = z
 
 function watchlistError(entry: PropertyKey | undefined): string {
   return typeof entry === 'number'
-    ? `entry [${entry}] must have \`id\` or \`name\` (and may have \`label\`), nothing else`
+    ? `entry [${entry}] must have \`id\` or \`name\` (and may have \`label\`, \`isin\`, \`market\`), nothing else`
     : 'must be `all` (the whole directory) or a list of issuers, each by `id` or `name`';
 }
 

@@ -30,10 +30,14 @@ export async function loadSourceViews(app: App, only?: string): Promise<SourceVi
   const nowMs = app.ctx.now().getTime();
   return Promise.all(
     configured.map(async (config): Promise<SourceView> => {
-      const [health, kept] = await Promise.all([store.health(config.name), store.lastSnapshot(config.name)]);
+      const [health, kept, held] = await Promise.all([
+        store.health(config.name),
+        store.lastSnapshot(config.name),
+        store.held(config.name),
+      ]);
       return {
         config,
-        status: sourceState(config, health, nowMs),
+        status: sourceState(config, health, nowMs, held),
         kept,
         watched: kept ? watchedRows(kept.snapshot, config.watchlist) : [],
       };

@@ -24,7 +24,9 @@ const LISTED = 15;
 export function healthText(status: SourceStatus): SafeHtml {
   switch (status.state) {
     case 'read':
-      return html`<span class="ok">read</span>`;
+      return status.held === undefined
+        ? html`<span class="ok">read</span>`
+        : html`<span class="warn">read, held back</span><br><span class="muted">${status.held}</span>`;
     case 'not-read':
       return html`<span class="bad">not read</span><br><span class="muted">${status.reason ?? ''}</span>`;
     case 'stale':

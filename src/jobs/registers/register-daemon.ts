@@ -110,6 +110,21 @@ export class RegisterDaemon {
   async #run(job: Job): Promise<RegisterPollResult> {
     const source: unknown = job.data?.source;
     if (typeof source !== 'string') throw new Error(`register job ${job.id} names no source`);
-    return runRegisterPoll(this.#ctx, { store: this.#store }, source);
+    return runRegisterPoll(this.#ctx, { store: this.#store, readAgain: this.#readAgain }, source);
   }
+
+  /** One extra read of a source after a held-back read's `confirm.after` (deduplicated until then). */
+  readonly #readAgain = async (source: string, delayMs: number): Promise<void> => {
+    const delay = Math.max(0, Math.round(delayMs));
+    await this.#queue.add(
+      'register',
+      { source },
+      {
+        delay,
+        deduplication: { id: `again-${source}`, ttl: Math.max(1, delay) },
+        removeOnComplete: { count: 200 },
+        removeOnFail: KEEP_FAILED,
+      },
+    );
+  };
 }

@@ -1,10 +1,12 @@
 import type { RegisterSourceConfig } from '../../config/schema/sources.js';
-import { type DiffResult, diffPositions, type PositionEvent, type Snapshot } from '../../positions/index.js';
+import type { DiffResult, PositionEvent, Snapshot } from '../../positions/index.js';
 import { round4 } from '../../positions/round.js';
 import type { Disclosure } from '../../positions/types.js';
 import { issuerNameKey } from '../../routing/match-keys.js';
 import type { NamedPosition, RegisterIssuer, RegisterSnapshot } from '../../sources/types.js';
 import type { IssuerPosition } from '../../upstream/schemas.js';
+import { isMassEnding, marketOf, pastNamedHolders } from '../observe/boundary.js';
+import { diffObserved } from '../observe/observation.js';
 
 /** One issuer's diff within one read of a register. */
 export interface RegisterIssuerDiff {
@@ -33,11 +35,26 @@ export interface RegisterDiff {
   issuers: RegisterIssuerDiff[];
   /** Issuers told as a regime change: committed silently (their closes dropped). */
   drops: RegimeDrop[];
+  /** Why the drops are a regime change, with the counts for the ops notice; absent without drops. */
+  regime?: RegimeDecision;
+  /** Most named issuers emptied at once, but no confirming read yet: nothing may be committed. */
+  unconfirmed?: { emptied: number; named: number };
+}
+
+/** Why a read's drops are a regime change: the calendar (or `namedHoldersUntil`), or most issuers emptied. */
+export interface RegimeDecision {
+  by: 'calendar' | 'share';
+  /** Issuers that named holders and name none now. */
+  emptied: number;
+  /** Watched issuers that named holders before this read. */
+  named: number;
 }
 
 /** Everything the per-holder diff of one register read needs. */
 export interface RegisterDiffInput {
   source: Pick<RegisterSourceConfig, 'name' | 'watchlist' | 'regimeBoundary'>;
+  /** This read agrees with the one held back before it: a mass ending may be committed. */
+  confirmed?: boolean;
   snapshot: RegisterSnapshot;
   /** The stored snapshot of every issuer the source had, by issuer key. */
   previous: ReadonlyMap<string, Snapshot>;
@@ -59,12 +76,13 @@ export interface RegisterDiffInput {
 }
 
 /**
- * The per-holder events of one register read, through the API's own diff: per watched issuer, the
- * named positions read against the stored snapshot; issuers in `alsoCommit` are committed whatever
- * their named positions did. A register that names no holders (aggregates, a scope list) has none. An
- * issuer first seen is a baseline (`onFirstSeen`) unless the source's last read did not list it: then
- * its positions are new. When a read drops every named holder of many issuers, or after the source's
- * last day of named holders, those issuers are regime drops: no close is told. Pure.
+ * The per-holder events of one register read, through the one diff: per watched issuer, the named
+ * positions read against the stored snapshot; issuers in `alsoCommit` are committed whatever their named
+ * positions did. A register that names no holders (aggregates, a scope list) has none. An issuer first
+ * seen is a baseline (`onFirstSeen`) unless the source's last read did not list it: then its positions
+ * are new. Past its market's boundary (the calendar) or the source's last day of named holders, an
+ * issuer's dropped holders are a regime drop; so are those of a read that empties most of the issuers
+ * that named holders, once a confirming read agrees. A handful emptying are closes. Pure.
  */
 export function diffRegister(input: RegisterDiffInput): RegisterDiff {
   const named = input.snapshot.content === 'positions' && input.snapshot.namesHolders;
@@ -77,17 +95,28 @@ export function diffRegister(input: RegisterDiffInput): RegisterDiff {
     : [...input.alsoCommit].sort();
   const diffs = keys.map((key) => issuerDiff(input, key, read.get(key), input.previous.get(key) ?? null));
   const commit = (d: RegisterIssuerDiff) => input.alsoCommit.has(d.key) || (named && changed(d));
-  // Past the last day of named holders, any holder dropped is the boundary, not a close.
-  const past = pastNamedHolders(input);
-  const dropped = named ? diffs.filter((d) => droppedAll(d) || (past && d.diff.events.some(isClose))) : [];
-  const count = new Set([...dropped.map((d) => d.key), ...droppedSinceKept(input, read)]).size;
-  if (!isRegimeChange(input, count)) return { issuers: diffs.filter(commit), drops: [] };
+  if (!named) return { issuers: diffs.filter(commit), drops: [] };
+  const emptied = diffs.filter(droppedAll);
+  const counts = {
+    emptied: new Set([...emptied.map((d) => d.key), ...droppedSinceKept(input, read)]).size,
+    named: namedBefore(input, stored),
+  };
+  const mass = isMassEnding({ ...counts, share: input.source.regimeBoundary.share });
+  if (mass && input.confirmed !== true) return { issuers: [], drops: [], unconfirmed: counts };
+  // Past its boundary, any holder an issuer drops is the boundary, not a close.
+  const past = diffs.filter((d) => pastFor(input, d.key) && d.diff.events.some(isClose));
+  const dropped = [...new Set([...past, ...(mass ? emptied : [])])];
+  if (dropped.length === 0) return { issuers: diffs.filter(commit), drops: [] };
   const drops = new Set(dropped);
-  return { issuers: diffs.filter((d) => commit(d) && !drops.has(d)), drops: dropped.map(regimeDrop) };
+  return {
+    issuers: diffs.filter((d) => commit(d) && !drops.has(d)),
+    drops: dropped.map(regimeDrop),
+    regime: { by: mass ? 'share' : 'calendar', ...counts },
+  };
 }
 
 /** An issuer's drop: its closes stand for the boundary; whatever else moved is committed as told. */
-function regimeDrop(d: RegisterIssuerDiff): RegimeDrop {
+export function regimeDrop(d: RegisterIssuerDiff): RegimeDrop {
   const closes = d.diff.events.filter(isClose);
   return {
     key: d.key,
@@ -132,23 +161,23 @@ function issuerDiff(
   previous: Snapshot | null,
 ): RegisterIssuerDiff {
   const name = issuer?.name ?? previous?.issuerName ?? key;
-  const diff = diffPositions({
-    previous,
-    // Qualified by the source, so two registers listing one ISIN never share an event id.
-    issuer: { id: `${input.source.name}:${key}`, name },
+  const observation = {
+    source: input.source.name,
+    key,
+    name,
     rows: (issuer?.positions ?? []).map(
       (p): IssuerPosition => ({ position_holder: p.holder, value: p.percent, date: p.date }),
     ),
-    lastUpdated: input.snapshot.publishedOn ?? null,
-    now: input.now,
+    version: input.snapshot.publishedOn ?? null,
+    at: input.now,
+  };
+  const diff = diffObserved(observation, previous, {
     thresholds: input.thresholds,
     onFirstSeen: input.listedBefore?.has(key) === false ? 'alert' : input.onFirstSeen,
   });
-  // Events name the issuer by its ISIN, so filters, mutes and the event log follow it across sources.
+  // A late filing is told so: the disclosure carries the date its holder filed it, where the register says.
   const events = diff.events.map((event) => ({
     ...event,
-    issuer: { id: key, name },
-    source: input.source.name,
     current: withFiling(
       event.current,
       issuer?.positions.find((p) => p.holderKey === event.holderKey),
@@ -188,12 +217,16 @@ function droppedSinceKept(input: RegisterDiffInput, read: ReadonlyMap<string, Re
     .map((issuer) => issuer.key);
 }
 
-function isRegimeChange(input: RegisterDiffInput, dropped: number): boolean {
-  if (dropped === 0) return false;
-  return pastNamedHolders(input) || dropped >= input.source.regimeBoundary.minIssuers;
+/** Watched issuers that named holders before this read: their snapshots, or the kept read's. */
+function namedBefore(input: RegisterDiffInput, stored: readonly (readonly [string, Snapshot])[]): number {
+  const keys = new Set(stored.filter(([, s]) => Object.keys(s.positions).length > 0).map(([key]) => key));
+  for (const issuer of input.kept?.namesHolders ? input.kept.issuers : [])
+    if (issuer.positions.length > 0 && isWatched(input.source.watchlist, issuer)) keys.add(issuer.key);
+  return keys.size;
 }
 
-function pastNamedHolders(input: RegisterDiffInput): boolean {
-  const until = input.source.regimeBoundary.namedHoldersUntil;
-  return until !== undefined && input.now.toISOString().slice(0, 10) > until;
+/** True when the issuer's named holders have ended by this read: its market's calendar or the source's date. */
+function pastFor(input: RegisterDiffInput, key: string): boolean {
+  const date = input.now.toISOString().slice(0, 10);
+  return pastNamedHolders(input.source.regimeBoundary, marketOf({ isin: key }), date);
 }

@@ -1,37 +1,49 @@
 import { displayText } from '../../channels/format.js';
 import { formatDuration } from '../../config/duration.js';
 import type { RegisterSourceConfig } from '../../config/schema/sources.js';
-import { tellStories } from '../../positions/threshold-story.js';
 import type { PositionEvent } from '../../positions/types.js';
-import { type DeliveryPlan, type Mute, planDelivery, recordFallsTold } from '../../routing/index.js';
+import type { Mute } from '../../routing/index.js';
 import { diffAggregates } from '../../sources/aggregate-diff.js';
 import { readSource } from '../../sources/read-source.js';
 import type { RegisterSnapshot } from '../../sources/types.js';
-import { commitPoll } from '../../state/poll-commit.js';
-import type { RegisterStore, StoredRead } from '../../state/register-store.js';
+import { Lease } from '../../state/lease.js';
+import type { HeldRead, RegisterStore, StoredRead } from '../../state/register-store.js';
 import type { JobContext } from '../context.js';
-import { subscriberTargets } from '../subscriber-targets.js';
+import { commitObserved } from '../observe/commit-observed.js';
+import { regimeEvent, withoutBoundaryArtefacts } from '../observe/regime-event.js';
 import { aggregateAlerts } from './aggregate-alerts.js';
-import { planRegimeEvent, regimeEvent, withoutBoundaryArtefacts } from './regime-event.js';
-import { diffRegister, isWatched, type RegimeDrop, type RegisterIssuerDiff } from './register-diff.js';
+import { tellDecision } from './read-decision.js';
+import { holdRead, holdVerdict } from './read-hold.js';
+import {
+  diffRegister,
+  isWatched,
+  type RegimeDrop,
+  type RegisterDiff,
+  type RegisterIssuerDiff,
+} from './register-diff.js';
 import { sourceNotReadKey } from './source-notices.js';
 
 /** What one register poll did. */
 export type RegisterPollResult =
-  | { outcome: 'not-modified' | 'gone' }
+  | { outcome: 'not-modified' | 'gone' | 'busy' }
   | { outcome: 'not-read'; reason: string }
+  | { outcome: 'held'; text: string }
   | { outcome: 'read'; issuers: number; events: number; drops: number };
 
 /** What a register poll needs beyond the job context. */
 export interface RegisterPollDeps {
   store: RegisterStore;
+  /** Reads the source again after `delayMs` (a held-back read's `confirm.after`). */
+  readAgain?: (source: string, delayMs: number) => Promise<void>;
 }
 
 /**
- * One poll of a whole-register source: conditional GET → decode → parse → health → per issuer the
- * API's diff, routing and atomic poll commit into the outbox. A file that fails health changes nothing
- * and raises the source's notice; a good read (or a 304) clears it. The validators are saved last, so a
- * crash before then reads the file again and the commits' dedupe drops what was already written.
+ * One poll of a whole-register source, one at a time across processes (a lease on the source):
+ * conditional GET → decode → parse → health → the confirmation guard → per issuer the observation tail
+ * (diff, routing, one atomic commit into the outbox). A file that fails health changes nothing and raises
+ * the source's notice; a good read (or a 304) clears it. The kept read and its validators are saved
+ * together, last, so a crash before then reads the file again and the commits' dedupe drops what was
+ * already written; a read held back saves neither, so the next read fetches the file again.
  */
 export async function runRegisterPoll(
   ctx: JobContext,
@@ -41,6 +53,26 @@ export async function runRegisterPoll(
   const source = ctx.settings().config.sources.find((s) => s.name === sourceName);
   // A source removed by a reload while its job waited.
   if (source === undefined) return { outcome: 'gone' };
+  const lease = new Lease(
+    ctx.redis,
+    deps.store.keys(source.name).readLease,
+    `${ctx.processId}|${ctx.now().toISOString()}`,
+    Math.max(10_000, source.fetch.timeout),
+  );
+  if (!(await lease.take())) return { outcome: 'busy' };
+  lease.keepAlive();
+  try {
+    return await readLeased(ctx, deps, source);
+  } finally {
+    await lease.release();
+  }
+}
+
+async function readLeased(
+  ctx: JobContext,
+  deps: RegisterPollDeps,
+  source: RegisterSourceConfig,
+): Promise<RegisterPollResult> {
   const last = await keptUnlessReshaped(ctx, deps.store, source);
   // The validators and row count of another register's file say nothing of this one's.
   const lastRead = last === null ? undefined : await deps.store.lastRead(source.name);
@@ -50,16 +82,22 @@ export async function runRegisterPoll(
     return { outcome: 'not-read', reason: read.reason };
   }
   if (read.status === 'not-modified') {
+    // The file kept is back (a held read saves no validators): what the held read removed is restored.
+    if (await deps.store.release(source.name))
+      ctx.logger.info({ source: source.name }, 'held-back read replaced by the file kept: nothing told');
     await readWell(ctx, deps.store, source);
     return { outcome: 'not-modified' };
   }
-  const { events, issuers, drops } = await commitRead(ctx, deps.store, source, {
-    snapshot: read.snapshot,
-    last,
-  });
-  await deps.store.saveRead(source.name, read.last, ctx.now());
+  const done = await commitRead(ctx, deps.store, source, { snapshot: read.snapshot, last });
+  if ('held' in done) {
+    await readWell(ctx, deps.store, source);
+    const againMs = Date.parse(done.held.readAgainAt ?? '') - ctx.now().getTime();
+    if (source.confirm.after !== undefined && deps.readAgain) await deps.readAgain(source.name, againMs);
+    return { outcome: 'held', text: done.held.text };
+  }
+  await deps.store.saveKept(source.name, { snapshot: read.snapshot, read: read.last }, ctx.now());
   await readWell(ctx, deps.store, source);
-  return { outcome: 'read', issuers, events, drops };
+  return { outcome: 'read', ...done };
 }
 
 /**
@@ -89,23 +127,16 @@ async function commitRead(
   store: RegisterStore,
   source: RegisterSourceConfig,
   { snapshot, last }: { snapshot: RegisterSnapshot; last: StoredRead | null },
-): Promise<{ events: number; issuers: number; drops: number }> {
-  const { config } = ctx.settings();
+): Promise<{ events: number; issuers: number; drops: number } | { held: HeldRead }> {
+  const verdict = await holdVerdict(ctx, store, source, { last: last?.snapshot, snapshot });
+  if (!verdict.commit) return { held: await holdRead(ctx, store, source, verdict, '') };
   const alerts = aggregateAlertsOf(ctx, source, snapshot, last);
-  const keys = [
-    ...new Set([...(await store.issuerKeys(source.name)), ...snapshot.issuers.map((i) => i.key)]),
-  ];
-  const diff = diffRegister({
-    source,
-    snapshot,
-    previous: await store.snapshots(source.name, keys),
-    now: ctx.now(),
-    thresholds: config.poll.thresholds,
-    onFirstSeen: config.poll.onFirstSeen,
-    ...(last === null ? {} : { listedBefore: new Set(last.snapshot.issuers.map((issuer) => issuer.key)) }),
-    alsoCommit: new Set(alerts.keys()),
-    kept: last?.snapshot,
-  });
+  const diff = await diffRead(ctx, store, source, { snapshot, last, alerts, confirmed: verdict.confirmed });
+  if (diff.unconfirmed !== undefined) {
+    const { emptied, named } = diff.unconfirmed;
+    const why = `; ${emptied} of ${named} issuers that named holders name none`;
+    return { held: await holdRead(ctx, store, source, verdict, why) };
+  }
   // One read of the mutes for the whole file: a read can commit hundreds of issuers.
   const mutes = diff.drops.length + diff.issuers.length > 0 ? await ctx.mutes.list() : [];
   let events = 0;
@@ -122,9 +153,40 @@ async function commitRead(
       publishedOn: snapshot.publishedOn,
     });
   }
-  await store.saveSnapshot(source.name, snapshot, ctx.now());
+  await tellDecision(ctx, source, { verdict, regime: diff.regime });
   if (events > 0) ctx.logger.info({ source: source.name, events }, 'register read found changes');
   return { events, issuers: diff.issuers.length, drops: diff.drops.length };
+}
+
+/** The per-holder diff of a read against the stored snapshots of every issuer the source has. */
+async function diffRead(
+  ctx: JobContext,
+  store: RegisterStore,
+  source: RegisterSourceConfig,
+  input: {
+    snapshot: RegisterSnapshot;
+    last: StoredRead | null;
+    alerts: ReadonlyMap<string, PositionEvent[]>;
+    confirmed: boolean;
+  },
+): Promise<RegisterDiff> {
+  const { config } = ctx.settings();
+  const { snapshot, last } = input;
+  const keys = [
+    ...new Set([...(await store.issuerKeys(source.name)), ...snapshot.issuers.map((i) => i.key)]),
+  ];
+  return diffRegister({
+    source,
+    snapshot,
+    previous: await store.snapshots(source.name, keys),
+    now: ctx.now(),
+    thresholds: config.poll.thresholds,
+    onFirstSeen: config.poll.onFirstSeen,
+    ...(last === null ? {} : { listedBefore: new Set(last.snapshot.issuers.map((issuer) => issuer.key)) }),
+    alsoCommit: new Set(input.alerts.keys()),
+    kept: last?.snapshot,
+    confirmed: input.confirmed,
+  });
 }
 
 /**
@@ -167,56 +229,30 @@ interface IssuerChange {
   publishedOn: string | undefined;
 }
 
-/** Routes and commits one issuer's events with its snapshot, under the source's own keys. */
+/** Hands one issuer's change to the observation tail, under the source's own keys. */
 async function commitIssuer(
   ctx: JobContext,
   store: RegisterStore,
   source: RegisterSourceConfig,
   change: IssuerChange,
 ): Promise<number> {
-  const { issuer } = change;
-  const { config } = ctx.settings();
-  const { previous, diff } = issuer;
-  const told = tellStories(diff.events, previous?.memory ?? {}, ctx.now(), {
-    reopenWindowMs: config.alerts.reopenWindow,
-    flapWindowMs: config.alerts.flapWindow,
-  });
-  // Aggregate events are never read against the 0.5% threshold: they join after the stories.
-  const events = [...told.events, ...change.aggregates];
-  const routing = {
-    channels: config.channels,
-    mutes: change.mutes,
-    now: ctx.now(),
-    options: { confirmedCloses: config.alerts.confirmedCloses },
-  };
-  const plan = withRegimeEvent(
-    planDelivery(events, routing.channels, routing.mutes, routing.now, routing.options),
-    regimeOf(ctx, source, change),
-    routing,
-  );
-  if (change.drop !== undefined) logRegimeDrop(ctx, source, change.drop, plan);
-  const memory = recordFallsTold(told.memory, plan.logged);
+  const { previous, diff, key } = change.issuer;
+  const regime = regimeOf(ctx, source, change);
   const keys = store.keys(source.name);
-  const committed = await commitPoll(ctx.redis, ctx.prefix, {
-    snapshot: { ...diff.next, ...(Object.keys(memory).length > 0 ? { memory } : {}) },
-    expectedPolledAt: previous?.polledAt ?? null,
-    logged: plan.logged,
-    targets: [
-      ...plan.targets,
-      ...(await subscriberTargets(
-        ctx,
-        plan.logged.map(({ event }) => event),
-        change.mutes,
-      )),
-    ],
-    suppressed: plan.suppressed,
-    eventsKept: config.poll.eventsKept,
-    store: { snapshot: keys.snapshot(issuer.key), written: keys.issuers, member: issuer.key },
-  });
-  if (!committed) return 0;
-  const logged = plan.logged.map(({ event }) => event);
-  for (const event of logged) ctx.metrics.events.inc({ kind: event.kind });
-  return logged.length;
+  const outcome = await commitObserved(
+    ctx,
+    ctx.settings(),
+    {
+      previous,
+      diff,
+      aggregates: change.aggregates,
+      ...(regime === undefined ? {} : { regime }),
+      store: { snapshot: keys.snapshot(key), written: keys.issuers, member: key },
+    },
+    change.mutes,
+  );
+  if (change.drop !== undefined) logRegimeDrop(ctx, source, change.drop);
+  return outcome.logged;
 }
 
 /** The regime event of a dropped issuer, with the drop it stands for; none for other issuers. */
@@ -234,35 +270,9 @@ function regimeOf(
   };
 }
 
-/** The poll's plan with the regime event added where its closes would have gone. */
-function withRegimeEvent(
-  plan: DeliveryPlan,
-  regime: { drop: RegimeDrop; event: PositionEvent } | undefined,
-  routing: Parameters<typeof planRegimeEvent>[2],
-): DeliveryPlan {
-  if (regime === undefined) return plan;
-  const own = planRegimeEvent(regime.drop, regime.event, routing);
-  const targets = [...plan.targets];
-  for (const target of own.targets) {
-    const same = targets.findIndex(
-      (t) => t.type === target.type && t.channel === target.channel && t.readyAt === target.readyAt,
-    );
-    const existing = targets[same];
-    if (existing) targets[same] = { ...existing, events: [...existing.events, ...target.events] };
-    else targets.push(target);
-  }
-  return { ...plan, targets, logged: [...plan.logged, ...own.logged] };
-}
-
-function logRegimeDrop(
-  ctx: JobContext,
-  source: RegisterSourceConfig,
-  drop: RegimeDrop,
-  plan: DeliveryPlan,
-): void {
-  const channels = plan.targets.map((t) => t.channel);
+function logRegimeDrop(ctx: JobContext, source: RegisterSourceConfig, drop: RegimeDrop): void {
   ctx.logger.warn(
-    { source: source.name, issuer: drop.key, channels },
+    { source: source.name, issuer: drop.key },
     `${displayText(drop.name)}: named holders no longer published (${source.name}), told once instead of ${drop.closes.length} closes`,
   );
 }

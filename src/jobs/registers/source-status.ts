@@ -1,6 +1,6 @@
 import type { RegisterSourceConfig } from '../../config/schema/sources.js';
 import type { RedisClient } from '../../state/redis-connection.js';
-import { RegisterStore, type SourceHealth } from '../../state/register-store.js';
+import { type HeldRead, RegisterStore, type SourceHealth } from '../../state/register-store.js';
 
 /** How many intervals without a good read make a source stale: one refused file is not yet a problem. */
 export const STALE_AFTER_INTERVALS = 3;
@@ -16,6 +16,8 @@ export interface SourceStatus {
   state: 'read' | 'not-read' | 'stale' | 'never';
   reason: string | null;
   lastGoodAt: string | null;
+  /** A read held back until a confirming read agrees: what it removed and when it is read again. */
+  held?: string;
 }
 
 /** The state of one source from its stored health. Pure. */
@@ -23,8 +25,13 @@ export function sourceState(
   source: Pick<RegisterSourceConfig, 'name' | 'kind' | 'interval'>,
   health: SourceHealth | null,
   nowMs: number,
+  heldRead: HeldRead | null = null,
 ): SourceStatus {
-  const base = { name: source.name, kind: source.kind };
+  const base = {
+    name: source.name,
+    kind: source.kind,
+    ...(heldRead === null ? {} : { held: heldText(heldRead) }),
+  };
   if (health === null) return { ...base, state: 'never', reason: null, lastGoodAt: null };
   const lastGood = health.lastGoodAt ?? health.since;
   const reason = health.status === 'not-read' ? `${health.reason}: ${health.detail ?? ''}`.trim() : null;
@@ -37,6 +44,12 @@ export function sourceState(
   };
 }
 
+/** A held-back read in words: what it removed, since when, and when it is read again. */
+function heldText(held: HeldRead): string {
+  const again = held.readAgainAt === undefined ? '' : `; read again at ${held.readAgainAt}`;
+  return `${held.text} (since ${held.since}${again})`;
+}
+
 /** Every configured source's state, read from Redis. */
 export async function collectSources(
   redis: RedisClient,
@@ -46,6 +59,8 @@ export async function collectSources(
 ): Promise<SourceStatus[]> {
   const store = new RegisterStore(redis, root);
   return Promise.all(
-    sources.map(async (source) => sourceState(source, await store.health(source.name), nowMs)),
+    sources.map(async (source) =>
+      sourceState(source, await store.health(source.name), nowMs, await store.held(source.name)),
+    ),
   );
 }

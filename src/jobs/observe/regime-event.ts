@@ -4,15 +4,15 @@ import { holderKey } from '../../positions/holder-key.js';
 import type { PositionEvent } from '../../positions/types.js';
 import { type DeliveryPlan, type Mute, planDelivery } from '../../routing/index.js';
 import type { RouteOptions, RouteVerdict } from '../../routing/route.js';
-import type { RegimeDrop } from './register-diff.js';
+import type { RegimeDrop } from '../registers/register-diff.js';
 
 /** Who a regime event is about: the named holders as a whole, never one of them. */
 export const NAMED_HOLDERS = 'Named holders';
 
 /** Where and when a regime drop was read. */
 export interface RegimeEventContext {
-  /** `sources[].name`. */
-  source: string;
+  /** `sources[].name`; absent for the upstream API. */
+  source?: string | undefined;
   detectedAt: string;
   /** The day the register stopped naming the holders: the file's publication date, else the read's day. */
   date: string;
@@ -32,7 +32,7 @@ export function regimeEvent(drop: RegimeDrop, ctx: RegimeEventContext): Position
   const from = drop.silent.previous?.polledAt ?? 'first';
   return {
     id: eventId({
-      issuerId: `${ctx.source}:${drop.key}`,
+      issuerId: ctx.source === undefined ? drop.key : `${ctx.source}:${drop.key}`,
       holderKey: key,
       from,
       kind: 'decreased',
@@ -49,7 +49,7 @@ export function regimeEvent(drop: RegimeDrop, ctx: RegimeEventContext): Position
     thresholdsCrossed: [],
     issuerTotal: { before: drop.lastNamedSum, after: 0 },
     detectedAt: ctx.detectedAt,
-    source: ctx.source,
+    ...(ctx.source === undefined ? {} : { source: ctx.source }),
     aggregate: {
       kind: 'named-holders-ended',
       namedPercent: drop.lastNamedSum,
