@@ -8,6 +8,7 @@ import { e2eLatency } from './e2e-latency.js';
 import { footprint } from './footprint.js';
 import { type Benchmark, formatReport, machineInfo, writeReport } from './lib/report.js';
 import { registerE2e } from './register-e2e.js';
+import { registerIsolation } from './register-isolation.js';
 import { registers } from './registers.js';
 
 const BENCHMARKS: readonly Benchmark[] = [
@@ -19,6 +20,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   consoleRender,
   registers,
   registerE2e,
+  registerIsolation,
 ];
 const RESULTS = join(new URL('.', import.meta.url).pathname, 'results');
 
