@@ -39,6 +39,8 @@ const SLOW = [
   // CONSOB and CNMV workbooks first, some 10 s of CPU), then the AFM, Norway, Sweden and FCA files: 25 s.
   'test/e2e/registers-pipeline-named.test.ts',
   'test/e2e/registers-pipeline.test.ts',
+  // Three hostile register files read again and again by a spawned daemon, then the good ones: about 60 s.
+  'test/e2e/registers-hostile.test.ts',
   // Every e-mail template in headless Chromium at two widths, and the web console against a running
   // daemon at 375 and 1280 px, light and dark: about 25 s each.
   'test/browser/*.test.ts',

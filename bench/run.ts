@@ -9,6 +9,7 @@ import { e2eLatency } from './e2e-latency.js';
 import { footprint } from './footprint.js';
 import { type Benchmark, formatReport, machineInfo, writeReport } from './lib/report.js';
 import { registerE2e } from './register-e2e.js';
+import { registerIsolation } from './register-isolation.js';
 import { registers } from './registers.js';
 
 const BENCHMARKS: readonly Benchmark[] = [
@@ -21,6 +22,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   registers,
   registerE2e,
   durability,
+  registerIsolation,
 ];
 const RESULTS = join(new URL('.', import.meta.url).pathname, 'results');
 

@@ -14,8 +14,13 @@ export function isLoopbackHost(hostname: string): boolean {
  * is not loopback, unless the operator opted in. An unparsable URL is not judged here (the schema is).
  */
 export function exposesKeyInClear(baseUrl: string, allowInsecureHttp: boolean): boolean {
-  if (allowInsecureHttp || !URL.canParse(baseUrl)) return false;
-  const url = new URL(baseUrl);
+  return !allowInsecureHttp && isPlainHttpToRemote(baseUrl);
+}
+
+/** Whether `address` is plain `http:` to a host that is not loopback (an unparsable URL is not judged here). */
+export function isPlainHttpToRemote(address: string): boolean {
+  if (!URL.canParse(address)) return false;
+  const url = new URL(address);
   return url.protocol === 'http:' && !isLoopbackHost(url.hostname);
 }
 

@@ -12,6 +12,13 @@ function sameBytes(a: string, b: string): boolean {
   return timingSafeEqual(da, db);
 }
 
+/** The sign-in throttle a Bearer request is counted by: the client's address and its attempts. */
+export interface BearerThrottle {
+  address: string;
+  attempts: number;
+  windowMs: number;
+}
+
 /**
  * Who may see the console: anyone whose `Host` passed the gate when no `http.auth.token` is set (loopback
  * only, the schema sees to it); otherwise a browser signed in with the token (a session in Redis, bound to
@@ -46,12 +53,26 @@ export class ConsoleAuth {
     return this.#sessions.revoke(session);
   }
 
-  /** Whether a request may see the console. */
-  async allows(session: string | undefined, authorization: string | undefined): Promise<boolean> {
-    if (this.#token === undefined) return true;
+  /**
+   * Whether a request may see the console. An `Authorization: Bearer` header is a sign-in attempt of
+   * the client's address: a wrong token is counted against `throttle`'s attempts, as a wrong sign-in
+   * is, and an address that has none left is refused (`throttled`) whatever token it sends.
+   */
+  async allows(
+    session: string | undefined,
+    authorization: string | undefined,
+    throttle: BearerThrottle,
+  ): Promise<'allowed' | 'refused' | 'throttled'> {
+    if (this.#token === undefined) return 'allowed';
     const bearer = /^Bearer (.+)$/i.exec(authorization ?? '')?.[1];
-    if (bearer !== undefined && this.checkToken(bearer)) return true;
-    return this.#sessions.valid(session, this.#fingerprint());
+    if (bearer !== undefined) {
+      const left = await this.#sessions.signInsLeft(throttle.address, throttle.attempts);
+      if (!left.allowed) return 'throttled';
+      if (this.checkToken(bearer)) return 'allowed';
+      await this.#sessions.countSignIn(throttle.address, throttle.attempts, throttle.windowMs);
+      return 'refused';
+    }
+    return (await this.#sessions.valid(session, this.#fingerprint())) ? 'allowed' : 'refused';
   }
 
   /** What a session is bound to: a keyed digest of the token (Redis never holds the token). */

@@ -3,6 +3,7 @@ import type { App } from '../app.js';
 import { collectSecrets } from '../config/secret.js';
 import { CONSOLE_CSS, CONSOLE_JS } from './assets.js';
 import { AUTH_COOKIE, ConsoleAuth } from './auth.js';
+import { clientAddress } from './client-address.js';
 import { consoleCookie, parseCookies } from './cookies.js';
 import { CSRF_FIELD, CsrfTokens, SESSION_COOKIE } from './csrf.js';
 import { hostRules, postSourceAllowed } from './host-rules.js';
@@ -110,6 +111,10 @@ interface Visit {
   auth: ConsoleAuth;
   sessions: ConsoleSessions;
   allowed: boolean;
+  /** A Bearer request from an address that has used its sign-in attempts: refused 429. */
+  throttled: boolean;
+  /** The client's address (the forwarded one behind a trusted proxy): what sign-ins are counted by. */
+  address: string;
   cookie: { secure: boolean };
   secrets: ReturnType<typeof pageSecrets>;
   reply(result: PageResult, extraCookies?: string[]): void;
@@ -130,7 +135,14 @@ async function openVisit(
   const setCookies = session === given ? [] : [consoleCookie(SESSION_COOKIE, session, cookie)];
   const sessions = new ConsoleSessions(app.ctx.redis, app.ctx.prefix);
   const auth = new ConsoleAuth(http.auth.token, sessions);
-  const allowed = await auth.allows(cookies.get(AUTH_COOKIE), request.headers.authorization);
+  const address = clientAddress(request, http.trustedProxies);
+  const verdict = await auth.allows(cookies.get(AUTH_COOKIE), request.headers.authorization, {
+    address,
+    attempts: http.auth.signInAttempts,
+    windowMs: http.auth.signInWindow,
+  });
+  const allowed = verdict === 'allowed';
+  const throttled = verdict === 'throttled';
   const token = csrf.tokenFor(session);
   const reply = (result: PageResult, extraCookies: string[] = []) => {
     const cookie = [...setCookies, ...extraCookies];
@@ -143,7 +155,21 @@ async function openVisit(
     const body = layout(frame, result.body).value;
     send(response, result.status ?? 200, 'text/html; charset=utf-8', body, headers, secrets);
   };
-  return { csrf, http, cookies, given, token, auth, sessions, allowed, cookie, secrets, reply };
+  return {
+    csrf,
+    http,
+    cookies,
+    given,
+    token,
+    auth,
+    sessions,
+    allowed,
+    throttled,
+    address,
+    cookie,
+    secrets,
+    reply,
+  };
 }
 
 /** Checks a POST, then answers sign-in and out, the sign-in redirect, or the route's page. */
@@ -155,6 +181,8 @@ async function answer(
   url: URL,
 ): Promise<void> {
   const path = url.pathname;
+  if (visit.throttled)
+    throw new Refusal(429, 'Too many sign-in attempts from this address: try again later.');
   const form = request.method === 'POST' ? await readForm(request) : new URLSearchParams();
   if (request.method === 'POST')
     checkPost(request, form, { http: visit.http, csrf: visit.csrf, session: visit.given });
@@ -165,7 +193,7 @@ async function answer(
         url,
         form,
         session: visit.cookies.get(AUTH_COOKIE),
-        address: request.socket.remoteAddress ?? 'unknown',
+        address: visit.address,
         csrf: visit.token,
         nowMs: app.ctx.now().getTime(),
       },

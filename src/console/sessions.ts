@@ -62,6 +62,13 @@ export class ConsoleSessions {
     if (id !== undefined && SESSION_ID.test(id)) await this.#redis.del(this.#keys.consoleSession(keyOf(id)));
   }
 
+  /** Whether `address` has attempts left in its window, without counting one (a right Bearer token). */
+  async signInsLeft(address: string, limit: number): Promise<SignInAllowance> {
+    const key = this.#keys.consoleSignIns(address);
+    const [count, ttl] = await Promise.all([this.#redis.get(key), this.#redis.pttl(key)]);
+    return { allowed: Number(count ?? 0) < limit, retryInMs: Math.max(0, ttl) };
+  }
+
   /** Counts one sign-in attempt from `address`: allowed while at most `limit` were made in the window. */
   async countSignIn(address: string, limit: number, windowMs: number): Promise<SignInAllowance> {
     const key = this.#keys.consoleSignIns(address);

@@ -4,7 +4,6 @@ import { CsvError, parse as parseCsvSync } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
 import { RegisterReadError } from './errors.js';
 import type { Cell, DecodedTable } from './types.js';
-import { checkUnpackedSize } from './zip-bound.js';
 
 /** Text encodings the registers serve. */
 export type TextEncoding = 'utf-8' | 'windows-1252';
@@ -74,7 +73,9 @@ export interface WorkbookReading {
 /**
  * An XLSX, ODS (zip) or XLS (BIFF in a compound file) as sheets of cells, with SheetJS 0.20.3.
  * Checks the container first: SheetJS would otherwise read an HTML error page as a table. Blank rows
- * (Sweden pads with 700,000) are dropped; dates stay Excel serials, parsed by `parseDate`.
+ * (Sweden pads with 700,000) are dropped; dates stay Excel serials of the 1900 date system, parsed by
+ * `parseDate`; a cell shown as a percentage reads as the per cent shown (0.0088 shown as 0.88% is 0.88).
+ * What a file may cost is checked before, on its bytes (`shape-bound.ts`), and the call runs in a worker.
  */
 export function decodeWorkbook(bytes: Uint8Array, reading: WorkbookReading = {}): DecodedTable {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -87,7 +88,6 @@ export function decodeWorkbook(bytes: Uint8Array, reading: WorkbookReading = {})
   if (zip && endRecord < 0) {
     throw new RegisterReadError('truncated', 'the spreadsheet ends before its zip directory');
   }
-  if (zip) checkUnpackedSize(buffer, endRecord);
   let workbook: XLSX.WorkBook;
   try {
     workbook = readWorkbook(buffer, zip, reading);
@@ -98,17 +98,24 @@ export function decodeWorkbook(bytes: Uint8Array, reading: WorkbookReading = {})
     });
   }
   const names = keptSheets(workbook, reading);
-  return { sheets: names.map((name) => ({ name, rows: sheetRows(workbook.Sheets[name]) })) };
+  const date1904 = workbook.Workbook?.WBProps?.date1904 === true;
+  return {
+    sheets: names.map((name) => ({ name, rows: sheetRows(workbook.Sheets[name], date1904) })),
+  };
 }
 
 function readWorkbook(buffer: Buffer, zip: boolean, reading: WorkbookReading): XLSX.WorkBook {
   // Values only: no formulas, formatted text or HTML are built for cells the parsers read by value.
+  // `cellNF` keeps each cell's number format (dates and percentages are told by it); `nodim` makes the
+  // range walked the one the cells span, not the one the file declares (the cap counts that range).
   const options: XLSX.ParsingOptions = {
     type: 'buffer',
     dense: true,
     cellFormula: false,
     cellHTML: false,
     cellText: false,
+    cellNF: true,
+    nodim: true,
   };
   // In a zip SheetJS parses only the sheets asked for: CONSOB's 22,000 historic rows are skipped (4 s
   // of 5). A BIFF8 stream is walked whole anyway, so it is not asked for its names first.
@@ -137,8 +144,9 @@ function reachesBound(sheet: XLSX.WorkSheet | undefined, rows: number): boolean 
   return ref !== undefined && sheetJs().utils.decode_range(ref).e.r >= rows - 1;
 }
 
-function sheetRows(sheet: XLSX.WorkSheet | undefined): Cell[][] {
+function sheetRows(sheet: XLSX.WorkSheet | undefined, date1904: boolean): Cell[][] {
   if (sheet === undefined) return [];
+  for (const row of sheet['!data'] ?? []) for (const cell of row ?? []) if (cell) asShown(cell, date1904);
   // Without `cellDates` SheetJS yields no Date cells: dates stay serial numbers.
   return sheetJs().utils.sheet_to_json<Cell[]>(sheet, {
     header: 1,
@@ -146,6 +154,23 @@ function sheetRows(sheet: XLSX.WorkSheet | undefined): Cell[][] {
     blankrows: false,
     defval: null,
   });
+}
+
+// A workbook in the 1904 date system counts days from 1904-01-01: 1,462 days after the 1900 system's day 0.
+const DAYS_1900_TO_1904 = 1_462;
+
+/**
+ * A number cell as the 1900 date system and per cent: the values every parser reads. The format is then
+ * dropped: with it `sheet_to_json` would turn a date cell into a `Date`, where parsers read serials.
+ */
+function asShown(cell: XLSX.CellObject, date1904: boolean): void {
+  const format = cell.z;
+  delete cell.z;
+  if (cell.t !== 'n' || typeof cell.v !== 'number' || typeof format !== 'string') return;
+  // The format's literal text (quoted, escaped, or in brackets: a colour, a locale) is not its shape.
+  const shape = format.replace(/"[^"]*"|\\.|\[[^\]]*\]/g, '');
+  if (shape.includes('%')) cell.v = Number((cell.v * 100).toPrecision(12));
+  else if (date1904 && sheetJs().SSF.is_date(format)) cell.v += DAYS_1900_TO_1904;
 }
 
 function startsWith(buffer: Buffer, magic: readonly number[]): boolean {

@@ -13,8 +13,6 @@ export interface NamedTableLayout {
   header: HeaderSpec<NamedRole>;
   /** The issuer's LEI column, where the register gives one. */
   lei?: RegExp;
-  /** Multiplier to per cent: 100 for Ireland, whose cells hold fractions (0.0088 = 0.88%). */
-  scale?: number;
   /** Header rows to skip below the matched one (CONSOB repeats its header in English). */
   extraHeaderRows?: number;
   /** Rows whose first non-empty cell matches end the table (the AFM's disclaimer trailer). */
@@ -59,9 +57,8 @@ export function namedRowsWithCells(
       isin: requireIsin(cells[c.isin], where),
       issuer: cellText(cells[c.issuer]),
       holder: cellText(cells[c.holder]),
-      // Fractions times 100 give float noise (0.0088 * 100 = 0.88000000000001): registers publish at
-      // most 4 decimals of a per cent.
-      percent: round4(requirePercent(cells[c.percent], where) * (layout.scale ?? 1)),
+      // Registers publish at most 4 decimals of a per cent.
+      percent: round4(requirePercent(cells[c.percent], where)),
       date: requireDate(cells[c.date], where),
     };
     const leiText = lei === undefined ? '' : cellText(cells[lei]);

@@ -2,9 +2,9 @@ import type { Dispatcher } from 'undici';
 import { isPaired, type RegisterKind, type RegisterSourceConfig } from '../config/schema/sources.js';
 import { isRegisterReadError, type NotReadReason } from './errors.js';
 import { fetchRegister } from './fetch.js';
-import { readRegister } from './health.js';
+import { readIsolated } from './isolated-read.js';
 import { REGISTER_REQUESTS } from './paged-fetch.js';
-import { REGISTER_PAIRS, REGISTER_READERS, type RegisterPair } from './registers.js';
+import { REGISTER_PAIRS, type RegisterPair } from './registers.js';
 import type { FileRead, LastRead, RegisterSnapshot } from './types.js';
 
 /**
@@ -111,11 +111,17 @@ async function readFile(
     throw error;
   }
   if (fetched.status === 'not-modified') return fetched;
-  const outcome = readRegister(REGISTER_READERS[file.kind], fetched.bytes, {
-    ...source.fetch,
-    lastGood: file.last,
-    mayEmpty: pastNamedHolders(source, now),
-  });
+  const outcome = await readIsolated(
+    {
+      ...source.fetch,
+      ...source.parse,
+      kind: file.kind,
+      bytes: fetched.bytes,
+      lastRows: file.last?.rows,
+      mayEmpty: pastNamedHolders(source, now),
+    },
+    source.parse,
+  );
   if (outcome.status === 'not-read') return { ...outcome, detail: labelled(outcome.detail) };
   return {
     status: 'read',

@@ -17,7 +17,7 @@ import { CHROMIUM_NOTE, SKIP_WITHOUT_CHROMIUM } from './needs-chromium.js';
 // reaches this machine: what a DNS-rebinding page is once its name points at loopback. PNGs of what each
 // test checks land in demo-out/console-rebinding/ (gitignored).
 const OUT = join('demo-out', 'console-rebinding');
-const TOKEN = 'rebinding-token-7d41c0';
+const TOKEN = 'rebinding-token-7d41c0-e2f9a56b1c8d307f';
 const MUTE = 'Rebound Capital LLP';
 
 let stack: Stack;

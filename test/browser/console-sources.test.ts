@@ -28,7 +28,7 @@ import { CHROMIUM_NOTE, SKIP_WITHOUT_CHROMIUM } from './needs-chromium.js';
 // NEL is renamed with markup, an ampersand and quotes, one of its holders is a <script>. Screenshots
 // land in a temporary directory, kept for looking at: its path is printed.
 const OUT = join(tmpdir(), 'shortwatch-console-sources');
-const TOKEN = 'sources-token-3b81e5';
+const TOKEN = 'sources-token-3b81e5-0c7d94f2a6e815b3';
 const NEL = 'NO0010081235';
 const NEL_NAME = 'NEL <b>&amp; "Hydrogen" ASA';
 const SCRIPT_HOLDER = `<script>alert(1)</script> O'Brien & Co`;

@@ -19,7 +19,7 @@ import { createTestRedis, deleteByPrefix, TEST_REDIS_URL, type TestRedis } from 
 import { containerEnv, read, shortwatchServices } from './example-compose.js';
 
 const ROOT = new URL('../../', import.meta.url);
-const TOKEN = 'console-token-7d41e2';
+const TOKEN = 'console-token-7d41e2-b93f0c58a1d64e27';
 
 /**
  * An address of this machine that is not loopback, as a container's eth0 is to its port forward. Without

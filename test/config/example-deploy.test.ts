@@ -35,7 +35,7 @@ const readme = read('README.md');
 const listed = new Set([...envExample.matchAll(/^(?:# )?([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]));
 /** The .env of a fresh copy: the required variables filled in, as the README says. */
 const dotEnv = freshDotEnv();
-const TOKEN = 'console-token-0f3a9c';
+const TOKEN = 'console-token-0f3a9c-51e8d2b7c4a09f36';
 
 /** The copied example, loaded in a container of `s` whose .env is `env`. */
 const load = (s: Parameters<typeof containerEnv>[0], env: Record<string, string>): Config =>

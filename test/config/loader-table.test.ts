@@ -150,6 +150,28 @@ describe('parseConfig rejects, naming the key path', () => {
       },
     ],
     [
+      'a source read over plain http from a remote host',
+      yaml('sources: [{ name: afm, kind: afm-current, url: http://www.afm.nl/export.csv }]'),
+      ENV,
+      {
+        path: 'sources[0].url',
+        message:
+          'must be https:// (a file read in clear can be altered on the way); plain http:// is accepted for a loopback host (127.0.0.0/8, ::1, localhost) or with allowInsecure: true on the source',
+      },
+    ],
+    [
+      "Sweden's aggregate file over plain http from a remote host",
+      yaml(
+        'sources: [{ name: fi, kind: se-fi-current, url: https://fi.se/a.ods, aggregateUrl: http://fi.se/b.ods }]',
+      ),
+      ENV,
+      {
+        path: 'sources[0].aggregateUrl',
+        message:
+          'must be https:// (a file read in clear can be altered on the way); plain http:// is accepted for a loopback host (127.0.0.0/8, ::1, localhost) or with allowInsecure: true on the source',
+      },
+    ],
+    [
       'an email channel without smtpUrl or host',
       yaml('channels: [{ name: mail, kind: email, from: a@example.com, to: [b@example.com] }]'),
       ENV,

@@ -8,7 +8,7 @@ import { createConsole } from '../../src/console/handler.js';
 import { startHttpServer } from '../../src/ops/http-server.js';
 import { runShortwatch, type Stack, startStack, updateConfig } from '../e2e/harness.js';
 
-const TOKEN = 'console-token-5f2c9a';
+const TOKEN = 'console-token-5f2c9a-d4e71b08c3a65f92';
 
 /** A GET naming any `Host` (fetch sets its own): the status and the body. */
 function getAs(base: string, path: string, host: string): Promise<{ status: number; body: string }> {
@@ -59,23 +59,65 @@ describe('binding the console beyond loopback needs http.auth.token', () => {
     ['0.0.0.0 with no port (the endpoint is off)', { host: '0.0.0.0' }, []],
     [
       'allowed hosts: a name, a name with its port, an IPv6 address',
-      { port: 9464, allowedHosts: ['shortwatch', 'ops.example.com:8443', '[fd00::5]'] },
+      {
+        port: 9464,
+        allowedHosts: ['shortwatch', 'ops.example.com:8443', '[fd00::5]'],
+        auth: { token: TOKEN },
+      },
       [],
     ],
     [
+      'a non-loopback allowed host without a token (published through a proxy)',
+      { port: 9464, host: '127.0.0.1', allowedHosts: ['localhost:9464', 'ops.example.com'] },
+      ['http.auth.token'],
+    ],
+    [
+      'only loopback allowed hosts without a token',
+      { port: 9464, allowedHosts: ['localhost:9464', '[::1]'] },
+      [],
+    ],
+    [
+      'a public URL without a token (a proxy in front of 127.0.0.1)',
+      { port: 9464, host: '127.0.0.1', publicUrl: 'https://console.example.com/' },
+      ['http.auth.token'],
+    ],
+    [
+      'a public URL with the console off',
+      { port: 9464, publicUrl: 'https://console.example.com/', console: false },
+      [],
+    ],
+    ['a token of one character', { port: 9464, auth: { token: 'x' } }, ['http.auth.token']],
+    ['a token of 31 characters', { port: 9464, auth: { token: TOKEN.slice(0, 31) } }, ['http.auth.token']],
+    ['a token of 32 characters', { port: 9464, auth: { token: TOKEN.slice(0, 32) } }, []],
+    [
+      'a token of one character repeated',
+      { port: 9464, auth: { token: 'a'.repeat(40) } },
+      ['http.auth.token'],
+    ],
+    ['trusted proxies by address', { port: 9464, trustedProxies: ['127.0.0.1', '::1', '10.0.0.2'] }, []],
+    [
+      'a trusted proxy by name',
+      { port: 9464, trustedProxies: ['proxy.internal'] },
+      ['http.trustedProxies[0]'],
+    ],
+    [
       'an allowed host written as a URL',
-      { port: 9464, allowedHosts: ['https://ops.example.com'] },
+      { port: 9464, allowedHosts: ['https://ops.example.com'], auth: { token: TOKEN } },
       ['http.allowedHosts[0]'],
     ],
     [
       'an allowed host with a path',
-      { port: 9464, allowedHosts: ['ok', 'ops.example.com/x'] },
+      { port: 9464, allowedHosts: ['ok', 'ops.example.com/x'], auth: { token: TOKEN } },
       ['http.allowedHosts[1]'],
     ],
-    ['an https public URL', { port: 9464, publicUrl: 'https://console.example.com/' }, []],
+    [
+      'an https public URL',
+      { port: 9464, publicUrl: 'https://console.example.com/', auth: { token: TOKEN } },
+      [],
+    ],
     [
       'a public URL of another scheme',
-      { port: 9464, publicUrl: 'ftp://console.example.com/' },
+      { port: 9464, publicUrl: 'ftp://console.example.com/', auth: { token: TOKEN } },
       ['http.publicUrl'],
     ],
     ['a session of no time', { port: 9464, auth: { sessionTtl: '0s' } }, ['http.auth.sessionTtl']],
@@ -220,7 +262,8 @@ describe('the console over HTTP', () => {
   }, 30_000);
 
   it('answers 421 to a Host it does not serve (console, /readyz, /metrics), keeps /healthz open, serves http.allowedHosts', async () => {
-    const base = await serve({ allowedHosts: ['shortwatch'] });
+    // A host beyond loopback publishes the console: it needs its token.
+    const base = await serve({ allowedHosts: ['shortwatch'], auth: { token: TOKEN } });
     const port = new URL(base).port;
     for (const path of ['/', '/mutes', '/readyz', '/metrics', '/login', '/nowhere']) {
       const rebound = await getAs(base, path, `rebound.test:${port}`);
@@ -229,7 +272,7 @@ describe('the console over HTTP', () => {
     }
     expect((await getAs(base, '/healthz', `rebound.test:${port}`)).status).toBe(200);
     for (const host of [`localhost:${port}`, `[::1]:${port}`, `shortwatch:${port}`, 'shortwatch']) {
-      const page = await getAs(base, '/mutes', host);
+      const page = await getAs(base, '/login', host);
       expect(page.status, host).toBe(200);
       expect(page.body, host).toContain('name="csrf"');
     }
@@ -299,6 +342,46 @@ describe('the console over HTTP', () => {
     expect(fourth.status).toBe(429);
     expect(await fourth.text()).toContain('Too many sign-in attempts');
     expect(cookieOf(fourth, 'sw_auth')).toBe('');
+  }, 30_000);
+
+  it('counts wrong Bearer tokens with the sign-in attempts: past them even the right one is refused (429)', async () => {
+    const base = await serve({ auth: { token: TOKEN, signInAttempts: 3 } });
+    const bearer = (token: string) =>
+      fetch(`${base}/`, { headers: { authorization: `Bearer ${token}` }, redirect: 'manual' });
+    expect((await bearer(TOKEN)).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await bearer(`guess-${i}`)).status).toBe(303);
+    const fourth = await bearer(TOKEN);
+    expect(fourth.status).toBe(429);
+    expect(await fourth.text()).toContain('Too many sign-in attempts');
+    // The form shares the count: this address has no attempt left there either.
+    const login = await fetch(`${base}/login`);
+    const cookie = cookieOf(login, 'sw_session');
+    const csrf = /name="csrf" value="([^"]+)"/.exec(await login.text())?.[1] ?? '';
+    expect((await post(base, '/login', { csrf, token: TOKEN }, { cookie })).status).toBe(429);
+  }, 30_000);
+
+  it('behind a trusted proxy counts attempts by the forwarded address, not the proxy', async () => {
+    const base = await serve({ auth: { token: TOKEN, signInAttempts: 2 }, trustedProxies: ['127.0.0.1'] });
+    const from = (client: string, token: string) =>
+      fetch(`${base}/`, {
+        headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': `203.0.113.9, ${client}` },
+        redirect: 'manual',
+      });
+    for (let i = 0; i < 2; i++) expect((await from('198.51.100.7', `guess-${i}`)).status).toBe(303);
+    expect((await from('198.51.100.7', TOKEN)).status).toBe(429);
+    // Another client behind the same proxy is not locked out by the guesser.
+    expect((await from('198.51.100.8', TOKEN)).status).toBe(200);
+  }, 30_000);
+
+  it('ignores X-Forwarded-For from an address that is not a trusted proxy', async () => {
+    const base = await serve({ auth: { token: TOKEN, signInAttempts: 2 } });
+    const from = (client: string, token: string) =>
+      fetch(`${base}/`, {
+        headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': client },
+        redirect: 'manual',
+      });
+    for (let i = 0; i < 2; i++) expect((await from(`198.51.100.${i}`, `guess-${i}`)).status).toBe(303);
+    expect((await from('198.51.100.50', TOKEN)).status).toBe(429);
   }, 30_000);
 
   it('sets Secure on its cookies when http.publicUrl is https, and not on plain loopback', async () => {

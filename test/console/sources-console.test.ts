@@ -18,7 +18,7 @@ const HOSTILE_ESCAPED = 'Björn &lt;b&gt;&amp;amp; &quot;Söner&quot; AB';
 const SWEDISH = { namesHolders: true, threshold: 0.1 };
 const UNREACHABLE = 'http://127.0.0.1:9/register.csv';
 // A register URL holding an access token (as `${FI_TOKEN}` in the config would): never shown.
-const TOKEN = 'SWSECRET-tok-51c9';
+const TOKEN = 'SWSECRET-tok-51c9-8e2fa07b3d61c94e5a';
 const TOKENED = `http://reader:${TOKEN}@127.0.0.1:9/GetAktuellFile/?token=${TOKEN}`;
 // Ericsson's aggregate, kept under its LEI, joined to its A share: a watchlist by that ISIN follows it.
 const ERICSSON_LEI = 'lei:549300W9JLPW15XDNJ42';

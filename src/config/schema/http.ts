@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { isLoopbackHost } from '../upstream-url.js';
 import { duration, secret } from './value-types.js';
@@ -14,14 +15,25 @@ const flag = z.union([z.boolean(), z.enum(['true', 'false']).transform((text) =>
 
 // Empty is no token, so that `token: ${SHORTWATCH_HTTP_TOKEN:-}` may stay in the file while the variable is
 // unset: the console then stays where no token is needed (loopback), or the check below names the key.
+// A token a browser or a script types is guessed over the network: at least 32 characters, and not a few
+// characters repeated (e.g. `openssl rand -base64 32`).
+const TOKEN_MIN = 32;
+const TOKEN_DISTINCT = 8;
+const consoleToken = z
+  .string()
+  .refine(
+    (token) => token.length >= TOKEN_MIN && new Set(token).size >= TOKEN_DISTINCT,
+    `must be at least ${TOKEN_MIN} random characters (e.g. openssl rand -base64 32)`,
+  )
+  .pipe(secret);
 const optionalToken = z
-  .preprocess((value) => (value === '' ? undefined : value), secret.optional())
+  .preprocess((value) => (value === '' ? undefined : value), consoleToken.optional())
   .optional();
 
 const authSchema = z
   .strictObject({
     token: optionalToken.describe(
-      'Token that opens the web console (sign-in form or `Authorization: Bearer`); required when `http.host` is not loopback and the console is on. Empty counts as unset. `/healthz`, `/readyz` and `/metrics` never ask for it.',
+      'Token that opens the web console (sign-in form or `Authorization: Bearer`): at least 32 random characters. Required while the console is on and it is published: `http.host` not loopback, `http.publicUrl` set, or an `http.allowedHosts` entry that is not loopback. Empty counts as unset. `/healthz`, `/readyz` and `/metrics` never ask for it.',
     ),
     sessionTtl: duration
       .refine((ms) => ms >= 60_000, 'must be at least 1m')
@@ -35,7 +47,7 @@ const authSchema = z
       .positive()
       .default(10)
       .describe(
-        'Sign-in attempts one client address may make per `http.auth.signInWindow` (right or wrong); more are answered 429.',
+        'Sign-in attempts one client address may make per `http.auth.signInWindow` (right or wrong), counting `Authorization: Bearer` requests with a wrong token; more are answered 429. Behind `http.trustedProxies` the client address is the one the proxy forwards.',
       ),
     signInWindow: duration
       .refine((ms) => ms >= 1_000, 'must be at least 1s')
@@ -51,6 +63,18 @@ const HOST_ENTRY = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 export function isLoopbackBind(host: string): boolean {
   // `::1` as a bind address has no brackets; isLoopbackHost compares URL hostnames, which have them.
   return isLoopbackHost(host) || host === '::1';
+}
+
+/** Where a console is reachable from beyond this machine, in words, or undefined when it is not. */
+function publishedAt(http: {
+  host: string;
+  publicUrl?: string | undefined;
+  allowedHosts: string[];
+}): string | undefined {
+  if (!isLoopbackBind(http.host)) return `on ${http.host} (not loopback)`;
+  if (http.publicUrl !== undefined) return `at http.publicUrl ${http.publicUrl}`;
+  const remote = http.allowedHosts.find((entry) => !isLoopbackHost(entry.replace(/:\d+$/, '')));
+  return remote === undefined ? undefined : `to http.allowedHosts ${remote} (not loopback)`;
 }
 
 /** Schema of the `http` section. */
@@ -82,6 +106,12 @@ export const httpSchema = z
       .describe(
         'Host names the endpoint answers to besides loopback (127.0.0.0/8, localhost, [::1]), IP addresses and the host of `http.publicUrl`: e.g. `shortwatch.example.com` (any port) or `shortwatch:9464` (that port only). A request for any other `Host` is answered 421 (DNS rebinding), except `/healthz`; a console POST whose `Origin` (or `Referer`) names another host is refused 403.',
       ),
+    trustedProxies: z
+      .array(z.string().refine((entry) => isIP(entry) !== 0, 'must be an IP address'))
+      .default([])
+      .describe(
+        'Addresses of the reverse proxies in front of the endpoint (e.g. `127.0.0.1`). A request from one of them is taken to come from the last address its proxy appended to `X-Forwarded-For`, which the sign-in throttle counts by; from any other address the header is ignored.',
+      ),
     publicUrl: z
       .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
       .optional()
@@ -90,13 +120,14 @@ export const httpSchema = z
       ),
   })
   .superRefine((http, ctx) => {
-    // The console can retry deliveries and mute alerts: off this machine, only with a token.
+    // The console can retry deliveries and mute alerts: published beyond this machine, only with a token.
     if (http.port === undefined || !http.console || http.auth.token !== undefined) return;
-    if (isLoopbackBind(http.host)) return;
+    const published = publishedAt(http);
+    if (published === undefined) return;
     ctx.addIssue({
       code: 'custom',
       path: ['auth', 'token'],
-      message: `is required to serve the console on ${http.host} (not loopback): set a token, bind 127.0.0.1, or set http.console: false`,
+      message: `is required to serve the console ${published}: set a token, or set http.console: false`,
     });
   })
   .describe('HTTP endpoint for the web console, /healthz, /readyz and /metrics.');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isPlainHttpToRemote } from '../upstream-url.js';
 import { duration, percent } from './value-types.js';
 
 /** The registers shortwatch can read whole, one parser each (src/sources/registers.ts). */
@@ -65,6 +66,50 @@ export const registerFetchSchema = z.strictObject({
     .min(0)
     .default(10)
     .describe('The shrink check applies only when the last good read had at least this many data rows.'),
+});
+
+/**
+ * Schema of how one register file is decoded and parsed: in a worker thread with these limits, after
+ * caps checked on the bytes before any parser sees them (src/sources/shape-bound.ts).
+ */
+export const registerParseSchema = z.strictObject({
+  timeout: duration
+    .prefault('60s')
+    .describe(
+      'Time limit for decoding and parsing one file in its worker thread; past it the worker is stopped and the file is "not read" (`timeout`).',
+    ),
+  maxMemory: z
+    .number()
+    .int()
+    .min(64)
+    .default(256)
+    .describe(
+      'Heap limit of the parsing worker thread in MiB (V8\'s old generation); a file that needs more is "not read" (`too-large`).',
+    ),
+  maxCells: z
+    .number()
+    .int()
+    .min(1_000)
+    .default(2_000_000)
+    .describe(
+      'Most cells one file may hold, counted before the parser runs: rows times columns of each sheet, repeated rows and columns counted (an ODS row repeated 1,000 times counts 1,000 rows); in a CSV every field. A file with more is "not read" (`too-large`).',
+    ),
+  maxLineBytes: z
+    .number()
+    .int()
+    .min(1024)
+    .default(64 * 1024)
+    .describe(
+      'Longest line of a CSV file in bytes, checked before the parser runs; a longer one is "not read" (`too-large`).',
+    ),
+  maxUnpackedBytes: z
+    .number()
+    .int()
+    .min(1024 * 1024)
+    .default(128 * 1024 * 1024)
+    .describe(
+      'Most bytes a spreadsheet (XLSX, ODS: a zip) may unpack to, measured by inflating every entry SheetJS would read, with a cap; a zip whose directory cannot be walked is refused (`unparseable`).',
+    ),
 });
 
 /** Schema of the issuer-aggregate events (src/sources/aggregate-diff.ts). */
@@ -152,6 +197,10 @@ const sourceName = z
   .regex(/^[a-z][a-z0-9-]{0,39}$/u, 'must be lower-case letters, digits and -, starting with a letter')
   .describe('Name of the source, shown on every event it raises (e.g. `afm`); unique.');
 
+const INSECURE_SOURCE_MESSAGE =
+  'must be https:// (a file read in clear can be altered on the way); plain http:// is accepted for a ' +
+  'loopback host (127.0.0.0/8, ::1, localhost) or with allowInsecure: true on the source';
+
 /** Schema of one whole-register source in the config file. */
 export const registerSourceSchema = z
   .strictObject({
@@ -168,7 +217,18 @@ export const registerSourceSchema = z
       .prefault('1h')
       .describe('How often the file is asked for (one conditional GET: an unchanged file costs a 304).'),
     watchlist: registerWatchlistSchema,
+    allowInsecure: z
+      .boolean()
+      .default(false)
+      .describe(
+        'Accept a plain `http://` address (`url`, `aggregateUrl`) of a host that is not loopback. Off, such an address is a config error: a file read in clear can be altered on the way. Loopback (127.0.0.0/8, ::1, localhost) is always accepted.',
+      ),
     fetch: registerFetchSchema.prefault({}).describe('Limits on each read of the file.'),
+    parse: registerParseSchema
+      .prefault({})
+      .describe(
+        'Limits on decoding and parsing each file, done in a worker thread so a hostile file cannot stall or take down the process.',
+      ),
     aggregates: aggregateEventsSchema
       .prefault({})
       .describe('When issuer aggregates and the interest below the public threshold raise events.'),
@@ -180,6 +240,11 @@ export const registerSourceSchema = z
       .describe('When a read that removes much of the register waits for a confirming read.'),
   })
   .superRefine((source, ctx) => {
+    for (const key of ['url', 'aggregateUrl'] as const) {
+      const address = source[key];
+      if (address !== undefined && !source.allowInsecure && isPlainHttpToRemote(address))
+        ctx.addIssue({ code: 'custom', path: [key], message: INSECURE_SOURCE_MESSAGE });
+    }
     if (source.aggregateUrl !== undefined && !isPaired(source.kind)) {
       ctx.addIssue({
         code: 'custom',
@@ -199,6 +264,8 @@ export const sourcesSchema = z
 
 /** A whole-register source as configured (defaults applied). */
 export type RegisterSourceConfig = z.output<typeof registerSourceSchema>;
+/** Parse limits of one register source (defaults applied). */
+export type RegisterParseConfig = z.output<typeof registerParseSchema>;
 /** Fetch limits of one register source (defaults applied). */
 export type RegisterFetchConfig = z.output<typeof registerFetchSchema>;
 /** When named holders end (defaults applied). */

@@ -67,7 +67,9 @@ const CNMV: NamedTableLayout = {
   lei: /^lei$/,
 };
 
-// Central Bank of Ireland: headers end in colons, data from column B, % stored as a fraction.
+// Central Bank of Ireland: headers end in colons, data from column B. Its cells hold fractions shown as
+// per cents (0.0088 shown as 0.88%), which the decoder reads as shown: were it to switch to plain per-cent
+// numbers, they would read alike.
 const CBI: NamedTableLayout = {
   header: {
     holder: /^position holder:?$/,
@@ -76,7 +78,6 @@ const CBI: NamedTableLayout = {
     percent: /^net short position %:?$/,
     date: /^position date:?$/,
   },
-  scale: 100,
 };
 
 // FSMA: comma-separated, quoted only sometimes, decimal comma, dd/mm/yyyy, no final newline.
