@@ -1,7 +1,14 @@
 import type { ChannelConfig } from '../config/schema.js';
+import { Outbox } from '../state/outbox.js';
 import type { RedisClient } from '../state/redis-connection.js';
+import { SenderBeats } from '../state/sender-beats.js';
 import { ChannelDeliverer } from './deliverer.js';
 import type { DeliveryParts } from './parts.js';
+
+/** How often the delivery path says it is alive: far inside any claim grace. */
+const BEAT_MS = 1_000;
+/** Every this many beats, incarnations silent for a day are forgotten. */
+const SWEEP_EVERY_BEATS = 600;
 
 /** Wake-up messages starting with this are liveness probes (channel names cannot hold a `:`). */
 export const WAKE_PROBE_PREFIX = 'probe:';
@@ -14,8 +21,9 @@ export function wakeProbePrefix(processId: string): string {
 /**
  * The deliverers of one process, one per configured channel, woken through Redis pub/sub whenever a
  * commit, a notice or a digest seal adds work (the deliverers also look once a second on their own).
- * `ctx.redis` is the delivery path's own connection: src/ops/delivery-liveness.ts proves it and the
- * subscriber answer, and replaces the whole set when either is stuck.
+ * `ctx.redis` is the delivery path's own connection: it carries the incarnation's heartbeat (so a wedged
+ * path stops beating), and src/ops/delivery-liveness.ts proves it and the subscriber answer; a stuck one
+ * makes the process exit, after {@link close} handed what was sent over the command connection.
  */
 export class DeliverySet {
   readonly #ctx: DeliveryParts;
@@ -23,10 +31,18 @@ export class DeliverySet {
   readonly #deliverers = new Map<string, ChannelDeliverer>();
   /** The last liveness probe heard on the wake-up topic. */
   #probeHeard: string | undefined;
+  readonly #beats: SenderBeats;
+  /** The process's command connection: what was sent is recorded over it at close. */
+  readonly #fallback: RedisClient;
+  #beatTimer: NodeJS.Timeout | undefined;
+  #beating = false;
+  #beatCount = 0;
 
-  constructor(ctx: DeliveryParts, subscriber: RedisClient) {
+  constructor(ctx: DeliveryParts, subscriber: RedisClient, fallback: RedisClient) {
     this.#ctx = ctx;
     this.#subscriber = subscriber;
+    this.#fallback = fallback;
+    this.#beats = new SenderBeats(ctx.redis, ctx.prefix);
   }
 
   /** Subscribes to wake-ups and starts a deliverer per channel. */
@@ -37,7 +53,23 @@ export class DeliverySet {
       else if (channel.startsWith(wakeProbePrefix(this.#ctx.processId))) this.#probeHeard = channel;
     });
     await this.#subscriber.subscribe(this.#ctx.outbox.wakeChannel);
+    // The first beat before any claim: a claim never names an incarnation that has not beaten.
+    await this.#beats.beat(this.#ctx.processId);
+    this.#beatTimer = setInterval(() => void this.#beat(), BEAT_MS).unref();
     this.sync(this.#ctx.settings().config.channels);
+  }
+
+  /** One heartbeat, never two at once (a wedged connection holds one, and the next are skipped). */
+  async #beat(): Promise<void> {
+    if (this.#beating) return;
+    this.#beating = true;
+    try {
+      await this.#beats.beat(this.#ctx.processId, ++this.#beatCount % SWEEP_EVERY_BEATS === 0);
+    } catch {
+      // Redis does not answer: the beat lapses, which is what the other processes must see.
+    } finally {
+      this.#beating = false;
+    }
   }
 
   /** Starts deliverers for new channels and stops those of removed ones (config reload). */
@@ -66,31 +98,29 @@ export class DeliverySet {
     return this.#probeHeard;
   }
 
-  /** Finishes messages in flight (up to `timeoutMs`), releases every lease, closes both connections. */
+  /**
+   * Finishes messages in flight (up to `timeoutMs`), records over the command connection what was sent
+   * and not recorded (the delivery connection may be the stuck one), releases every lease, closes both
+   * connections. The heartbeat is forgotten only when nothing sent is left unrecorded.
+   */
   async close(timeoutMs: number): Promise<void> {
+    if (this.#beatTimer) clearInterval(this.#beatTimer);
+    const deliverers = [...this.#deliverers.values()];
     const graceful = (async () => {
-      await Promise.all([...this.#deliverers.values()].map((d) => d.stop(timeoutMs)));
+      await Promise.all(deliverers.map((d) => d.stop(timeoutMs)));
+      const outbox = new Outbox(this.#fallback, this.#ctx.prefix);
+      const handed = await Promise.all(deliverers.map((d) => d.handOver(outbox).catch(() => false)));
+      if (handed.every(Boolean))
+        await new SenderBeats(this.#fallback, this.#ctx.prefix).forget(this.#ctx.processId);
       for (const client of [this.#subscriber, this.#ctx.redis])
         await client.quit().catch(() => client.disconnect());
     })();
     // A stuck connection answers neither the lease release nor the quit: cut it after the grace.
-    const cut = new Promise<void>((resolve) => setTimeout(resolve, timeoutMs + 1_000).unref());
-    await Promise.race([graceful, cut]);
+    const cut = new Promise<void>((resolve) => setTimeout(resolve, timeoutMs + 3_000).unref());
+    await Promise.race([graceful.catch(() => undefined), cut]);
     this.#subscriber.disconnect();
     this.#ctx.redis.disconnect();
-    await graceful;
-    this.#deliverers.clear();
-  }
-
-  /**
-   * Drops a stuck set: both connections are cut first (a quit would wait on them for ever; cut, their
-   * pending commands fail at once), then the deliverers stop. Their leases are this process's, so the set
-   * that replaces it takes them over at once.
-   */
-  async abandon(timeoutMs: number): Promise<void> {
-    this.#ctx.redis.disconnect();
-    this.#subscriber.disconnect();
-    await Promise.all([...this.#deliverers.values()].map((d) => d.stop(timeoutMs)));
+    // Not awaited further: a stuck command connection may never answer the hand-over.
     this.#deliverers.clear();
   }
 }

@@ -9,9 +9,8 @@ import { type LivenessReport, LivenessTicker, LivenessTracker, redisAnswers } fr
 // proxy that holds its bytes) leaves every deliverer waiting on it for ever: alerts stop, nothing says so.
 // So every `interval` this process pings the delivery connection and publishes a probe on the wake-up
 // topic, which its own subscriber must hear. Neither answered within `timeout` while the command
-// connection reaches Redis: the delivery path is stuck; it is replaced once (new connections, new
-// deliverers), and if that does not bring a probe through within another timeout the process asks to exit
-// non-zero, for its supervisor to restart it.
+// connection reaches Redis: the delivery path is stuck, and the process asks to exit non-zero for its
+// supervisor to restart it (its deliverers first record what they sent over the command connection).
 
 /** What the delivery liveness check is given; everything from outside. */
 export interface DeliveryLivenessOptions {
@@ -22,11 +21,9 @@ export interface DeliveryLivenessOptions {
   commands: RedisClient;
   /** The pub/sub topic the deliverers are woken on. */
   wakeTopic: string;
-  /** The delivery set running now (a recreation replaces it). */
+  /** The delivery set running now. */
   deliveries: () => DeliverySet | undefined;
-  /** Abandons the stuck delivery set and starts a new one on new connections. */
-  recreate: () => Promise<void>;
-  /** Called once when recreating did not help: the process should exit non-zero. */
+  /** Called once when the path is stuck: the process should exit non-zero. */
   onDead: (reason: string) => void;
   /** Called when a probe came through (the first of this process, or the first after a problem). */
   onAlive?: () => void;
@@ -54,8 +51,7 @@ export class DeliveryLiveness {
       onDead: options.onDead,
       words: {
         back: 'the delivery path answers again',
-        recreating: 'delivery path stuck: recreating its Redis connections and deliverers',
-        dead: 'the delivery path cannot recover in this process: exiting',
+        dead: 'the delivery path is stuck: exiting for the supervisor to restart the process',
       },
     });
     this.#ticker = new LivenessTicker({
@@ -96,12 +92,8 @@ export class DeliveryLiveness {
       if (tracker.alive(now)) this.#o.onAlive?.();
     } else if (now - tracker.deadlineFrom > this.#o.timeoutMs) {
       const silent = Math.round((now - tracker.deadlineFrom) / 1000);
-      await tracker.stuck(`no delivery probe came through for ${silent} s while Redis answers`, async () => {
-        // Probes sent to the old set prove nothing about the new one.
-        this.#pinged = this.#proven;
-        await this.#o.recreate();
-      });
-      if (tracker.dead) return;
+      tracker.die(`no delivery probe came through for ${silent} s while Redis answers`);
+      return;
     } else {
       tracker.recovering('waiting for a delivery probe to come through');
     }

@@ -33,6 +33,11 @@ export function stateKeys(root: string) {
     baselined: `${root}:baselined`,
     notices: `${root}:notices`,
     workers: `${root}:workers`,
+    /**
+     * HASH process incarnation → Redis' time (epoch ms) of its delivery path's last heartbeat: how long a
+     * lease holder leaves a message another incarnation claimed (state/outbox.ts `takeOver`).
+     */
+    senders: `${root}:senders`,
     /** HASH process id → epoch ms of its last liveness tick: whose probe queue (`live-…`) may be deleted. */
     liveness: `${root}:liveness`,
     access: `${root}:access`,
