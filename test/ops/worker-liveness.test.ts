@@ -60,7 +60,9 @@ describe('worker liveness', () => {
     expect(check.report()).toMatchObject({ state: 'stuck' });
     expect(dead[0]).toMatch(/^no probe job completed for \d+ s while Redis answers$/);
     expect(jobs.status).toBe('end');
-    expect(log.withMessage('BullMQ workers are stuck: exiting for the supervisor to restart the process')).toHaveLength(1);
+    expect(
+      log.withMessage('BullMQ workers are stuck: exiting for the supervisor to restart the process'),
+    ).toHaveLength(1);
   });
 });
 
