@@ -4,6 +4,7 @@ import { DeliverySet } from '../delivery/delivery-set.js';
 import type { DeliveryParts } from '../delivery/parts.js';
 import { DeliveryLiveness } from '../ops/delivery-liveness.js';
 import type { RedisHealth } from '../ops/redis-health.js';
+import { redisReachable } from '../ops/redis-reachable.js';
 import type { LivenessReport } from '../ops/worker-liveness.js';
 import type { Notices } from '../state/notices.js';
 import { openRedis, type RedisClient } from '../state/redis-connection.js';
@@ -48,6 +49,7 @@ export class DeliveryPath {
       intervalMs: liveness.interval,
       timeoutMs: liveness.timeout,
       commands,
+      reachable: () => redisReachable(ctx.settings().config.redis, `${this.#parts.connectionName}:referee`),
       wakeTopic: ctx.outbox.wakeChannel,
       deliveries: () => this.#deliveries,
       onDead,

@@ -4,6 +4,7 @@ import type { JobContext } from '../jobs/context.js';
 import { RegisterDaemon } from '../jobs/registers/register-daemon.js';
 import { WorkerSet } from '../jobs/workers.js';
 import type { RedisHealth } from '../ops/redis-health.js';
+import { redisReachable } from '../ops/redis-reachable.js';
 import { type LivenessReport, WorkerLiveness } from '../ops/worker-liveness.js';
 import { openRedis, type RedisClient } from '../state/redis-connection.js';
 import { tellProcessStuck } from './process-stuck.js';
@@ -79,6 +80,7 @@ export class Poller {
       intervalMs: liveness.interval,
       timeoutMs: liveness.timeout,
       commands,
+      reachable: () => redisReachable(this.#ctx.settings().config.redis, `${this.#connectionName}:referee`),
       jobs: this.#connection,
       logger: this.#ctx.logger,
       now: () => this.#ctx.now().getTime(),

@@ -1,7 +1,13 @@
 import { type DeliverySet, wakeProbePrefix } from '../delivery/delivery-set.js';
 import type { RedisClient } from '../state/redis-connection.js';
 import type { Logger } from '../telemetry/logger.js';
-import { type LivenessReport, LivenessTicker, LivenessTracker, redisAnswers } from './liveness-tracker.js';
+import {
+  judgeSilentCommands,
+  type LivenessReport,
+  LivenessTicker,
+  LivenessTracker,
+  redisAnswers,
+} from './liveness-tracker.js';
 
 // The deliverers are no BullMQ workers: they drain the outboxes over a connection of their own and are
 // woken through a pub/sub subscriber, so the probe job of worker-liveness.ts proves nothing about them. A
@@ -19,6 +25,8 @@ export interface DeliveryLivenessOptions {
   timeoutMs: number;
   /** The command connection: Redis is pinged and probes are published through it. */
   commands: RedisClient;
+  /** Whether a new connection reaches Redis (the referee when the command connection is silent). */
+  reachable: () => Promise<boolean>;
   /** The pub/sub topic the deliverers are woken on. */
   wakeTopic: string;
   /** The delivery set running now. */
@@ -81,7 +89,7 @@ export class DeliveryLiveness {
     const now = this.#now();
     const tracker = this.#tracker;
     if (!(await redisAnswers(this.#o.commands, this.#o.intervalMs))) {
-      tracker.redisDown(now);
+      await judgeSilentCommands(tracker, now, this.#o.timeoutMs, this.#o.reachable);
       return;
     }
     const deliveries = this.#o.deliveries();

@@ -84,6 +84,26 @@ export class LivenessTracker {
   }
 }
 
+/**
+ * After the command connection did not answer a ping: an outage when a new connection does not reach
+ * Redis either (the deadline waits for it), else that connection is stuck (half-open after a failover,
+ * its bytes lost) and, past the timeout, the process is dead: nothing would ever answer on it again.
+ */
+export async function judgeSilentCommands(
+  tracker: LivenessTracker,
+  now: number,
+  timeoutMs: number,
+  reachable: () => Promise<boolean>,
+): Promise<void> {
+  if (!(await reachable())) {
+    tracker.redisDown(now);
+    return;
+  }
+  tracker.state = 'recovering';
+  tracker.reason = 'the command connection does not answer while a new connection reaches Redis';
+  if (now - tracker.deadlineFrom > timeoutMs) tracker.die(tracker.reason);
+}
+
 /** Whether Redis answers a ping; one that waits on reconnects counts as no answer, bounded under an interval. */
 export function redisAnswers(commands: Pick<RedisClient, 'ping'>, intervalMs: number): Promise<boolean> {
   const timeout = new Promise<false>((resolve) =>

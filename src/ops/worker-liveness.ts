@@ -3,7 +3,13 @@ import { Queue, Worker } from 'bullmq';
 import { stateKeys } from '../state/keys.js';
 import type { RedisClient } from '../state/redis-connection.js';
 import type { Logger } from '../telemetry/logger.js';
-import { type LivenessReport, LivenessTicker, LivenessTracker, redisAnswers } from './liveness-tracker.js';
+import {
+  judgeSilentCommands,
+  type LivenessReport,
+  LivenessTicker,
+  LivenessTracker,
+  redisAnswers,
+} from './liveness-tracker.js';
 import type { BullEmitter } from './redis-health.js';
 
 // After a failover a BullMQ worker can stop taking jobs while it still reports isRunning() and emits no
@@ -31,6 +37,8 @@ export interface LivenessOptions {
   timeoutMs: number;
   /** The command connection: probes are added and Redis is pinged through it, not the job connection. */
   commands: RedisClient;
+  /** Whether a new connection reaches Redis (the referee when the command connection is silent). */
+  reachable: () => Promise<boolean>;
   /** The process's job connection (the probe worker runs on it, like the other workers). */
   jobs: RedisClient;
   logger: Logger;
@@ -129,7 +137,7 @@ export class WorkerLiveness {
       return;
     }
     if (!(await redisAnswers(this.#o.commands, this.#o.intervalMs))) {
-      this.#tracker.redisDown(now);
+      await judgeSilentCommands(this.#tracker, now, this.#o.timeoutMs, this.#o.reachable);
       return;
     }
     this.#tracker.recovering('waiting for a probe job to complete');

@@ -33,6 +33,7 @@ describe('worker liveness', () => {
       intervalMs: 100,
       timeoutMs: 1_000,
       commands: test.redis,
+      reachable: async () => true,
       jobs,
       logger: log.logger,
       workers: () => [],
