@@ -7,7 +7,7 @@ import type { RedisHealth } from '../ops/redis-health.js';
 import { redisReachable } from '../ops/redis-reachable.js';
 import type { LivenessReport } from '../ops/worker-liveness.js';
 import type { Notices } from '../state/notices.js';
-import { openRedis, type RedisClient } from '../state/redis-connection.js';
+import { connectWithin, openRedis, type RedisClient } from '../state/redis-connection.js';
 import { clearProcessStuck } from './process-stuck.js';
 
 /** What the delivery path is built from. */
@@ -83,7 +83,13 @@ export class DeliveryPath {
     const wake = openRedis(redis, { purpose: 'subscriber', name: `${connectionName}:wake` });
     health.watchClient('deliver', connection);
     health.watchClient('wake', wake);
-    const deliveries = new DeliverySet(deliveryParts(ctx, connection), wake, this.#parts.commands);
+    const handOver = async () => {
+      const fresh = openRedis(redis, { purpose: 'commands', name: `${connectionName}:hand-over` });
+      fresh.on('error', () => undefined);
+      await connectWithin(fresh, 3_000);
+      return fresh;
+    };
+    const deliveries = new DeliverySet(deliveryParts(ctx, connection), wake, handOver);
     await deliveries.start();
     return deliveries;
   }

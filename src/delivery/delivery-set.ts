@@ -23,7 +23,7 @@ export function wakeProbePrefix(processId: string): string {
  * commit, a notice or a digest seal adds work (the deliverers also look once a second on their own).
  * `ctx.redis` is the delivery path's own connection: it carries the incarnation's heartbeat (so a wedged
  * path stops beating), and src/ops/delivery-liveness.ts proves it and the subscriber answer; a stuck one
- * makes the process exit, after {@link close} handed what was sent over the command connection.
+ * makes the process exit, after {@link close} handed what was sent over a new connection.
  */
 export class DeliverySet {
   readonly #ctx: DeliveryParts;
@@ -32,16 +32,16 @@ export class DeliverySet {
   /** The last liveness probe heard on the wake-up topic. */
   #probeHeard: string | undefined;
   readonly #beats: SenderBeats;
-  /** The process's command connection: what was sent is recorded over it at close. */
-  readonly #fallback: RedisClient;
+  /** Opens a new connection at close: what was sent is recorded over it (every old one may be stuck). */
+  readonly #handOverConnection: () => Promise<RedisClient>;
   #beatTimer: NodeJS.Timeout | undefined;
   #beating = false;
   #beatCount = 0;
 
-  constructor(ctx: DeliveryParts, subscriber: RedisClient, fallback: RedisClient) {
+  constructor(ctx: DeliveryParts, subscriber: RedisClient, handOverConnection: () => Promise<RedisClient>) {
     this.#ctx = ctx;
     this.#subscriber = subscriber;
-    this.#fallback = fallback;
+    this.#handOverConnection = handOverConnection;
     this.#beats = new SenderBeats(ctx.redis, ctx.prefix);
   }
 
@@ -98,9 +98,22 @@ export class DeliverySet {
     return this.#probeHeard;
   }
 
+  /** Records or releases each deliverer's message over a new connection; forgets the heartbeat if all went. */
+  async #handOver(deliverers: readonly ChannelDeliverer[]): Promise<void> {
+    const connection = await this.#handOverConnection();
+    try {
+      const outbox = new Outbox(connection, this.#ctx.prefix);
+      const handed = await Promise.all(deliverers.map((d) => d.handOver(outbox).catch(() => false)));
+      if (handed.every(Boolean))
+        await new SenderBeats(connection, this.#ctx.prefix).forget(this.#ctx.processId);
+    } finally {
+      connection.disconnect();
+    }
+  }
+
   /**
-   * Finishes messages in flight (up to `timeoutMs`), records over the command connection what was sent
-   * and not recorded (the delivery connection may be the stuck one), releases every lease, closes both
+   * Finishes messages in flight (up to `timeoutMs`), records over a new connection what was sent and not
+   * recorded (the process's connections may be the stuck ones), releases every lease, closes both
    * connections. The heartbeat is forgotten only when nothing sent is left unrecorded.
    */
   async close(timeoutMs: number): Promise<void> {
@@ -108,15 +121,12 @@ export class DeliverySet {
     const deliverers = [...this.#deliverers.values()];
     const graceful = (async () => {
       await Promise.all(deliverers.map((d) => d.stop(timeoutMs)));
-      const outbox = new Outbox(this.#fallback, this.#ctx.prefix);
-      const handed = await Promise.all(deliverers.map((d) => d.handOver(outbox).catch(() => false)));
-      if (handed.every(Boolean))
-        await new SenderBeats(this.#fallback, this.#ctx.prefix).forget(this.#ctx.processId);
+      await this.#handOver(deliverers).catch(() => undefined);
       for (const client of [this.#subscriber, this.#ctx.redis])
         await client.quit().catch(() => client.disconnect());
     })();
     // A stuck connection answers neither the lease release nor the quit: cut it after the grace.
-    const cut = new Promise<void>((resolve) => setTimeout(resolve, timeoutMs + 3_000).unref());
+    const cut = new Promise<void>((resolve) => setTimeout(resolve, timeoutMs + 5_000).unref());
     await Promise.race([graceful.catch(() => undefined), cut]);
     this.#subscriber.disconnect();
     this.#ctx.redis.disconnect();

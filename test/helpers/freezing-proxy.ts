@@ -11,6 +11,13 @@ export interface FreezingProxy {
    * Returns how many open connections froze.
    */
   freeze(fragment: string, options?: { future?: boolean }): number;
+  /** Connections opened from now on pass again; those frozen stay frozen (their bytes are lost). */
+  stopFreezing(): void;
+  /**
+   * An outage of `ms`: destroys every connection now and each new one until it ends, as an unreachable
+   * server looks to the client. Resolves when the outage is over.
+   */
+  outage(ms: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -41,7 +48,12 @@ export async function startFreezingProxy(
 ): Promise<FreezingProxy> {
   const pairs = new Set<Pair>();
   const frozenNames: string[] = [];
+  let refuseUntil = 0;
   const server = createServer((client) => {
+    if (Date.now() < refuseUntil) {
+      client.destroy();
+      return;
+    }
     const upstream = connect(targetPort, targetHost);
     const pair: Pair = { client, upstream, head: '', frozen: false };
     pairs.add(pair);
@@ -70,6 +82,18 @@ export async function startFreezingProxy(
         count++;
       }
       return count;
+    },
+    stopFreezing() {
+      frozenNames.splice(0);
+    },
+    async outage(ms) {
+      refuseUntil = Date.now() + ms;
+      for (const pair of pairs) {
+        pair.client.destroy();
+        pair.upstream.destroy();
+      }
+      pairs.clear();
+      await new Promise((resolve) => setTimeout(resolve, ms));
     },
     close: () =>
       new Promise<void>((resolve) => {
