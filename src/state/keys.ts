@@ -33,10 +33,7 @@ export function stateKeys(root: string) {
     baselined: `${root}:baselined`,
     notices: `${root}:notices`,
     workers: `${root}:workers`,
-    /**
-     * HASH process incarnation → Redis' time (epoch ms) of its delivery path's last heartbeat: how long a
-     * lease holder leaves a message another incarnation claimed (state/outbox.ts `takeOver`).
-     */
+    /** HASH process incarnation → Redis' time of its delivery path's last beat (state/sender-beats.ts). */
     senders: `${root}:senders`,
     /** HASH process id → epoch ms of its last liveness tick: whose probe queue (`live-…`) may be deleted. */
     liveness: `${root}:liveness`,
