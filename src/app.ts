@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type Connections, connect, connectionNameOf, ledgerOf, openQueues } from './app/connections.js';
 import { buildContext } from './app/context.js';
@@ -66,7 +67,9 @@ export class App {
       logger: options.logger,
       now: options.now ?? (() => new Date()),
       metrics: this.metrics,
-      processId: `${hostname()}-${process.pid}`,
+      // Host and pid name the process; the random part fences this incarnation: a container restarted
+      // with the same hostname and pid 1 is another sender, whose claims are not its predecessor's.
+      processId: `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`,
       settings: () => this.#live.current,
       upstream: this.#live.delegate('polling'),
       probe: this.#live.delegate('probe'),

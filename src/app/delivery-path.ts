@@ -4,9 +4,10 @@ import { DeliverySet } from '../delivery/delivery-set.js';
 import type { DeliveryParts } from '../delivery/parts.js';
 import { DeliveryLiveness } from '../ops/delivery-liveness.js';
 import type { RedisHealth } from '../ops/redis-health.js';
+import { redisReachable } from '../ops/redis-reachable.js';
 import type { LivenessReport } from '../ops/worker-liveness.js';
 import type { Notices } from '../state/notices.js';
-import { openRedis, type RedisClient } from '../state/redis-connection.js';
+import { connectWithin, openRedis, type RedisClient } from '../state/redis-connection.js';
 import { clearProcessStuck } from './process-stuck.js';
 
 /** What the delivery path is built from. */
@@ -16,14 +17,15 @@ interface DeliveryPathParts {
   /** The command connection liveness pings Redis and publishes its probes through. */
   commands: RedisClient;
   connectionName: string;
-  /** Called once when a recreated path is stuck again (the process exits 1). */
+  /** Called once when the path is stuck (the process exits 1, for its supervisor to restart it). */
   onDead: (reason: string) => void;
 }
 
 /**
  * The deliverers of this process on connections of their own (the outbox connection and the wake-up
- * subscriber), and their liveness (src/ops/delivery-liveness.ts): a path that stops answering is
- * replaced whole, so that a stuck one is told apart from the stores every other part uses.
+ * subscriber), and their liveness (src/ops/delivery-liveness.ts): a path that stops answering makes the
+ * process exit (crash-only: a path rebuilt in place would drop the memory of what it sent), and its
+ * close records what was sent over the command connection first.
  */
 export class DeliveryPath {
   readonly #parts: DeliveryPathParts;
@@ -47,9 +49,9 @@ export class DeliveryPath {
       intervalMs: liveness.interval,
       timeoutMs: liveness.timeout,
       commands,
+      reachable: () => redisReachable(ctx.settings().config.redis, `${this.#parts.connectionName}:referee`),
       wakeTopic: ctx.outbox.wakeChannel,
       deliveries: () => this.#deliveries,
-      recreate: () => this.#recreate(),
       onDead,
       onAlive: () => clearProcessStuck(ctx.notices, ctx.processId),
       logger: ctx.logger,
@@ -81,16 +83,14 @@ export class DeliveryPath {
     const wake = openRedis(redis, { purpose: 'subscriber', name: `${connectionName}:wake` });
     health.watchClient('deliver', connection);
     health.watchClient('wake', wake);
-    const deliveries = new DeliverySet(deliveryParts(ctx, connection), wake);
+    const handOver = async () => {
+      const fresh = openRedis(redis, { purpose: 'commands', name: `${connectionName}:hand-over` });
+      fresh.on('error', () => undefined);
+      await connectWithin(fresh, 3_000);
+      return fresh;
+    };
+    const deliveries = new DeliverySet(deliveryParts(ctx, connection), wake, handOver);
     await deliveries.start();
     return deliveries;
-  }
-
-  /** Replaces a stuck path: the old set's connections cut, a new set on new ones. */
-  async #recreate(): Promise<void> {
-    const stuck = this.#deliveries;
-    this.#deliveries = undefined;
-    await stuck?.abandon(2_000);
-    this.#deliveries = await this.#open();
   }
 }

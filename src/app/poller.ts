@@ -4,21 +4,22 @@ import type { JobContext } from '../jobs/context.js';
 import { RegisterDaemon } from '../jobs/registers/register-daemon.js';
 import { WorkerSet } from '../jobs/workers.js';
 import type { RedisHealth } from '../ops/redis-health.js';
+import { redisReachable } from '../ops/redis-reachable.js';
 import { type LivenessReport, WorkerLiveness } from '../ops/worker-liveness.js';
 import { openRedis, type RedisClient } from '../state/redis-connection.js';
 import { tellProcessStuck } from './process-stuck.js';
 
 /**
  * The poller: the sweep, poll and digest workers of this process and the register sources' (issue 24) on
- * their own blocking connection, and their liveness (src/ops/worker-liveness.ts): workers stuck on a
- * connection get a new one; stuck still, `process-stuck` is raised and the `onDead` listeners are told
- * (the daemon exits 1 for its supervisor to restart it).
+ * their own blocking connection, and their liveness (src/ops/worker-liveness.ts): workers stuck on their
+ * connection raise `process-stuck` and the `onDead` listeners are told (the daemon exits 1 for its
+ * supervisor to restart it).
  */
 export class Poller {
   readonly #ctx: JobContext;
   readonly #health: RedisHealth;
   readonly #connectionName: string;
-  #connection: RedisClient;
+  readonly #connection: RedisClient;
   #workers: WorkerSet | undefined;
   #liveness: WorkerLiveness | undefined;
   #registers: RegisterDaemon | undefined;
@@ -36,15 +37,12 @@ export class Poller {
     return this.#liveness?.report();
   }
 
-  /** Calls `listener` when the workers stay stuck after their connections were recreated. */
+  /** Calls `listener` when the workers or the delivery path are stuck: the process exits 1. */
   onDead(listener: (reason: string) => void): void {
     this.#deadListeners.push(listener);
   }
 
-  /**
-   * Workers or deliverers stayed stuck after their connections were recreated (`what`: `its … is`): the
-   * notice first, then the listeners (the process exits 1).
-   */
+  /** Workers or deliverers are stuck (`what`: `its … is`): the notice first, then the listeners (exit 1). */
   async declareDead(what: string, reason: string): Promise<void> {
     await tellProcessStuck(this.#ctx.notices, this.#ctx.processId, what, reason);
     for (const listener of this.#deadListeners) listener(reason);
@@ -82,34 +80,15 @@ export class Poller {
       intervalMs: liveness.interval,
       timeoutMs: liveness.timeout,
       commands,
+      reachable: () => redisReachable(this.#ctx.settings().config.redis, `${this.#connectionName}:referee`),
       jobs: this.#connection,
       logger: this.#ctx.logger,
       now: () => this.#ctx.now().getTime(),
       workers: () => [...(this.#workers?.all() ?? []), ...(this.#registers?.all() ?? [])],
-      recreate: () => this.#recreate(),
       onDead: (reason) => void this.declareDead('its BullMQ workers are', reason),
       watch: (name, emitter) => this.#health.watchBull(name, emitter),
     });
     this.#liveness.start();
-  }
-
-  /**
-   * Closes the workers and their job connection (bounded: a stuck connection may never answer a close)
-   * and starts them again on a new one; the new connection is returned for the probe worker.
-   */
-  async #recreate(): Promise<RedisClient> {
-    const closing = this.#workers?.close(0) ?? Promise.resolve();
-    await Promise.race([closing.catch(() => undefined), sleep(5_000)]);
-    this.#connection.disconnect();
-    this.#connection = openRedis(this.#ctx.settings().config.redis, {
-      purpose: 'jobs',
-      name: `${this.#connectionName}:jobs`,
-    });
-    this.#health.watchClient('jobs', this.#connection);
-    this.start();
-    await this.#registers?.restart(this.#connection);
-    this.#watchRegisters();
-    return this.#connection;
   }
 
   /** Stops the liveness watch first, so that closing workers is not taken for stuck ones. */

@@ -8,9 +8,8 @@ export const PROCESS_STUCK_NOTICE = 'process-stuck';
 const TELL_BOUND_MS = 2_000;
 
 /**
- * Workers or deliverers stayed stuck after their connections were recreated (`what`: `its … is`): raises
- * the critical `process-stuck` notice (bounded), then resolves, so that the process exits non-zero and its
- * supervisor restarts it.
+ * Workers or deliverers are stuck (`what`: `its … is`): raises the critical `process-stuck` notice
+ * (bounded), then resolves, so that the process exits non-zero and its supervisor restarts it.
  */
 export async function tellProcessStuck(
   notices: Pick<Notices, 'raise'>,
@@ -22,7 +21,7 @@ export async function tellProcessStuck(
     PROCESS_STUCK_NOTICE,
     'critical',
     `A shortwatch process exits: ${what} stuck`,
-    `${processId}: ${reason}, after its Redis connections were recreated once. It exits 1 for its supervisor to restart it; cleared when a process runs with its workers and deliverers alive.`,
+    `${processId}: ${reason}. It exits 1 for its supervisor to restart it (docs/operations.md: the restart policy each supervisor needs); cleared when a process runs with its workers and deliverers alive.`,
   );
   await Promise.race([told.catch(() => undefined), sleep(TELL_BOUND_MS)]);
 }

@@ -1,4 +1,5 @@
 import { isDeliveryError } from '../channels/delivery-error.js';
+import { mailParts } from '../channels/email/burst.js';
 import { deliveryMessageId } from '../channels/email/message-id.js';
 import { messageEvents, messageIssuers } from '../channels/message-events.js';
 import type { Message } from '../channels/types.js';
@@ -28,6 +29,16 @@ function answerOf(error: unknown): Pick<AttemptRow, 'answer' | 'action' | 'cause
 }
 
 /**
+ * The Message-ID of each e-mail a delivery is: one, or for a burst's batch one per issuer's e-mail
+ * (`<id-n@domain>`), space-separated as in a References header, so the record matches the mailbox.
+ */
+function messageIdsOf(message: Message, deliveryId: string, from: string): string {
+  return mailParts(message, deliveryId)
+    .map((part) => deliveryMessageId(part.deliveryId, from))
+    .join(' ');
+}
+
+/**
  * The record's row for one send attempt of `message` on `channel` (pure): what it carried, the ids its
  * receiver saw, and the answer (`error` undefined when the send succeeded).
  */
@@ -42,7 +53,7 @@ export function attemptRow(
     channel: channel.name,
     channelKind: channel.kind,
     deliveryId,
-    ...(channel.kind === 'email' ? { messageId: deliveryMessageId(deliveryId, channel.from) } : {}),
+    ...(channel.kind === 'email' ? { messageId: messageIdsOf(message, deliveryId, channel.from) } : {}),
     type: message.type,
     issuers: messageIssuers(message),
     holders: [...new Set(events.map((e) => e.holder))],

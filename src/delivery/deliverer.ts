@@ -3,7 +3,7 @@ import type { ChannelSender, IssuerEvents } from '../channels/types.js';
 import type { ChannelConfig } from '../config/schema.js';
 import { stateKeys } from '../state/keys.js';
 import { Lease } from '../state/lease.js';
-import type { Inflight, UnreadableRecord } from '../state/outbox.js';
+import type { Inflight, InflightRead, Outbox, UnreadableRecord } from '../state/outbox.js';
 import { backoffMs } from './backoff.js';
 import { channelTarget } from './channel-target.js';
 import { composeNext, inflightOf } from './compose.js';
@@ -17,22 +17,22 @@ export const DRAIN_LEASE_MS = 6_000;
 const IDLE_MS = 1_000;
 /** Items read per look; a backlog larger than this drains over several messages anyway. */
 const READ_LIMIT = 2_000;
-/**
- * How long a lease holder leaves a message another process claimed and last touched: a claimant that
- * lost its lease to a Redis outage records its send within this once Redis answers, so only a dead
- * claimant's message is sent again (twice the lease: well past the reconnect and the record's backoff).
- */
-const CLAIM_GRACE_MS = 2 * DRAIN_LEASE_MS;
 /** First and longest wait between attempts to record a sent message while Redis does not answer. */
 const RECORD_RETRY_MS = { first: 100, max: 2_000 } as const;
+/** How often the records set aside as unreadable are read again (a newer process may have written them). */
+const RESTORE_EVERY_MS = 60_000;
 
 /**
  * Drains one channel's outbox in order, in whichever process holds the channel's lease: one sender per
  * channel across the deployment, so the channel's rate is kept and messages never overtake each other.
- * A message is claimed (moved to in-flight) before it is sent and finished only after the send
- * succeeded, so a crash in between re-sends that one message, under the same delivery id. While the
- * process lives, what it sent is kept in memory until Redis has recorded it: a Redis outage after a send
- * delays the record, never repeats the send.
+ * A message is claimed (moved to in-flight, naming this process incarnation) before it is sent and
+ * finished only after the send succeeded. What this incarnation sent is kept in memory until Redis has
+ * recorded it, whoever holds the lease meanwhile: the finish accepts the claimant, and another holder
+ * leaves a claimed message alone until the claimant's delivery path has been silent for
+ * `delivery.claimGrace` by Redis' clock. So a Redis outage shorter than the grace delays the record and
+ * repeats nothing; a process that dies inside a send has its message sent again, under the same
+ * delivery id, once the grace has passed. Every time the deliverer stamps or compares is Redis' (the
+ * offset read with the send state), never the host's.
  */
 export class ChannelDeliverer {
   readonly #ctx: DeliveryParts;
@@ -44,6 +44,8 @@ export class ChannelDeliverer {
   #woken = false;
   /** A message the receiver accepted whose end Redis has not recorded yet: finished before anything else. */
   #unrecorded: Inflight | undefined;
+  /** Whether a send is under way: its message may be accepted any moment, so its claim must stay. */
+  #sending = false;
   /** Failed attempts to record {@link #unrecorded}, for the backoff. */
   #recordFailures = 0;
   /** Parts of a split message known sent, kept here too in case Redis missed the update. */
@@ -51,6 +53,10 @@ export class ChannelDeliverer {
   readonly #stall: StallWatch;
   /** Whether a capped Retry-After's notice may be active: cleared at the next message sent. */
   #capTold = true;
+  /** Redis' time minus the host's, as of the last look: every stamp and comparison is on Redis' clock. */
+  #offsetMs = 0;
+  /** Redis' time of the last look at the records set aside as unreadable. */
+  #restoredAt = Number.NEGATIVE_INFINITY;
 
   constructor(ctx: DeliveryParts, channel: string) {
     this.#ctx = ctx;
@@ -58,6 +64,29 @@ export class ChannelDeliverer {
     this.#stall = new StallWatch(ctx, channel);
     const key = stateKeys(ctx.prefix).outbox(channel).lease;
     this.#lease = new Lease(ctx.redis, key, `${ctx.processId}|${channel}`, DRAIN_LEASE_MS);
+  }
+
+  /** This process incarnation, as the messages it claims name it. */
+  get #incarnation(): string {
+    return this.#ctx.processId;
+  }
+
+  /**
+   * After {@link stop}, over `outbox` (a connection that answers): records the message this incarnation
+   * sent and Redis has not recorded, or releases a claim of this incarnation with no send under way, so
+   * that no other holder waits the grace for it. False when a send is left to the grace (or Redis refused).
+   */
+  async handOver(outbox: Outbox): Promise<boolean> {
+    const sent = this.#unrecorded;
+    if (sent) {
+      const now = this.#now();
+      await outbox.finish(this.#channel, this.#lease.owner, sent, 'sent', now, this.#incarnation);
+      this.#unrecorded = undefined;
+      return true;
+    }
+    if (this.#sending) return false;
+    await this.#releaseOwnClaim(outbox);
+    return true;
   }
 
   /** Starts draining. */
@@ -73,13 +102,14 @@ export class ChannelDeliverer {
     this.#wake?.();
   }
 
-  /** Stops after the message in flight (waiting up to `timeoutMs`) and gives the lease up. */
+  /** Stops after the message in flight (waiting up to `timeoutMs`) and gives the lease up (bounded too). */
   async stop(timeoutMs: number): Promise<void> {
     this.#running = false;
     this.poke();
     const timer = new Promise((resolve) => setTimeout(resolve, timeoutMs).unref());
     await Promise.race([this.#loop, timer]);
-    await this.#lease.release().catch(() => undefined);
+    const bound = new Promise((resolve) => setTimeout(resolve, 1_000).unref());
+    await Promise.race([this.#lease.release().catch(() => undefined), bound]);
   }
 
   async #run(): Promise<void> {
@@ -87,12 +117,16 @@ export class ChannelDeliverer {
     while (this.#running) {
       let waitMs = IDLE_MS;
       try {
-        if (await this.#lease.take()) {
+        if (this.#unrecorded) {
+          // Recorded whoever holds the lease now: no other holder sends a live claimant's message.
+          waitMs = await this.#recordSent(this.#unrecorded);
+        } else if (await this.#lease.take()) {
           this.#lease.keepAlive();
           await this.#stall.check(this.#ctx.now().getTime());
           // Back within a second however long the wait: the stall watch looks while a channel is paused.
           waitMs = Math.min(await this.#step(), IDLE_MS);
         } else {
+          await this.#releaseOwnClaim(this.#ctx.outbox);
           waitMs = DRAIN_LEASE_MS / 2;
         }
         failing = false;
@@ -106,17 +140,35 @@ export class ChannelDeliverer {
     }
   }
 
+  /**
+   * A message in flight that names this incarnation while it neither sends nor remembers one (its failure
+   * could not be written when the lease was lost) is released, so the lease holder tries it at once
+   * instead of waiting for this live process's heartbeat to lapse.
+   */
+  async #releaseOwnClaim(outbox: Outbox): Promise<void> {
+    const current = await outbox.inflightRecord(this.#channel);
+    if (current.state !== 'ok' || current.inflight.claimedBy !== this.#incarnation) return;
+    if (this.#sending || this.#unrecorded) return;
+    const { claimedBy: _released, ...unclaimed } = current.inflight;
+    await outbox.update(this.#channel, this.#lease.owner, unclaimed, this.#incarnation);
+  }
+
+  /** Now on Redis' clock, as of the last send state read (the host's clock moved by the offset seen). */
+  #now(): number {
+    return this.#ctx.now().getTime() + this.#offsetMs;
+  }
+
   /** One look at the outbox: sends at most one message; returns how long to wait before the next look. */
   async #step(): Promise<number> {
-    if (this.#unrecorded) return this.#recordSent(this.#unrecorded);
     const target = await channelTarget(this.#ctx, this.#channel);
     if (!target) return IDLE_MS;
     const { channel, sender } = target;
     const outbox = this.#ctx.outbox;
-    const now = this.#ctx.now().getTime();
-    const { pausedUntil, lastSentAt } = await outbox.sendState(this.#channel);
+    const { pausedUntil, lastSentAt, now } = await outbox.sendState(this.#channel);
+    this.#offsetMs = now - this.#ctx.now().getTime();
     const gate = Math.max(pausedUntil, lastSentAt + Math.ceil(1_000 / channel.ratePerSecond));
     if (gate > now) return gate - now;
+    await this.#restoreSetAside(now);
     const current = await outbox.inflightRecord(this.#channel);
     if (current.state === 'unreadable') {
       await outbox.setAsideInflight(this.#channel, this.#lease.owner, current.record.raw ?? Buffer.alloc(0));
@@ -125,10 +177,36 @@ export class ChannelDeliverer {
     }
     const inflight = this.#withProgress(current.state === 'ok' ? current.inflight : null);
     if (inflight && inflight.nextAttemptAt > now) return inflight.nextAttemptAt - now;
-    const grace = inflight ? this.#claimantGrace(inflight, now) : 0;
-    if (grace > 0) return grace;
-    const claimed = inflight ?? (await this.#claimNext(channel, sender, now));
+    const { claimGrace } = this.#ctx.settings().config.delivery;
+    const ours = inflight ? await this.#takeOver(current, inflight, claimGrace, now) : null;
+    if (typeof ours === 'number') return ours;
+    const claimed = ours ?? (await this.#claimNext(channel, sender, now));
     return typeof claimed === 'number' ? claimed : this.#send(channel, sender, claimed);
+  }
+
+  /**
+   * The message in flight as this incarnation's: at once when it claimed it, else once its claimant has
+   * been silent for the grace (Redis' clock); or how long to wait before looking again.
+   */
+  async #takeOver(current: InflightRead, inflight: Inflight, graceMs: number, now: number) {
+    if (inflight.claimedBy === this.#incarnation) return inflight;
+    if (current.state !== 'ok') return 100;
+    const next = { ...inflight, claimedBy: this.#incarnation, touchedAt: now };
+    const taken = await this.#ctx.outbox.takeOver(this.#channel, this.#lease.owner, current, graceMs, next);
+    if (taken === 'taken') return next;
+    return taken === 'lost' ? 100 : Math.min(IDLE_MS, taken);
+  }
+
+  /** Puts back, once a minute, the records set aside as unreadable that this version reads. */
+  async #restoreSetAside(now: number): Promise<void> {
+    if (now - this.#restoredAt < RESTORE_EVERY_MS) return;
+    this.#restoredAt = now;
+    const restored = await this.#ctx.outbox.restoreReadable(this.#channel);
+    if (restored > 0)
+      this.#ctx.logger.info(
+        { channel: this.#channel, restored },
+        'records set aside as unreadable are readable now: queued again',
+      );
   }
 
   /** Composes the next message from the ready items and claims it; or how long to wait when none. */
@@ -147,7 +225,7 @@ export class ChannelDeliverer {
     const coalesce = (groups: readonly IssuerEvents[]) => sender.coalesce(groups);
     const next = composeNext(this.#channel, items, coalesce, channel.ratePerSecond, digestEvents);
     if (!next) return IDLE_MS;
-    const inflight = inflightOf(next, now, { claimedBy: this.#lease.owner, touchedAt: now });
+    const inflight = inflightOf(next, now, { claimedBy: this.#incarnation, touchedAt: now });
     const claim = await outbox.claim(this.#channel, this.#lease.owner, inflight, next.itemIds);
     return claim === 'claimed' ? inflight : 100;
   }
@@ -156,33 +234,31 @@ export class ChannelDeliverer {
     const outbox = this.#ctx.outbox;
     const owner = this.#lease.owner;
     let inflight = claimed;
-    if (claimed.claimedBy !== owner) {
-      // Taken over from a claimant that went silent: this process is its sender from now on.
-      inflight = { ...claimed, claimedBy: owner, touchedAt: this.#ctx.now().getTime() };
-      if (!(await outbox.update(this.#channel, owner, inflight))) return 100;
-    }
     // Issue 30: tell only what a replica holds (state/durability.ts). The mark raised here, on the
     // connection of the claim, follows the events' commit, the claim and the last message's finish; a
     // `WAIT` for it confirms them all. Not durable yet, or the state went back: look again later.
     const held = await this.#ctx.durability.beforeSend(this.#ctx.redis, this.#channel, inflight.message);
     if (held !== null) return held;
     // The rate spaces message starts; recorded before the send so that a crash keeps the spacing too.
-    await outbox.setSendState(this.#channel, { lastSentAt: this.#ctx.now().getTime() });
+    await outbox.setSendState(this.#channel, { lastSentAt: this.#now() });
+    this.#sending = true;
     try {
       await sender.send(inflight.message, {
         partsSent: inflight.partsSent,
         deliveryId: inflight.deliveryId,
         onPartSent: async (partsSent) => {
-          inflight = { ...inflight, partsSent, touchedAt: this.#ctx.now().getTime() };
+          inflight = { ...inflight, partsSent, touchedAt: this.#now() };
           this.#progress = { deliveryId: inflight.deliveryId, partsSent };
           // A part was accepted: a Redis error here must not fail the send (and have the part sent
           // again); the memory above carries the count until a later update or the finish records it.
-          await outbox.update(this.#channel, owner, inflight).catch(() => false);
+          await outbox.update(this.#channel, owner, inflight, this.#incarnation).catch(() => false);
         },
       });
     } catch (error) {
-      return this.#failed(channel, { ...inflight, attempts: inflight.attempts + 1 }, error);
+      this.#sending = false;
+      return this.#failed(channel, inflight, error);
     }
+    this.#sending = false;
     this.#unrecorded = { ...inflight, attempts: inflight.attempts + 1 };
     this.#ctx.metrics.deliveries.inc({ channel: this.#channel, outcome: 'sent' });
     if (this.#capTold) await this.#clearCapNotice();
@@ -201,7 +277,8 @@ export class ChannelDeliverer {
         this.#lease.owner,
         sent,
         'sent',
-        this.#ctx.now().getTime(),
+        this.#now(),
+        this.#incarnation,
       );
     } catch (error) {
       this.#recordFailures++;
@@ -264,13 +341,6 @@ export class ChannelDeliverer {
     if (cleared) this.#capTold = false;
   }
 
-  /** How long to leave a message another process claimed and touched lately (0: this one may send it). */
-  #claimantGrace(inflight: Inflight, now: number): number {
-    if (inflight.claimedBy === undefined || inflight.claimedBy === this.#lease.owner) return 0;
-    const until = (inflight.touchedAt ?? 0) + CLAIM_GRACE_MS;
-    return until > now ? Math.min(IDLE_MS, until - now) : 0;
-  }
-
   /** The in-flight record with the parts this process knows sent, when Redis missed an update. */
   #withProgress(inflight: Inflight | null): Inflight | null {
     const known = this.#progress;
@@ -278,20 +348,27 @@ export class ChannelDeliverer {
     return { ...inflight, partsSent: Math.max(inflight.partsSent, known.partsSent) };
   }
 
-  /** Turns a failed send into its outcome, in one place: pause on 429, retry with backoff, or park. */
-  async #failed(channel: ChannelConfig, inflight: Inflight, error: unknown): Promise<number> {
+  /**
+   * Turns a failed send into its outcome, in one place: pause on 429, retry with backoff, or park. A
+   * message that was not sent is no longer this incarnation's to remember: the record written releases
+   * the claim, so whoever holds the lease next tries it at once (this process may have lost the lease).
+   */
+  async #failed(channel: ChannelConfig, tried: Inflight, error: unknown): Promise<number> {
     const outbox = this.#ctx.outbox;
-    const now = this.#ctx.now().getTime();
+    const now = this.#now();
     const message = error instanceof Error ? error.message : String(error);
     const outcome = isDeliveryError(error) ? error.outcome : 'retry';
+    const { claimedBy: _released, ...unclaimed } = tried;
     if (isDeliveryError(error) && error.outcome === 'rate-limit') {
       // The attempt is not charged: the channel waits for what the receiver asked, up to the cap.
       const pause = rateLimitPause(error.retryAfterMs, this.#ctx.settings().config.delivery.maxRetryAfter);
       await outbox.setSendState(this.#channel, { pausedUntil: now + pause.waitMs });
+      await outbox.update(this.#channel, this.#lease.owner, unclaimed, this.#incarnation);
       this.#ctx.metrics.deliveries.inc({ channel: this.#channel, outcome: 'rate_limited' });
       if (pause.cappedFromMs !== null) await this.#toldCapped(pause, pause.cappedFromMs, now);
       return pause.waitMs;
     }
+    const inflight = { ...unclaimed, attempts: tried.attempts + 1 };
     if (outcome === 'park' || inflight.attempts >= channel.attempts) {
       await outbox.finish(
         this.#channel,
@@ -299,6 +376,7 @@ export class ChannelDeliverer {
         { ...inflight, lastError: message },
         'parked',
         now,
+        this.#incarnation,
       );
       this.#ctx.metrics.deliveries.inc({ channel: this.#channel, outcome: 'parked' });
       this.#ctx.logger.warn(
@@ -314,12 +392,12 @@ export class ChannelDeliverer {
       return 0;
     }
     const delay = backoffMs(channel.backoff, inflight.attempts);
-    await outbox.update(this.#channel, this.#lease.owner, {
-      ...inflight,
-      lastError: message,
-      nextAttemptAt: now + delay,
-      touchedAt: now,
-    });
+    await outbox.update(
+      this.#channel,
+      this.#lease.owner,
+      { ...inflight, lastError: message, nextAttemptAt: now + delay, touchedAt: now },
+      this.#incarnation,
+    );
     this.#ctx.metrics.deliveries.inc({ channel: this.#channel, outcome: 'retried' });
     // A routine failure (a 5xx, a timeout) is one line: cause, channel, next try.
     this.#ctx.logger.warn(

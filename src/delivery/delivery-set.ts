@@ -1,11 +1,17 @@
 import type { ChannelConfig } from '../config/schema.js';
 import { subscriberChannel, subscriberIdOf } from '../routing/subscriber.js';
+import { Outbox } from '../state/outbox.js';
 import type { RedisClient } from '../state/redis-connection.js';
+import { SenderBeats } from '../state/sender-beats.js';
 import { ChannelDeliverer } from './deliverer.js';
 import type { DeliveryParts } from './parts.js';
 
 /** How often each process looks for subscribers' outboxes with work, and lets idle ones' deliverers go. */
 const SUBSCRIBER_LOOK_MS = 30_000;
+/** How often the delivery path says it is alive: far inside any claim grace. */
+const BEAT_MS = 1_000;
+/** Every this many beats, incarnations silent for a day are forgotten. */
+const SWEEP_EVERY_BEATS = 600;
 
 /** Wake-up messages starting with this are liveness probes (channel names cannot hold a `:`). */
 export const WAKE_PROBE_PREFIX = 'probe:';
@@ -18,8 +24,9 @@ export function wakeProbePrefix(processId: string): string {
 /**
  * The deliverers of one process, one per configured channel, woken through Redis pub/sub whenever a
  * commit, a notice or a digest seal adds work (the deliverers also look once a second on their own).
- * `ctx.redis` is the delivery path's own connection: src/ops/delivery-liveness.ts proves it and the
- * subscriber answer, and replaces the whole set when either is stuck.
+ * `ctx.redis` is the delivery path's own connection: it carries the incarnation's heartbeat (so a wedged
+ * path stops beating), and src/ops/delivery-liveness.ts proves it and the subscriber answer; a stuck one
+ * makes the process exit, after {@link close} handed what was sent over a new connection.
  */
 export class DeliverySet {
   readonly #ctx: DeliveryParts;
@@ -28,10 +35,18 @@ export class DeliverySet {
   /** The last liveness probe heard on the wake-up topic. */
   #probeHeard: string | undefined;
   #subscriberLook: NodeJS.Timeout | undefined;
+  readonly #beats: SenderBeats;
+  /** Opens a new connection at close: what was sent is recorded over it (every old one may be stuck). */
+  readonly #handOverConnection: () => Promise<RedisClient>;
+  #beatTimer: NodeJS.Timeout | undefined;
+  #beating = false;
+  #beatCount = 0;
 
-  constructor(ctx: DeliveryParts, subscriber: RedisClient) {
+  constructor(ctx: DeliveryParts, subscriber: RedisClient, handOverConnection: () => Promise<RedisClient>) {
     this.#ctx = ctx;
     this.#subscriber = subscriber;
+    this.#handOverConnection = handOverConnection;
+    this.#beats = new SenderBeats(ctx.redis, ctx.prefix);
   }
 
   /** Subscribes to wake-ups and starts a deliverer per channel. */
@@ -42,6 +57,9 @@ export class DeliverySet {
       else if (channel.startsWith(wakeProbePrefix(this.#ctx.processId))) this.#probeHeard = channel;
     });
     await this.#subscriber.subscribe(this.#ctx.outbox.wakeChannel);
+    // The first beat before any claim: a claim never names an incarnation that has not beaten.
+    await this.#beats.beat(this.#ctx.processId);
+    this.#beatTimer = setInterval(() => void this.#beat(), BEAT_MS).unref();
     this.sync(this.#ctx.settings().config.channels);
     // A wake-up published while this process was away is lost: look for subscribers' work at start too.
     void this.#lookAtSubscribers();
@@ -86,6 +104,19 @@ export class DeliverySet {
     }
   }
 
+  /** One heartbeat, never two at once (a wedged connection holds one, and the next are skipped). */
+  async #beat(): Promise<void> {
+    if (this.#beating) return;
+    this.#beating = true;
+    try {
+      await this.#beats.beat(this.#ctx.processId, ++this.#beatCount % SWEEP_EVERY_BEATS === 0);
+    } catch {
+      // Redis does not answer: the beat lapses, which is what the other processes must see.
+    } finally {
+      this.#beating = false;
+    }
+  }
+
   /** Starts deliverers for new channels and stops those of removed ones (config reload). */
   sync(channels: readonly ChannelConfig[]): void {
     const wanted = new Set(channels.map((c) => c.name));
@@ -110,33 +141,40 @@ export class DeliverySet {
     return this.#probeHeard;
   }
 
-  /** Finishes messages in flight (up to `timeoutMs`), releases every lease, closes both connections. */
+  /** Records or releases each deliverer's message over a new connection; forgets the heartbeat if all went. */
+  async #handOver(deliverers: readonly ChannelDeliverer[]): Promise<void> {
+    const connection = await this.#handOverConnection();
+    try {
+      const outbox = new Outbox(connection, this.#ctx.prefix);
+      const handed = await Promise.all(deliverers.map((d) => d.handOver(outbox).catch(() => false)));
+      if (handed.every(Boolean))
+        await new SenderBeats(connection, this.#ctx.prefix).forget(this.#ctx.processId);
+    } finally {
+      connection.disconnect();
+    }
+  }
+
+  /**
+   * Finishes messages in flight (up to `timeoutMs`), records over a new connection what was sent and not
+   * recorded (the process's connections may be the stuck ones), releases every lease, closes both
+   * connections. The heartbeat is forgotten only when nothing sent is left unrecorded.
+   */
   async close(timeoutMs: number): Promise<void> {
     clearInterval(this.#subscriberLook);
+    if (this.#beatTimer) clearInterval(this.#beatTimer);
+    const deliverers = [...this.#deliverers.values()];
     const graceful = (async () => {
-      await Promise.all([...this.#deliverers.values()].map((d) => d.stop(timeoutMs)));
+      await Promise.all(deliverers.map((d) => d.stop(timeoutMs)));
+      await this.#handOver(deliverers).catch(() => undefined);
       for (const client of [this.#subscriber, this.#ctx.redis])
         await client.quit().catch(() => client.disconnect());
     })();
     // A stuck connection answers neither the lease release nor the quit: cut it after the grace.
-    const cut = new Promise<void>((resolve) => setTimeout(resolve, timeoutMs + 1_000).unref());
-    await Promise.race([graceful, cut]);
+    const cut = new Promise<void>((resolve) => setTimeout(resolve, timeoutMs + 5_000).unref());
+    await Promise.race([graceful.catch(() => undefined), cut]);
     this.#subscriber.disconnect();
     this.#ctx.redis.disconnect();
-    await graceful;
-    this.#deliverers.clear();
-  }
-
-  /**
-   * Drops a stuck set: both connections are cut first (a quit would wait on them for ever; cut, their
-   * pending commands fail at once), then the deliverers stop. Their leases are this process's, so the set
-   * that replaces it takes them over at once.
-   */
-  async abandon(timeoutMs: number): Promise<void> {
-    clearInterval(this.#subscriberLook);
-    this.#ctx.redis.disconnect();
-    this.#subscriber.disconnect();
-    await Promise.all([...this.#deliverers.values()].map((d) => d.stop(timeoutMs)));
+    // Not awaited further: a stuck command connection may never answer the hand-over.
     this.#deliverers.clear();
   }
 }

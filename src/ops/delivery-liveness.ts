@@ -1,7 +1,13 @@
 import { type DeliverySet, wakeProbePrefix } from '../delivery/delivery-set.js';
 import type { RedisClient } from '../state/redis-connection.js';
 import type { Logger } from '../telemetry/logger.js';
-import { type LivenessReport, LivenessTicker, LivenessTracker, redisAnswers } from './liveness-tracker.js';
+import {
+  judgeSilentCommands,
+  type LivenessReport,
+  LivenessTicker,
+  LivenessTracker,
+  redisAnswers,
+} from './liveness-tracker.js';
 
 // The deliverers are no BullMQ workers: they drain the outboxes over a connection of their own and are
 // woken through a pub/sub subscriber, so the probe job of worker-liveness.ts proves nothing about them. A
@@ -9,9 +15,8 @@ import { type LivenessReport, LivenessTicker, LivenessTracker, redisAnswers } fr
 // proxy that holds its bytes) leaves every deliverer waiting on it for ever: alerts stop, nothing says so.
 // So every `interval` this process pings the delivery connection and publishes a probe on the wake-up
 // topic, which its own subscriber must hear. Neither answered within `timeout` while the command
-// connection reaches Redis: the delivery path is stuck; it is replaced once (new connections, new
-// deliverers), and if that does not bring a probe through within another timeout the process asks to exit
-// non-zero, for its supervisor to restart it.
+// connection reaches Redis: the delivery path is stuck, and the process asks to exit non-zero for its
+// supervisor to restart it (its deliverers first record what they sent over the command connection).
 
 /** What the delivery liveness check is given; everything from outside. */
 export interface DeliveryLivenessOptions {
@@ -20,13 +25,13 @@ export interface DeliveryLivenessOptions {
   timeoutMs: number;
   /** The command connection: Redis is pinged and probes are published through it. */
   commands: RedisClient;
+  /** Whether a new connection reaches Redis (the referee when the command connection is silent). */
+  reachable: () => Promise<boolean>;
   /** The pub/sub topic the deliverers are woken on. */
   wakeTopic: string;
-  /** The delivery set running now (a recreation replaces it). */
+  /** The delivery set running now. */
   deliveries: () => DeliverySet | undefined;
-  /** Abandons the stuck delivery set and starts a new one on new connections. */
-  recreate: () => Promise<void>;
-  /** Called once when recreating did not help: the process should exit non-zero. */
+  /** Called once when the path is stuck: the process should exit non-zero. */
   onDead: (reason: string) => void;
   /** Called when a probe came through (the first of this process, or the first after a problem). */
   onAlive?: () => void;
@@ -54,8 +59,7 @@ export class DeliveryLiveness {
       onDead: options.onDead,
       words: {
         back: 'the delivery path answers again',
-        recreating: 'delivery path stuck: recreating its Redis connections and deliverers',
-        dead: 'the delivery path cannot recover in this process: exiting',
+        dead: 'the delivery path is stuck: exiting for the supervisor to restart the process',
       },
     });
     this.#ticker = new LivenessTicker({
@@ -85,7 +89,7 @@ export class DeliveryLiveness {
     const now = this.#now();
     const tracker = this.#tracker;
     if (!(await redisAnswers(this.#o.commands, this.#o.intervalMs))) {
-      tracker.redisDown(now);
+      await judgeSilentCommands(tracker, now, this.#o.timeoutMs, this.#o.reachable);
       return;
     }
     const deliveries = this.#o.deliveries();
@@ -96,12 +100,8 @@ export class DeliveryLiveness {
       if (tracker.alive(now)) this.#o.onAlive?.();
     } else if (now - tracker.deadlineFrom > this.#o.timeoutMs) {
       const silent = Math.round((now - tracker.deadlineFrom) / 1000);
-      await tracker.stuck(`no delivery probe came through for ${silent} s while Redis answers`, async () => {
-        // Probes sent to the old set prove nothing about the new one.
-        this.#pinged = this.#proven;
-        await this.#o.recreate();
-      });
-      if (tracker.dead) return;
+      tracker.die(`no delivery probe came through for ${silent} s while Redis answers`);
+      return;
     } else {
       tracker.recovering('waiting for a delivery probe to come through');
     }

@@ -6,8 +6,6 @@ export interface LivenessReport {
   state: 'starting' | 'alive' | 'redis-down' | 'recovering' | 'stuck';
   /** Epoch ms (host clock) of the last proof that came through; null before the first. */
   lastAliveAt: number | null;
-  /** How often this process recreated the watched part's connections. */
-  recreations: number;
   /** Why the state is not `alive`. */
   reason: string | null;
 }
@@ -16,16 +14,15 @@ export interface LivenessReport {
 export interface LivenessWords {
   /** Info, when a proof comes through after a problem. */
   back: string;
-  /** Error, when the part is stuck the first time and is recreated. */
-  recreating: string;
-  /** Fatal, when it is stuck again after its recreation: the process exits. */
+  /** Fatal, when it is stuck: the process exits for its supervisor to restart it. */
   dead: string;
 }
 
 /**
  * The state both liveness watches keep (the BullMQ workers', worker-liveness.ts, and the delivery path's,
- * delivery-liveness.ts): alive, redis-down, recovering or stuck, the instant a proof must beat the timeout
- * from, and one recreation before the process gives up and asks to exit.
+ * delivery-liveness.ts): alive, redis-down, recovering or stuck, and the instant a proof must beat the
+ * timeout from. Stuck is final: the process asks to exit, for its supervisor to restart it (crash-only:
+ * connections rebuilt in place keep half a process's state and lose the other half).
  */
 export class LivenessTracker {
   state: LivenessReport['state'] = 'starting';
@@ -34,8 +31,6 @@ export class LivenessTracker {
   deadlineFrom: number;
   dead = false;
   #lastAliveAt: number | null = null;
-  #recreations = 0;
-  #recreatedSinceAlive = false;
   readonly #o: { logger: Logger; words: LivenessWords; now: () => number; onDead: (reason: string) => void };
 
   constructor(options: {
@@ -50,7 +45,7 @@ export class LivenessTracker {
 
   report(): LivenessReport {
     const { state, reason } = this;
-    return { state, lastAliveAt: this.#lastAliveAt, recreations: this.#recreations, reason };
+    return { state, lastAliveAt: this.#lastAliveAt, reason };
   }
 
   /** Redis does not answer: nothing can be proven, and the deadline starts again once it does. */
@@ -72,27 +67,11 @@ export class LivenessTracker {
     const was = this.state;
     this.#lastAliveAt = now;
     this.deadlineFrom = now;
-    this.#recreatedSinceAlive = false;
     if (was !== 'alive' && was !== 'starting')
       this.#o.logger.info({ after: this.reason }, this.#o.words.back);
     this.state = 'alive';
     this.reason = null;
     return was !== 'alive';
-  }
-
-  /** Stuck for `reason`: the first time since the last proof, `recreate` runs; the second, the process is dead. */
-  async stuck(reason: string, recreate: () => Promise<void>): Promise<void> {
-    this.state = 'stuck';
-    this.reason = reason;
-    if (this.#recreatedSinceAlive) {
-      this.die(reason);
-      return;
-    }
-    this.#o.logger.error({ reason }, this.#o.words.recreating);
-    this.#recreations += 1;
-    this.#recreatedSinceAlive = true;
-    await recreate();
-    this.deadlineFrom = this.#o.now();
   }
 
   /** Gives up: the `onDead` listener asks the process to exit non-zero, for its supervisor to restart it. */
@@ -103,6 +82,26 @@ export class LivenessTracker {
     this.#o.logger.fatal({ reason }, this.#o.words.dead);
     this.#o.onDead(reason);
   }
+}
+
+/**
+ * After the command connection did not answer a ping: an outage when a new connection does not reach
+ * Redis either (the deadline waits for it), else that connection is stuck (half-open after a failover,
+ * its bytes lost) and, past the timeout, the process is dead: nothing would ever answer on it again.
+ */
+export async function judgeSilentCommands(
+  tracker: LivenessTracker,
+  now: number,
+  timeoutMs: number,
+  reachable: () => Promise<boolean>,
+): Promise<void> {
+  if (!(await reachable())) {
+    tracker.redisDown(now);
+    return;
+  }
+  tracker.state = 'recovering';
+  tracker.reason = 'the command connection does not answer while a new connection reaches Redis';
+  if (now - tracker.deadlineFrom > timeoutMs) tracker.die(tracker.reason);
 }
 
 /** Whether Redis answers a ping; one that waits on reconnects counts as no answer, bounded under an interval. */

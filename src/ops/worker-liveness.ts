@@ -3,7 +3,13 @@ import { Queue, Worker } from 'bullmq';
 import { stateKeys } from '../state/keys.js';
 import type { RedisClient } from '../state/redis-connection.js';
 import type { Logger } from '../telemetry/logger.js';
-import { type LivenessReport, LivenessTicker, LivenessTracker, redisAnswers } from './liveness-tracker.js';
+import {
+  judgeSilentCommands,
+  type LivenessReport,
+  LivenessTicker,
+  LivenessTracker,
+  redisAnswers,
+} from './liveness-tracker.js';
 import type { BullEmitter } from './redis-health.js';
 
 // After a failover a BullMQ worker can stop taking jobs while it still reports isRunning() and emits no
@@ -11,8 +17,8 @@ import type { BullEmitter } from './redis-health.js';
 // proves its own workers alive: every `interval` it adds a probe job to a queue of its own (named by its
 // process id, so no other process can take it), and a worker of that queue, on the same job connection
 // as the process's other workers, completes it. No probe completed within `timeout` while Redis answers
-// means the workers are stuck: the process recreates every BullMQ connection once, and if that does not
-// bring a probe through within another timeout, asks to exit (non-zero) so that its supervisor restarts it.
+// means the workers are stuck: the process asks to exit (non-zero) so that its supervisor restarts it
+// (crash-only: a worker rebuilt in place on a new connection is what BullMQ's own bugs leave half-done).
 // A Redis that does not answer is an outage, not a stuck worker: the deadline waits for it.
 
 /** How often the registry of probe queues is swept for those of processes long gone. */
@@ -31,15 +37,15 @@ export interface LivenessOptions {
   timeoutMs: number;
   /** The command connection: probes are added and Redis is pinged through it, not the job connection. */
   commands: RedisClient;
+  /** Whether a new connection reaches Redis (the referee when the command connection is silent). */
+  reachable: () => Promise<boolean>;
   /** The process's job connection (the probe worker runs on it, like the other workers). */
   jobs: RedisClient;
   logger: Logger;
   now?: () => number;
   /** The process's other BullMQ workers: one that stopped running is stuck at once (#648). */
   workers: () => ReadonlyArray<{ readonly name: string; isRunning(): boolean }>;
-  /** Closes every BullMQ worker and its connections and opens them again; resolves with the new job connection. */
-  recreate: () => Promise<RedisClient>;
-  /** Called once when recreating did not help: the process should exit non-zero. */
+  /** Called once when the workers are stuck: the process should exit non-zero. */
   onDead: (reason: string) => void;
   /** Called with each probe worker made (to watch its `error` events). */
   watch?: (name: string, emitter: BullEmitter) => void;
@@ -58,7 +64,7 @@ export class WorkerLiveness {
   readonly #queue: Queue;
   readonly #tracker: LivenessTracker;
   readonly #ticker: LivenessTicker;
-  #worker: Worker;
+  readonly #worker: Worker;
   #seq = 0;
   #lastSweep = 0;
 
@@ -79,8 +85,7 @@ export class WorkerLiveness {
       onDead: options.onDead,
       words: {
         back: 'BullMQ workers take jobs again',
-        recreating: 'BullMQ workers stuck: recreating their Redis connections',
-        dead: 'BullMQ workers cannot recover in this process: exiting',
+        dead: 'BullMQ workers are stuck: exiting for the supervisor to restart the process',
       },
     });
     this.#ticker = new LivenessTicker({
@@ -132,7 +137,7 @@ export class WorkerLiveness {
       return;
     }
     if (!(await redisAnswers(this.#o.commands, this.#o.intervalMs))) {
-      this.#tracker.redisDown(now);
+      await judgeSilentCommands(this.#tracker, now, this.#o.timeoutMs, this.#o.reachable);
       return;
     }
     this.#tracker.recovering('waiting for a probe job to complete');
@@ -160,10 +165,7 @@ export class WorkerLiveness {
       stopped.length > 0
         ? `worker ${stopped.map((w) => w.name).join(', ')} stopped running`
         : `no probe job completed for ${Math.round(silentMs / 1000)} s while Redis answers`;
-    await this.#tracker.stuck(reason, async () => {
-      await this.#worker.close(true).catch(() => undefined);
-      this.#worker = this.#startWorker(await this.#o.recreate());
-    });
+    this.#tracker.die(reason);
   }
 
   /** Deletes the probe queues of processes that stopped ticking long ago (killed, not stopped). */

@@ -9,7 +9,10 @@ export const attemptRowSchema = z.object({
   channelKind: z.string(),
   /** The idempotency key the receiver saw (webhook `webhook-id`, Teams card foot, Slack/console text). */
   deliveryId: z.string(),
-  /** The e-mail `Message-ID` header, on e-mail channels. */
+  /**
+   * The e-mail `Message-ID` header, on e-mail channels; a burst's delivery is one e-mail per issuer, whose
+   * Message-IDs are listed space-separated, in order (rows written before named `<delivery id@domain>` only).
+   */
   messageId: z.string().optional(),
   /** The message's type: events, batch, digest, notice, test. */
   type: z.string(),

@@ -40,6 +40,8 @@ export function stateKeys(root: string) {
     stateMark: `${root}:state-mark`,
     notices: `${root}:notices`,
     workers: `${root}:workers`,
+    /** HASH process incarnation → Redis' time of its delivery path's last beat (state/sender-beats.ts). */
+    senders: `${root}:senders`,
     /** HASH process id → epoch ms of its last liveness tick: whose probe queue (`live-…`) may be deleted. */
     liveness: `${root}:liveness`,
     access: `${root}:access`,

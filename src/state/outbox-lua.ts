@@ -59,16 +59,90 @@ return 1
 `;
 
 /**
- * Rewrites the in-flight record (attempts, parts sent, next attempt) of the caller's message.
- * KEYS: lease, inflight. ARGV: owner, delivery id marker (a substring of the stored JSON), new JSON.
- * Returns 1 written, 0 lease lost or another message in flight.
+ * Rewrites the in-flight record (attempts, parts sent, next attempt) of the caller's message, as the
+ * lease holder or as the incarnation that claimed it (which may have lost the lease to an outage).
+ * KEYS: lease, inflight. ARGV: owner, delivery id marker (a substring of the stored JSON), new JSON,
+ * claimant marker (a substring naming the caller as the claimant; '' = none).
+ * Returns 1 written, 0 neither the lease holder nor the claimant, or another message in flight.
  */
 export const UPDATE_INFLIGHT_SCRIPT = `
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 local stored = redis.call('GET', KEYS[2])
 if not stored or not string.find(stored, ARGV[2], 1, true) then return 0 end
+local claimant = ARGV[4] ~= '' and string.find(stored, ARGV[4], 1, true)
+if redis.call('GET', KEYS[1]) ~= ARGV[1] and not claimant then return 0 end
 redis.call('SET', KEYS[2], ARGV[3])
 return 1
+`;
+
+/**
+ * Takes a message another incarnation claimed over for the caller, once the claimant is silent: its
+ * delivery path's last heartbeat (Redis' clock) is older than the grace. A claimant with no heartbeat
+ * (stopped, or a version without heartbeats) counts from the record's last touch. A claimant that beats
+ * keeps its message however long it takes: it may have sent it and not recorded it yet.
+ * KEYS: lease, inflight, senders. ARGV: owner, the exact bytes read, claimant ('' = none), grace ms,
+ * the record's touchedAt ('' = none), the new JSON.
+ * Returns 1 taken, 0 lease lost or the record changed, or minus the ms the claimant is still given.
+ */
+export const TAKE_OVER_SCRIPT = `${NOW_MS}
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if redis.call('GET', KEYS[2]) ~= ARGV[2] then return 0 end
+if ARGV[3] ~= '' then
+  local since = tonumber(redis.call('HGET', KEYS[3], ARGV[3]) or ARGV[5])
+  if since then
+    local left = since + tonumber(ARGV[4]) - now_ms()
+    if left > 0 then return -math.ceil(left) end
+  end
+end
+redis.call('SET', KEYS[2], ARGV[6])
+return 1
+`;
+
+/**
+ * Records the heartbeat of one incarnation's delivery path on Redis' clock, and (ARGV[3] = '1') forgets
+ * incarnations silent for longer than ARGV[2] ms. KEYS: senders. ARGV: incarnation, forget after ms,
+ * sweep ('1' | ''). Returns Redis' time.
+ */
+export const SENDER_BEAT_SCRIPT = `${NOW_MS}
+local now = now_ms()
+redis.call('HSET', KEYS[1], ARGV[1], now)
+if ARGV[3] == '1' then
+  local all = redis.call('HGETALL', KEYS[1])
+  for i = 1, #all, 2 do
+    if now - tonumber(all[i + 1]) > tonumber(ARGV[2]) then redis.call('HDEL', KEYS[1], all[i]) end
+  end
+end
+return now
+`;
+
+/**
+ * A channel's shared send state with Redis' time, so that every host compares a pause and the rate's
+ * spacing on one clock. KEYS: state. Returns pausedUntil, lastSentAt, now (epoch ms).
+ */
+export const SEND_STATE_SCRIPT = `${NOW_MS}
+local s = redis.call('HMGET', KEYS[1], 'pausedUntil', 'lastSentAt')
+return {tonumber(s[1] or '0') or 0, tonumber(s[2] or '0') or 0, now_ms()}
+`;
+
+/**
+ * Puts records set aside as unreadable back in the queue once this version reads them (one set aside by
+ * an older process during a rolling upgrade), each only if still as read and its id not waiting already:
+ * at the front, under its own id. KEYS: unreadable, pending, items. ARGV: wake channel, channel name,
+ * then per record: field, the bytes read, item id, item JSON. Returns how many were put back.
+ */
+export const RESTORE_SCRIPT = `
+local n = 0
+for i = 3, #ARGV, 4 do
+  if redis.call('HGET', KEYS[1], ARGV[i]) == ARGV[i + 1] then
+    redis.call('HDEL', KEYS[1], ARGV[i])
+    if redis.call('HEXISTS', KEYS[3], ARGV[i + 2]) == 0 then
+      redis.call('HSET', KEYS[3], ARGV[i + 2], ARGV[i + 3])
+      redis.call('ZADD', KEYS[2], 0, ARGV[i + 2])
+      n = n + 1
+    end
+  end
+end
+if n > 0 then redis.call('PUBLISH', ARGV[1], ARGV[2]) end
+return n
 `;
 
 /**
@@ -77,8 +151,8 @@ return 1
  * KEYS: lease, inflight, parked, the digest batch hash the message carries (any key of the tag when none),
  * the dead letter's order. ARGV: owner, delivery id marker, outcome ('sent' | 'parked'), delivery id,
  * parked record JSON ('' when sent), '1' when KEYS[4] is a digest batch to delete once sent, claimant
- * marker ('' = none: a substring of the stored JSON naming the caller as the process that sent it, which
- * may record its send after losing the lease, as no other holder sends a live claimant's message).
+ * marker ('' = none: a substring of the stored JSON naming the caller as the incarnation that sent it,
+ * which may record its send after losing the lease, as no other holder sends a live claimant's message).
  * Returns 1 done, 0 lease lost (and not the claimant) or another message in flight.
  */
 export const FINISH_SCRIPT = `${NOW_MS}

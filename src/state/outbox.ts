@@ -7,9 +7,12 @@ import {
   ENQUEUE_SCRIPT,
   FINISH_SCRIPT,
   REQUEUE_SCRIPT,
+  RESTORE_SCRIPT,
   SEAL_DIGEST_SCRIPT,
+  SEND_STATE_SCRIPT,
   SET_ASIDE_INFLIGHT_SCRIPT,
   SET_ASIDE_ITEMS_SCRIPT,
+  TAKE_OVER_SCRIPT,
   UPDATE_INFLIGHT_SCRIPT,
 } from './outbox-lua.js';
 import {
@@ -44,7 +47,7 @@ export interface UnreadableRecord {
 /** The in-flight record as read: none, a message, or bytes this code cannot read. */
 export type InflightRead =
   | { state: 'none' }
-  | { state: 'ok'; inflight: Inflight }
+  | { state: 'ok'; inflight: Inflight; raw: Buffer }
   | { state: 'unreadable'; record: UnreadableRecord };
 
 /** How much is waiting in one channel's outbox. */
@@ -57,6 +60,9 @@ export interface OutboxDepth {
 
 /** The outcome of a claim. */
 export type ClaimResult = 'claimed' | 'lease-lost' | 'busy';
+
+/** The outcome of a take-over: taken, lost (lease or record changed), or ms the claimant is still given. */
+export type TakeOverResult = 'taken' | 'lost' | number;
 
 /**
  * The per-channel outboxes: what is waiting to be sent, the message in flight and the dead letter. Items
@@ -192,7 +198,7 @@ export class Outbox {
     const raw = await this.#redis.getBuffer(this.#box(channel).inflight);
     if (raw === null) return { state: 'none' };
     const read = readRecord(inflightSchema, raw.toString('utf8'));
-    if (read.ok) return { state: 'ok', inflight: read.value };
+    if (read.ok) return { state: 'ok', inflight: read.value, raw };
     return { state: 'unreadable', record: { id: null, raw, reason: read.reason } };
   }
 
@@ -218,8 +224,11 @@ export class Outbox {
     return reply === 1 ? 'claimed' : reply === 0 ? 'lease-lost' : 'busy';
   }
 
-  /** Rewrites the in-flight record (attempts, parts sent, backoff); false when the lease was lost. */
-  async update(channel: string, owner: string, inflight: Inflight): Promise<boolean> {
+  /**
+   * Rewrites the in-flight record (attempts, parts sent, backoff), as the lease holder `owner` or as the
+   * incarnation `claimant` that claimed it; false when neither holds.
+   */
+  async update(channel: string, owner: string, inflight: Inflight, claimant = ''): Promise<boolean> {
     const box = this.#box(channel);
     const reply = await this.#redis.eval(
       UPDATE_INFLIGHT_SCRIPT,
@@ -229,17 +238,52 @@ export class Outbox {
       owner,
       marker(inflight.deliveryId),
       recordJson(inflightSchema, inflight),
+      claimant === '' ? '' : claimantMarker(claimant),
     );
     return reply === 1;
   }
 
-  /** Ends the in-flight message as sent or parked (dead letter); false when the lease was lost. */
+  /**
+   * Takes the in-flight record read as `raw` over for the lease holder `owner` as `next`, once its
+   * claimant's delivery path has been silent for `graceMs` by Redis' clock (see TAKE_OVER_SCRIPT).
+   */
+  async takeOver(
+    channel: string,
+    owner: string,
+    read: { raw: Buffer; inflight: Inflight },
+    graceMs: number,
+    next: Inflight,
+  ): Promise<TakeOverResult> {
+    const box = this.#box(channel);
+    const reply = Number(
+      await this.#redis.eval(
+        TAKE_OVER_SCRIPT,
+        3,
+        box.lease,
+        box.inflight,
+        stateKeys(this.#root).senders,
+        owner,
+        read.raw,
+        read.inflight.claimedBy ?? '',
+        graceMs,
+        read.inflight.touchedAt ?? '',
+        recordJson(inflightSchema, next),
+      ),
+    );
+    return reply === 1 ? 'taken' : reply === 0 ? 'lost' : -reply;
+  }
+
+  /**
+   * Ends the in-flight message as sent or parked (dead letter), as the lease holder `owner` or as the
+   * incarnation `claimant` that claimed it; false when neither holds or the record is gone.
+   */
   async finish(
     channel: string,
     owner: string,
     inflight: Inflight,
     outcome: 'sent' | 'parked',
     nowMs: number,
+    claimant = owner,
   ): Promise<boolean> {
     const box = this.#box(channel);
     const parked =
@@ -258,9 +302,33 @@ export class Outbox {
       inflight.deliveryId,
       parked,
       inflight.digestBatch ? '1' : '',
-      claimantMarker(owner),
+      claimantMarker(claimant),
     );
     return reply === 1;
+  }
+
+  /**
+   * Puts the records set aside as unreadable that this version reads back at the front of the queue
+   * (an older process sets aside what a newer one wrote, in a rolling upgrade); returns how many.
+   */
+  async restoreReadable(channel: string): Promise<number> {
+    const box = this.#box(channel);
+    const args = Object.entries(await this.unreadable(channel)).flatMap(([field, raw]) => {
+      const item = restorableItem(field, raw.toString('utf8'));
+      return item ? [field, raw, item.id, item.json] : [];
+    });
+    if (args.length === 0) return 0;
+    const reply = await this.#redis.eval(
+      RESTORE_SCRIPT,
+      3,
+      box.unreadable,
+      box.pending,
+      box.items,
+      this.wakeChannel,
+      channel,
+      ...args,
+    );
+    return Number(reply);
   }
 
   /** The channel's parked messages. */
@@ -305,11 +373,14 @@ export class Outbox {
 
   /**
    * The channel's shared send state: paused by a 429 until, and when the last message started (the next
-   * may start one rate interval later, computed with the rate configured now).
+   * may start one rate interval later, computed with the rate configured now), with Redis' time `now`:
+   * every host compares them on that one clock.
    */
-  async sendState(channel: string): Promise<{ pausedUntil: number; lastSentAt: number }> {
-    const raw = await this.#redis.hmget(this.#box(channel).state, 'pausedUntil', 'lastSentAt');
-    return { pausedUntil: Number(raw[0] ?? 0) || 0, lastSentAt: Number(raw[1] ?? 0) || 0 };
+  async sendState(channel: string): Promise<{ pausedUntil: number; lastSentAt: number; now: number }> {
+    const reply = await this.#redis.eval(SEND_STATE_SCRIPT, 1, this.#box(channel).state);
+    const [pausedUntil, lastSentAt, now] = Array.isArray(reply) ? reply.map(Number) : [];
+    if (now === undefined || !Number.isFinite(now)) throw new Error('send state: Redis gave no time');
+    return { pausedUntil: pausedUntil || 0, lastSentAt: lastSentAt || 0, now };
   }
 
   /** Records the shared send state. */
@@ -399,9 +470,33 @@ export class Outbox {
   }
 }
 
-/** A substring of an in-flight JSON that names `owner` as the process sending it. */
-function claimantMarker(owner: string): string {
-  return `"claimedBy":${JSON.stringify(owner)}`;
+/** A substring of an in-flight JSON that names `claimant` as the incarnation sending it. */
+function claimantMarker(claimant: string): string {
+  return `"claimedBy":${JSON.stringify(claimant)}`;
+}
+
+/**
+ * The waiting item a set-aside record becomes once readable: an item under its own id, or an in-flight
+ * message as a ready-made message under its delivery id (it may have been sent: same id, a receiver
+ * drops the repeat). Undefined while this version cannot read it either.
+ */
+function restorableItem(field: string, raw: string): { id: string; json: string } | undefined {
+  const item = /^item:(.*):\d+$/.exec(field);
+  if (item?.[1] !== undefined) {
+    const read = readRecord(outboxItemSchema, raw);
+    return read.ok ? { id: item[1], json: raw } : undefined;
+  }
+  if (!field.startsWith('inflight:')) return undefined;
+  const read = readRecord(inflightSchema, raw);
+  if (!read.ok) return undefined;
+  const { deliveryId, message, digestBatch } = read.value;
+  const json = recordJson<OutboxItemRecord>(outboxItemSchema, {
+    kind: 'message',
+    deliveryId,
+    message,
+    ...(digestBatch ? { digestBatch } : {}),
+  });
+  return { id: deliveryId, json };
 }
 
 /** A substring only this delivery's in-flight JSON holds, for the fencing checks in the scripts. */

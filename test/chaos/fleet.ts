@@ -96,13 +96,16 @@ export class Fleet {
       child.child.stderr?.pipe(log);
     }
     if (pid === undefined) throw new Error(`${member.name} did not start`);
-    const field = `${hostname()}-${pid}`;
+    // A process id is `<host>-<pid>-<random>`: the random part names the incarnation.
+    const field = `${hostname()}-${pid}-`;
     let exited = false;
     await waitFor(
       `${member.name} (pid ${pid}) to be ready`,
       async () => {
         exited = child.child.exitCode !== null;
-        return exited || (await this.#redis.hexists(stateKeys(this.#root).workers, field)) === 1;
+        if (exited) return true;
+        const ids = await this.#redis.hkeys(stateKeys(this.#root).workers);
+        return ids.some((id) => id.startsWith(field));
       },
       START_TIMEOUT_MS,
       100,

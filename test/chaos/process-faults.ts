@@ -22,9 +22,9 @@ async function scanAll(world: ChaosWorld, pattern: string): Promise<string[]> {
   return keys;
 }
 
-/** The fleet member a lease owner (`<host>-<pid>|…`) belongs to, by pid. */
+/** The fleet member a lease owner (`<host>-<pid>-<incarnation>|…`) belongs to, by pid. */
 function holderName(world: ChaosWorld, owner: string | null): string {
-  const pid = Number(/^.*-(\d+)(?:\||$)/.exec(owner ?? '')?.[1]);
+  const pid = Number(/^.*-(\d+)-[0-9a-f]+(?:\||$)/.exec(owner ?? '')?.[1]);
   return world.fleet.members.find((m) => world.fleet.pid(m) === pid)?.name ?? 'nobody';
 }
 

@@ -138,6 +138,9 @@ function chaosConfig(
     // A run compresses business days into seconds: any flap hold would outlast it. Off, each crossing
     // (the missing row's close and reopening, the sandbox's flapper) is its own message, counted alone.
     alerts: { flapWindow: '0s' },
+    // A sender killed inside a send holds its channel this long (60 s by default); the run's Redis outages
+    // (1-5 s, and the long run's 32 s pause) stay inside it.
+    delivery: { claimGrace: '40s' },
     log: { level: logLevel, format: 'json' },
   };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { keyRoot } from '../../src/state/keys.js';
 import { Outbox } from '../../src/state/outbox.js';
+import { inflightSchema, outboxItemSchema, recordJson } from '../../src/state/outbox-records.js';
 import { slackText, startStack, usePerTest, waitFor } from './harness.js';
 
 // Finding 7 of issue 20: an in-flight record this code could not read wedged its channel (every claim
@@ -60,5 +61,53 @@ describe('unreadable outbox records', () => {
             p.path.endsWith('/ops') && slackText(p.payload).includes('Unreadable outbox records of desk'),
         ),
     );
+  }, 60_000);
+
+  // Issue 29: in a rolling upgrade an older process sets aside what a newer one wrote; nothing read those
+  // records again once every process ran the newer version.
+  it('set aside by an older process are queued again once this version reads them, and sent', async () => {
+    const stack = await startStack({ channels: ['slack'] });
+    current.stack = stack;
+    const { redis } = stack.redis;
+    const box = stack.keys.outbox('desk');
+    const notice = (title: string) => ({
+      type: 'notice' as const,
+      key: 'upgrade',
+      severity: 'info' as const,
+      title,
+      text: 'written by a newer process, set aside by an older one',
+    });
+    const item = recordJson(outboxItemSchema, {
+      kind: 'message',
+      deliveryId: 'd-waiting',
+      message: notice('Waiting when set aside'),
+    });
+    const inflight = recordJson(inflightSchema, {
+      deliveryId: 'd-in-flight',
+      message: notice('In flight when set aside'),
+      eventIds: [],
+      attempts: 1,
+      partsSent: 0,
+      nextAttemptAt: 0,
+      claimedAt: 0,
+    });
+    await redis.hset(
+      box.unreadable,
+      'item:d-waiting:1700000000000',
+      item,
+      'inflight:1700000000001',
+      inflight,
+    );
+    await redis.hset(box.unreadable, 'item:still-newer:1700000000002', NEWER);
+
+    const app = await stack.openApp();
+    current.app = app;
+    await app.startDaemon({ workerOnly: false });
+    const texts = () => stack.slack.delivered().map((p) => slackText(p.payload));
+    await waitFor('both records sent', () => texts().length >= 2, 20_000);
+    expect(texts().some((t) => t.includes('Waiting when set aside'))).toBe(true);
+    expect(texts().some((t) => t.includes('In flight when set aside'))).toBe(true);
+    // What this version cannot read either stays set aside, untouched.
+    expect(Object.keys(await redis.hgetall(box.unreadable))).toEqual(['item:still-newer:1700000000002']);
   }, 60_000);
 });

@@ -80,7 +80,7 @@ export async function spawnRegistered(
       if (exited !== undefined)
         throw new Error(`shortwatch ${role} exited with ${exited}:\n${daemon.stderr()}`);
       const fields = await app.redis.hkeys(stack.keys.workers);
-      return fields.some((field) => field.endsWith(`-${daemon.child.pid}`));
+      return fields.some((field) => field.includes(`-${daemon.child.pid}-`));
     },
     30_000,
   );

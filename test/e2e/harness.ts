@@ -225,6 +225,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     // Tests step the sandbox many times a minute: a flapping holder's changes would be held for the
     // window. The tests of holds set their own window.
     alerts: { flapWindow: '0s' },
+    // Tests kill senders inside a send: their message goes again once the grace (60 s by default) has
+    // passed since the killed process last beat. The tests of long outages set the default back.
+    delivery: { claimGrace: '12s' },
     budget: { perMinute: 6_000, perDay: 5_000_000, reserve: 10 },
     watchlist: issuers.map((i) => ({ id: i.svc_issuer_id })),
     channels,
@@ -357,7 +360,7 @@ export async function spawnDaemon(
         throw new Error(`shortwatch ${role} exited with ${exited} before it ran:\n${daemon.stderr()}`);
       }
       const fields = await stack.redis.redis.hkeys(stack.keys.workers);
-      return fields.some((field) => field.endsWith(`-${pid}`));
+      return fields.some((field) => field.includes(`-${pid}-`));
     },
     timeoutMs,
   );

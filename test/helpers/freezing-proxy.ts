@@ -19,6 +19,11 @@ export interface FreezingProxy {
   freezeReplication(): number;
   /** Connections opened from now on are forwarded again, whatever froze before (open frozen ones stay frozen). */
   forgetFreezes(): void;
+  /**
+   * An outage of `ms`: destroys every connection now and each new one until it ends, as an unreachable
+   * server looks to the client. Resolves when the outage is over.
+   */
+  outage(ms: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -50,7 +55,12 @@ export async function startFreezingProxy(
   const pairs = new Set<Pair>();
   /** What freezes a connection opened later, tested on its first bytes. */
   const freezesLater: Array<(head: string) => boolean> = [];
+  let refuseUntil = 0;
   const server = createServer((client) => {
+    if (Date.now() < refuseUntil) {
+      client.destroy();
+      return;
+    }
     const upstream = connect(targetPort, targetHost);
     const pair: Pair = { client, upstream, head: '', frozen: false };
     pairs.add(pair);
@@ -85,6 +95,15 @@ export async function startFreezingProxy(
     freezeReplication: () => freezeWhere((head) => /\bpsync\b/i.test(head), true),
     forgetFreezes: () => {
       freezesLater.length = 0;
+    },
+    async outage(ms) {
+      refuseUntil = Date.now() + ms;
+      for (const pair of pairs) {
+        pair.client.destroy();
+        pair.upstream.destroy();
+      }
+      pairs.clear();
+      await new Promise((resolve) => setTimeout(resolve, ms));
     },
     close: () =>
       new Promise<void>((resolve) => {

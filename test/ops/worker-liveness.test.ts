@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type LivenessReport, WorkerLiveness, withLiveness } from '../../src/ops/worker-liveness.js';
 import { keyRoot, stateKeys } from '../../src/state/keys.js';
@@ -9,8 +8,8 @@ import { createTestRedis, type TestRedis } from '../helpers/redis.js';
 /*
  * The liveness check on real Redis and real BullMQ. A worker whose job connection ended for good (the
  * terminal ioredis state of BullMQ #4378: the worker still runs, takes nothing, says nothing) is the
- * stuck worker: its connections are recreated once, and when that does not help either the process is
- * told to exit.
+ * stuck worker: the process is told to exit at once, for its supervisor to restart it (no rebuild in
+ * place: crash-only).
  */
 describe('worker liveness', () => {
   let redis: TestRedis | undefined;
@@ -23,7 +22,7 @@ describe('worker liveness', () => {
     redis = undefined;
   });
 
-  const start = async (recreate: () => Promise<Redis>, dead: string[]) => {
+  const start = async (dead: string[]) => {
     const test = await createTestRedis('live');
     redis = test;
     const jobs = test.connect();
@@ -34,10 +33,10 @@ describe('worker liveness', () => {
       intervalMs: 100,
       timeoutMs: 1_000,
       commands: test.redis,
+      reachable: async () => true,
       jobs,
       logger: log.logger,
       workers: () => [],
-      recreate,
       onDead: (reason) => dead.push(reason),
     });
     liveness.start();
@@ -46,48 +45,25 @@ describe('worker liveness', () => {
 
   it('proves the workers alive while probes complete, and registers the process', async () => {
     const dead: string[] = [];
-    const { test, liveness: check } = await start(async () => test.connect(), dead);
+    const { test, liveness: check } = await start(dead);
     await waitFor('a probe completed', () => check.report().state === 'alive');
-    expect(check.report()).toMatchObject({ state: 'alive', recreations: 0, reason: null });
+    expect(check.report()).toMatchObject({ state: 'alive', reason: null });
     expect(await test.redis.hkeys(stateKeys(keyRoot(test.prefix)).liveness)).toEqual(['host-1']);
     expect(dead).toEqual([]);
   });
 
-  it('recreates the connections of a worker whose connection ended, and it takes jobs again', async () => {
+  it('asks the process to exit when its job connection ended, without rebuilding it', async () => {
     const dead: string[] = [];
-    let recreated = 0;
-    const {
-      test,
-      jobs,
-      liveness: check,
-    } = await start(async () => {
-      recreated += 1;
-      return test.connect();
-    }, dead);
-    await waitFor('alive', () => check.report().state === 'alive');
-    jobs.disconnect();
-    await waitFor('stuck, then recreated', () => check.report().recreations === 1, 10_000);
-    await waitFor('alive again', () => check.report().state === 'alive', 10_000);
-    expect(recreated).toBe(1);
-    expect(dead).toEqual([]);
-  });
-
-  it('asks the process to exit when recreating does not help', async () => {
-    const dead: string[] = [];
-    const {
-      test,
-      jobs,
-      liveness: check,
-    } = await start(async () => {
-      const broken = test.connect();
-      broken.disconnect();
-      return broken;
-    }, dead);
+    const { jobs, liveness: check, log } = await start(dead);
     await waitFor('alive', () => check.report().state === 'alive');
     jobs.disconnect();
     await waitFor('the process told to exit', () => dead.length === 1, 15_000);
-    expect(check.report()).toMatchObject({ state: 'stuck', recreations: 1 });
+    expect(check.report()).toMatchObject({ state: 'stuck' });
     expect(dead[0]).toMatch(/^no probe job completed for \d+ s while Redis answers$/);
+    expect(jobs.status).toBe('end');
+    expect(
+      log.withMessage('BullMQ workers are stuck: exiting for the supervisor to restart the process'),
+    ).toHaveLength(1);
   });
 });
 
@@ -96,7 +72,6 @@ describe('withLiveness', () => {
   const report = (state: LivenessReport['state']): LivenessReport => ({
     state,
     lastAliveAt: null,
-    recreations: 0,
     reason: state === 'stuck' ? 'no probe job completed for 31 s while Redis answers' : null,
   });
 

@@ -14,6 +14,9 @@ import type { Logger } from '../../telemetry/logger.js';
 import type { CommandContext } from '../context.js';
 import { describeFailure } from '../exit.js';
 
+/** How long a stuck process's stop waits for sends under way (a channel's send times out well within). */
+const STUCK_STOP_MS = 5_000;
+
 /** Options of `start` and `worker`. */
 export interface DaemonOptions {
   workerOnly: boolean;
@@ -133,7 +136,8 @@ function untilStopped(
       if (stopping) return;
       stopping = true;
       closeInputs();
-      void app.stop(1_000).finally(() => resolve(1));
+      // Long enough for a send under way to end and be recorded over the command connection.
+      void app.stop(STUCK_STOP_MS).finally(() => resolve(1));
     });
   });
 }
