@@ -2,7 +2,7 @@ import { DelayedError, type Job, RateLimitError, UnrecoverableError } from 'bull
 import type { Config } from '../config/schema.js';
 import { type DiffResult, diffPositions, type PositionEvent, type Snapshot } from '../positions/index.js';
 import { tellStories } from '../positions/threshold-story.js';
-import { planDelivery, recordFallsTold } from '../routing/index.js';
+import { planDelivery, recordFallsTold, routeOptionsOf } from '../routing/index.js';
 import { stateKeys } from '../state/keys.js';
 import { Lease } from '../state/lease.js';
 import { commitPoll } from '../state/poll-commit.js';
@@ -163,9 +163,7 @@ async function commitAnswer(
     flapWindowMs: config.alerts.flapWindow,
   });
   const mutes = told.events.length > 0 ? await ctx.mutes.list() : [];
-  const routes = planDelivery(told.events, config.channels, mutes, ctx.now(), {
-    confirmedCloses: config.alerts.confirmedCloses,
-  });
+  const routes = planDelivery(told.events, config.channels, mutes, ctx.now(), routeOptionsOf(config));
   const plan = withIssuerLabel(routes, job.data.label);
   const remembered = recordFallsTold(told.memory, plan.logged);
   const summary = historySummary(diff.next, history, ctx.now());

@@ -21,6 +21,7 @@ import { withBudgetWait } from '../budget-wait.js';
 import type { CommandContext } from '../context.js';
 import { withApp } from '../context.js';
 import { describeFailure, EXIT } from '../exit.js';
+import { describeChannelDuty } from './check-channels.js';
 import { checkSources } from './check-sources.js';
 
 /** Where notices go without an ops channel (state/notice-routing.ts), told by `check`. */
@@ -75,6 +76,9 @@ export async function checkCommand(ctx: CommandContext, options: { offline?: boo
   const whole = isWholeDirectory(ctx.config.watchlist);
   if (problems.length === 0) out.ok(`config ${ctx.configFile}: ${describeConfig(ctx.config)}`);
   for (const issue of problems) out.problem(issue);
+  if (problems.length === 0)
+    for (const channel of ctx.config.channels)
+      out.ok(`channel ${channel.name} gets: ${describeChannelDuty(channel, ctx.config)}`);
   if (ctx.config.ops.channel === undefined) out.warn(NO_OPS_CHANNEL);
   const plan = planOrUndefined(ctx);
   // A config that cannot plan cannot build the app: its problem is reported above.

@@ -4,7 +4,7 @@ import { summarise } from '../../channels/message-summary.js';
 import { lookupHolder } from '../../lookup/holder-lookup.js';
 import { issuerSources, isWatched, lookupIssuer } from '../../lookup/issuer-lookup.js';
 import { EVENT_KINDS, type EventKind } from '../../positions/index.js';
-import { explainRoute, syntheticEvent } from '../../routing/index.js';
+import { explainRoute, routeOptionsOf, syntheticEvent } from '../../routing/index.js';
 import type { CommandContext } from '../context.js';
 import { withApp } from '../context.js';
 import { CliError, EXIT } from '../exit.js';
@@ -132,9 +132,13 @@ export async function routeCommand(
       thresholds: app.settings.config.poll.thresholds,
       now,
     });
-    const verdicts = explainRoute(event, channels, await app.ctx.mutes.list(), now, {
-      confirmedCloses: app.settings.config.alerts.confirmedCloses,
-    });
+    const verdicts = explainRoute(
+      event,
+      channels,
+      await app.ctx.mutes.list(),
+      now,
+      routeOptionsOf(app.settings.config),
+    );
     ctx.out(
       renderTable(
         ['CHANNEL', 'VERDICT', 'WHY'],

@@ -3,7 +3,13 @@ import { formatDuration } from '../../config/duration.js';
 import type { RegisterSourceConfig } from '../../config/schema/sources.js';
 import { tellStories } from '../../positions/threshold-story.js';
 import type { PositionEvent } from '../../positions/types.js';
-import { type DeliveryPlan, type Mute, planDelivery, recordFallsTold } from '../../routing/index.js';
+import {
+  type DeliveryPlan,
+  type Mute,
+  planDelivery,
+  recordFallsTold,
+  routeOptionsOf,
+} from '../../routing/index.js';
 import { diffAggregates } from '../../sources/aggregate-diff.js';
 import { readSource } from '../../sources/read-source.js';
 import type { RegisterSnapshot } from '../../sources/types.js';
@@ -186,7 +192,7 @@ async function commitIssuer(
     channels: config.channels,
     mutes: change.mutes,
     now: ctx.now(),
-    options: { confirmedCloses: config.alerts.confirmedCloses },
+    options: routeOptionsOf(config),
   };
   const plan = withRegimeEvent(
     planDelivery(events, routing.channels, routing.mutes, routing.now, routing.options),
