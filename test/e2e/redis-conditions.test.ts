@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import { runMain } from '../cli/run-main.js';
 import { type PrivateRedis, REDIS_SERVER, startPrivateRedis } from '../helpers/redis-server.js';
-import { runShortwatch } from './harness.js';
+import { freePort } from './harness.js';
 
 /*
  * Every Redis condition an operator meets at start, each on a private redis-server of its own (never the
@@ -30,9 +31,11 @@ describe.skipIf(!REDIS_SERVER)('a Redis that cannot serve a deployment, named by
   let full: PrivateRedis;
   let guarded: PrivateRedis;
   let dir: string;
+  let closedPort: number;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'shortwatch-conditions-'));
+    closedPort = await freePort();
     [master, full, guarded] = await Promise.all([
       startPrivateRedis(),
       startPrivateRedis(['--maxmemory', '1mb', '--maxmemory-policy', 'noeviction']),
@@ -97,13 +100,18 @@ describe.skipIf(!REDIS_SERVER)('a Redis that cannot serve a deployment, named by
       says: /Redis at shortwatch-no-such-host\.invalid:6379: the host name does not resolve/,
     },
     {
+      name: 'nothing listening (ECONNREFUSED)',
+      url: () => `redis://127.0.0.1:${closedPort}`,
+      says: /Redis at 127\.0\.0\.1:\d+: nothing listens there: start one/,
+    },
+    {
       name: 'TLS to a server without it',
       url: () => `rediss://127.0.0.1:${master.port}`,
       says: /Redis at 127\.0\.0\.1:\d+: the TLS handshake failed or never ended/,
     },
   ];
 
-  it.concurrent.each(rows)(
+  it.each(rows)(
     '$name: check and start name it, the address and the cure, and exit 1',
     async (row) => {
       const configPath = join(dir, `${row.name.replace(/\W+/g, '-')}.yaml`);
@@ -115,10 +123,8 @@ describe.skipIf(!REDIS_SERVER)('a Redis that cannot serve a deployment, named by
         log: { level: 'warn', format: 'json' },
       };
       writeFileSync(configPath, stringify(config));
-      const [check, start] = await Promise.all([
-        runShortwatch(['-c', configPath, 'check', '--offline']),
-        runShortwatch(['-c', configPath, 'start']),
-      ]);
+      const check = await runMain(['-c', configPath, 'check', '--offline']);
+      const start = await runMain(['-c', configPath, 'start']);
       expect(check.code, `${check.stdout}${check.stderr}`).toBe(1);
       expect(`${check.stdout}${check.stderr}`).toMatch(row.says);
       expect(start.code, `${start.stdout}${start.stderr}`).toBe(1);
@@ -130,6 +136,6 @@ describe.skipIf(!REDIS_SERVER)('a Redis that cannot serve a deployment, named by
         expect(output).not.toMatch(/redis\.call\('SET'/);
       }
     },
-    120_000,
+    60_000,
   );
 });
