@@ -1,4 +1,5 @@
 import type { RedisConfig } from '../config/schema/redis.js';
+import { TimedOutError } from '../time/within.js';
 import { topologyOf } from './redis-connection.js';
 import { redactUrlCredentials } from './redis-error-fields.js';
 
@@ -93,7 +94,7 @@ function plainConditionOf(error: unknown, tls: boolean): RedisCondition | undefi
     return 'tls';
   // A TLS client talking to a plain server, or the reverse, sees the socket reset or closed at once.
   if (tls && (code === 'ECONNRESET' || /Connection is closed/.test(error.message))) return 'tls';
-  if (/no Redis answered within/.test(error.message)) return 'timeout';
+  if (error instanceof TimedOutError) return 'timeout';
   return undefined;
 }
 

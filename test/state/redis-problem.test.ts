@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { redisSchema } from '../../src/config/schema/redis.js';
 import { conditionOf, redisAddress, redisProblemOf } from '../../src/state/redis-problem.js';
+import { TimedOutError } from '../../src/time/within.js';
 
 function coded(message: string, code: string): Error {
   return Object.assign(new Error(message), { code });
@@ -79,6 +80,13 @@ describe('conditionOf: the Redis condition an error shows', () => {
     { name: 'another reply', error: new Error('ERR unknown command'), tls: false, condition: undefined },
   ])('$name', ({ error, tls, condition }) => {
     expect(conditionOf(error, tls)).toBe(condition);
+  });
+});
+
+describe('a connect past its bound', () => {
+  it('is a timeout, and over TLS a handshake that never ended', () => {
+    const error = new TimedOutError('no Redis answered: no answer within 10000 ms');
+    expect([conditionOf(error, false), conditionOf(error, true)]).toEqual(['timeout', 'tls']);
   });
 });
 
