@@ -28,7 +28,10 @@ export async function deliveriesCommand(ctx: CommandContext, options: { failed?:
         rows.push([name, deliveryId, 'sending', attempts, summarise(message), lastError ?? '']);
       }
       const depth = await app.ctx.outbox.depth(name, now);
-      if (depth.waiting > 0) rows.push([name, '-', 'waiting', 0, `${depth.waiting} items`, '']);
+      // Ready to send now, or held until later (a retry's backoff, quiet hours, the channel's rate).
+      if (depth.ready > 0) rows.push([name, '-', 'ready', 0, `${depth.ready} items`, '']);
+      const held = depth.waiting - depth.ready;
+      if (held > 0) rows.push([name, '-', 'held', 0, `${held} items`, '']);
     }
     ctx.out(renderTable(['CHANNEL', 'DELIVERY', 'STATE', 'ATTEMPTS', 'MESSAGE', 'LAST ERROR'], rows));
     ctx.out(
