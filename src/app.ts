@@ -29,8 +29,12 @@ import type { ReferencesAccepted } from './preflight/reference-check.js';
 import { stateKeys } from './state/keys.js';
 import type { RedisClient } from './state/redis-connection.js';
 import { createMetrics, type Metrics } from './telemetry/metrics.js';
+import { within } from './time/within.js';
 import type { UpstreamClient } from './upstream/index.js';
 import type { ClientRole } from './upstream-clients.js';
+
+/** How long a stop waits for each of its last writes and for the connections to close. */
+const STOP_WRITE_MS = 2_000;
 
 export { isRedisUnavailableError, RedisUnavailableError } from './app/connections.js';
 export type { AppOptions } from './app/options.js';
@@ -177,10 +181,14 @@ export class App {
   /** Stops workers (finishing jobs in flight up to `timeoutMs`), then closes queues, senders and Redis. */
   async stop(timeoutMs = 10_000): Promise<void> {
     await this.#daemon?.stop(timeoutMs);
-    await this.redis.hdel(stateKeys(this.ctx.prefix).workers, this.ctx.processId).catch(() => undefined);
+    // Bounded: on a Redis that refuses writes (a replica answering READONLY is reconnected to and asked
+    // again, for ever) a command's stop must still end.
+    const leave = this.redis.hdel(stateKeys(this.ctx.prefix).workers, this.ctx.processId);
+    await within(leave, STOP_WRITE_MS, 'leaving the workers list').catch(() => undefined);
     await this.#queues?.close();
     await this.#live.close();
-    await Promise.all([this.redis.quit(), this.#poller.quit()].map((p) => p.catch(() => undefined)));
+    const quits = [this.redis.quit(), this.#poller.quit()].map((p) => p.catch(() => undefined));
+    await within(Promise.all(quits), STOP_WRITE_MS, 'closing Redis').catch(() => this.redis.disconnect());
   }
 
   #preflight(config: Config): Promise<ReferencesAccepted> {

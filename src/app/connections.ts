@@ -6,6 +6,7 @@ import { DeploymentLedger } from '../state/deployment-ledger.js';
 import { keyRoot } from '../state/keys.js';
 import { connectWithin, openRedis, type RedisClient } from '../state/redis-connection.js';
 import { redisErrorFields } from '../state/redis-error-fields.js';
+import { redisAddress, redisProblemOf } from '../state/redis-problem.js';
 import type { Logger } from '../telemetry/logger.js';
 import { unlessSecretUnread } from '../unread-secret-parts.js';
 import { fingerprintOf } from '../upstream-clients.js';
@@ -15,6 +16,9 @@ import { fingerprintOf } from '../upstream-clients.js';
  * without it): no client can send without the key, and no daemon starts without it (see startDaemon).
  */
 const UNREAD_KEY_FINGERPRINT = 'unread-key';
+
+/** How long a command or a start waits for its first Redis connection before it says why there is none. */
+const CONNECT_WITHIN_MS = 10_000;
 
 /** Redis did not answer; the CLI explains how to get one. */
 export class RedisUnavailableError extends Error {
@@ -46,14 +50,23 @@ export async function connect(config: Config, logger: Logger): Promise<Connectio
   const workerRedis = openRedis(config.redis, { purpose: 'jobs', name: `${name}:jobs` });
   // Without a listener ioredis prints reconnect errors itself, possibly with the URL. A Redis that does
   // not answer at start is the caller's error to report (RedisUnavailableError), not an outage to log.
-  const quiet = (error: Error) => logger.debug({ error: redisErrorFields(error) }, 'redis connect');
+  // The first error a connection met says why (a DNS failure, a refused password, a TLS handshake): the
+  // promise of `connect()` only says "Connection is closed.".
+  let cause: Error | undefined;
+  const quiet = (error: Error) => {
+    cause ??= error;
+    logger.debug({ error: redisErrorFields(error) }, 'redis connect');
+  };
   for (const client of [redis, workerRedis]) client.on('error', quiet);
   try {
-    await Promise.all([redis, workerRedis].map((client) => connectWithin(client, 10_000)));
+    await Promise.all([redis, workerRedis].map((client) => connectWithin(client, CONNECT_WITHIN_MS)));
   } catch (error) {
     redis.disconnect();
     workerRedis.disconnect();
-    throw new RedisUnavailableError(error instanceof Error ? error.message : String(error));
+    const named = redisProblemOf(cause, config.redis) ?? redisProblemOf(error, config.redis);
+    if (named) throw named;
+    const reason = redisErrorFields(cause ?? error).message;
+    throw new RedisUnavailableError(`${redisAddress(config.redis)}: ${reason}`);
   }
   for (const client of [redis, workerRedis]) client.off('error', quiet);
   const health = new RedisHealth(logger);

@@ -11,6 +11,7 @@ import {
 } from '../preflight/reference-check.js';
 import type { RedisClient } from '../state/redis-connection.js';
 import { checkEvictionPolicy, reportEvictionPolicy } from '../state/redis-eviction.js';
+import { assertWritable } from '../state/redis-writable.js';
 import type { Logger } from '../telemetry/logger.js';
 import { reconcileAccess } from './duties/access-notice.js';
 import type { LiveSettings } from './live-settings.js';
@@ -53,6 +54,8 @@ interface StartParts {
 export async function prepareStart(parts: StartParts, workerOnly: boolean): Promise<void> {
   const { ctx, live } = parts;
   const { config } = live.current;
+  // Before any check that writes: a replica, a full Redis or a user without rights is named here, at once.
+  await assertWritable(ctx.redis, config.redis, ctx.prefix);
   const { watched, fetched, directory } = await parts.preflight(config);
   // Checked: from here on the daemon registers itself.
   if (config.upstream !== undefined) await ctx.budget.adoptDeploymentBudget(ctx.prefix);

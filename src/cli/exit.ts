@@ -2,6 +2,7 @@ import { isRedisUnavailableError } from '../app.js';
 import { isAccessRevokedError, isBudgetExhaustedError } from '../budget/index.js';
 import { isConfigError } from '../config/config-error.js';
 import { isLookupError } from '../lookup/lookup-error.js';
+import { isRedisProblemError } from '../state/redis-problem.js';
 import { isNoUpstreamError, isUpstreamError } from '../upstream/index.js';
 
 /** Exit codes: 0 ok, 1 runtime failure, 2 usage or config error. */
@@ -34,6 +35,7 @@ export function describeFailure(
   if (isLookupError(error)) return { message: error.message, exitCode: EXIT.usage };
   // A command that asks the upstream API, run on a registers-only config: the config's to change.
   if (isNoUpstreamError(error)) return { message: `${error.path}: ${error.message}`, exitCode: EXIT.usage };
+  if (isRedisProblemError(error)) return { message: error.message, exitCode: EXIT.failure };
   if (isRedisUnavailableError(error)) {
     return {
       message: `Redis does not answer (${error.message}). Start one (e.g. \`redis-server\`, your package manager's redis package, or \`docker compose up -d redis\`) or point redis.url / REDIS_URL at one.`,

@@ -1,4 +1,5 @@
-import type { ChannelConfig, ChannelFilter } from '../config/schema.js';
+import type { ChannelConfig } from '../config/schema.js';
+import { describeFilter } from '../routing/describe-filter.js';
 
 /** What the banner tells: what runs where, and where to look. */
 export interface BannerInfo {
@@ -21,23 +22,6 @@ export interface BannerInfo {
   consoleUrl?: string;
   /** Set by `--chaos`: the modes the sandbox cycles through, and when. */
   chaos?: { modes: readonly string[]; startAfterMs: number; phaseMs: number };
-}
-
-const percentList = (values: readonly number[]) => values.map((v) => `${v}%`).join(', ');
-
-/** A channel's filter in words: `every change`, or its rules joined by `; `. */
-export function describeFilter(filter: ChannelFilter): string {
-  const rules = [
-    filter.issuers && `issuers ${filter.issuers.join(', ')}`,
-    filter.holders && `holders ${filter.holders.join(', ')}`,
-    filter.excludeHolders && `not ${filter.excludeHolders.join(', ')}`,
-    filter.kinds && `${filter.kinds.join('/')} only`,
-    filter.minValue !== undefined && `positions of ${filter.minValue}% or more`,
-    filter.minDelta !== undefined && `moves of ${filter.minDelta} pp or more`,
-    filter.thresholds && `changes crossing ${percentList(filter.thresholds)}`,
-    filter.issuerTotalThresholds && `issuer totals crossing ${percentList(filter.issuerTotalThresholds)}`,
-  ].filter((rule): rule is string => typeof rule === 'string');
-  return rules.length > 0 ? rules.join('; ') : 'every change';
 }
 
 /** One channel in words: name, kind, mode and filter. */

@@ -1,6 +1,6 @@
 import type { ChannelConfig } from '../config/schema.js';
 import type { PositionEvent } from '../positions/types.js';
-import type { DeliveryPlan, Mute } from '../routing/index.js';
+import { type DeliveryPlan, type Mute, routeOptionsOf } from '../routing/index.js';
 import { planSubscribers } from '../routing/plan-subscribers.js';
 import type { JobContext } from './context.js';
 
@@ -23,7 +23,5 @@ export async function subscriberTargets(
   if (!template) return [];
   const issuers = [...new Map(events.map((event) => [event.issuer.id, event.issuer])).values()];
   const candidates = await ctx.subscribers.candidates(issuers);
-  return planSubscribers(events, candidates, template, mutes, ctx.now(), {
-    confirmedCloses: config.alerts.confirmedCloses,
-  });
+  return planSubscribers(events, candidates, template, mutes, ctx.now(), routeOptionsOf(config));
 }

@@ -8,9 +8,12 @@ export {
   type Disposition,
   dispositionOf,
   explainRoute,
+  OPS_CHANNEL_SKIP,
   type RoutedGroup,
+  type RouteOptions,
   type RouteVerdict,
   routeEvents,
+  routeOptionsOf,
   type Suppressed,
 } from './route.js';
 export { type SyntheticEventInput, syntheticEvent } from './synthetic-event.js';

@@ -1,5 +1,5 @@
 import { ALERT_DEFAULTS } from '../config/schema/alerts.js';
-import type { ChannelConfig } from '../config/schema.js';
+import type { ChannelConfig, Config } from '../config/schema.js';
 import type { PositionEvent } from '../positions/types.js';
 import { matchFilter } from './filter.js';
 import { isMuted, type Mute } from './mutes.js';
@@ -33,12 +33,25 @@ export interface RouteVerdict {
   reason: string;
 }
 
-/** What routing needs of the `alerts` section. */
+/** What routing needs of the config beyond the channels: the `alerts` section and the ops channel. */
 export interface RouteOptions {
   confirmedCloses: 'digest' | 'silent';
+  /** The channel named by `ops.channel`: it carries notices and the heartbeat, never events. */
+  opsChannel: string | undefined;
 }
 
-const DEFAULT_ROUTE_OPTIONS: RouteOptions = { confirmedCloses: ALERT_DEFAULTS.confirmedCloses };
+const DEFAULT_ROUTE_OPTIONS: RouteOptions = {
+  confirmedCloses: ALERT_DEFAULTS.confirmedCloses,
+  opsChannel: undefined,
+};
+
+/** The routing options a config gives: every router (API polls, registers, `route`) reads them here. */
+export function routeOptionsOf(config: Pick<Config, 'alerts' | 'ops'>): RouteOptions {
+  return { confirmedCloses: config.alerts.confirmedCloses, opsChannel: config.ops.channel };
+}
+
+/** Why the ops channel skips every event, as `route` and the event log say it. */
+export const OPS_CHANNEL_SKIP = 'the ops channel (ops.channel): notices and the heartbeat only, no events';
 
 /** How a channel disposes of its events at `now`: depends on its mode and quiet hours only. */
 export function dispositionOf(channel: ChannelConfig, now: Date): Disposition {
@@ -66,6 +79,8 @@ function decide(
   now: Date,
   options: RouteOptions,
 ): Decision {
+  // The operator's channel is for operators: an alert there buries the notice it exists for.
+  if (channel.name === options.opsChannel) return { outcome: 'skip', reason: OPS_CHANNEL_SKIP };
   const filtered = matchFilter(event, channel.filter);
   if (!filtered.pass) return { outcome: 'skip', reason: filtered.reason };
   const mute = isMuted(event, channel, mutes);

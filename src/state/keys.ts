@@ -31,6 +31,8 @@ export function stateKeys(root: string) {
     emptiedInRefresh: (datasetVersion: string) => `${root}:emptied:${datasetVersion}`,
     /** STRING: the id of this deployment's Redis state; a new id means the state was lost. */
     epoch: `${root}:epoch`,
+    /** STRING, PX 5 s, deleted at once: the write `check` and `start` make to prove Redis takes writes. */
+    writeProbe: `${root}:write-probe`,
     /** SET: issuers that have had a snapshot in this epoch, to tell a vanished snapshot from a new issuer. */
     baselined: `${root}:baselined`,
     /**

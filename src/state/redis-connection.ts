@@ -3,6 +3,7 @@ import type { ConnectionOptions as TlsOptions } from 'node:tls';
 import { Cluster, type ClusterOptions, Redis, type RedisOptions } from 'ioredis';
 import { ConfigError } from '../config/config-error.js';
 import type { RedisConfig } from '../config/schema/redis.js';
+import { within } from '../time/within.js';
 
 /**
  * Every Redis connection of shortwatch is made here, from the `redis` config section, for the three
@@ -102,15 +103,7 @@ export function openSentinel(config: RedisConfig, node: string, connectTimeoutMs
  * `connect()` never settles (a retrying cluster or node rejects at the first failure by itself).
  */
 export async function connectWithin(client: RedisClient, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no Redis answered within ${ms} ms`)), ms);
-  });
-  try {
-    await Promise.race([client.connect(), deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
+  await within(client.connect(), ms, 'no Redis answered');
 }
 
 /** `host:port` (or `[v6]:port`) as ioredis wants it. */

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { planFor } from '../../src/app.js';
-import { describeChannel, describeFilter } from '../../src/demo/banner.js';
+import { describeChannel } from '../../src/demo/banner.js';
 import { loadDemoConfig } from '../../src/demo/demo-config.js';
 import { DEMO_SCENARIO } from '../../src/demo/start-demo.js';
 import { resolveWatchlist } from '../../src/jobs/watchlist.js';
+import { describeFilter } from '../../src/routing/describe-filter.js';
 import { createScenario } from '../../src/sandbox/index.js';
 
 const endpoints = {

@@ -223,7 +223,7 @@ describe('shortwatch status against a running start + worker pair', () => {
     ]);
   }, 60_000);
 
-  it('prints the same report readably for a terminal', () => {
+  it('prints the same report readably for a terminal', async () => {
     const text = firstText;
     const [start, worker] = daemons;
     expect(text).toMatch(/^Upstream access: ok$/m);
@@ -240,15 +240,22 @@ describe('shortwatch status against a running start + worker pair', () => {
         new RegExp(`^${id}\\s+${escapeRegExp(name)}\\s+\\S+\\s+${holders}\\s+${totalShort}%\\s+ok$`, 'm'),
       );
     }
-    expect(text).toMatch(/^CHANNEL\s+KIND\s+MODE\s+WAITING\s+DELAYED\s+FAILED\s+STAGED\s+OLDEST UNSENT$/m);
-    expect(text).toMatch(/^desk\s+slack\s+immediate\s+0\s+0\s+1\s+0\s+-$/m);
-    expect(text).toMatch(/^late\s+slack\s+immediate\s+0\s+5\s+0\s+0\s+-$/m);
-    expect(text).toMatch(/^morning\s+email\s+digest\s+0\s+0\s+0\s+5\s+-$/m);
+    expect(text).toMatch(
+      /^CHANNEL\s+KIND\s+MODE\s+READY\s+HELD\s+SENDING\s+PARKED\s+STAGED\s+OLDEST UNSENT$/m,
+    );
+    expect(text).toMatch(/^desk\s+slack\s+immediate\s+0\s+0\s+0\s+1\s+0\s+-$/m);
+    expect(text).toMatch(/^late\s+slack\s+immediate\s+0\s+5\s+0\s+0\s+0\s+-$/m);
+    expect(text).toMatch(/^morning\s+email\s+digest\s+0\s+0\s+0\s+0\s+5\s+-$/m);
     expect(text).toMatch(/^Schedulers: .*sweep next \d{4}-\d\d-\d\dT/m);
     expect(text).not.toContain('LATE');
     expect(text).toMatch(new RegExp(`^Processes alive: .*-${start?.child.pid} \\(start\\)`, 'm'));
     expect(text).toMatch(new RegExp(`-${worker?.child.pid} \\(worker\\)`));
     expect(text).toMatch(/^Notices: \[critical\] Deliveries to desk are parked$/m);
+    // `deliveries` names the held messages with the word of `status` and the console.
+    const listed = await runShortwatch(['-c', stack.configPath, 'deliveries']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(/^late\s+-\s+held\s+0\s+5 items/m);
+    expect(listed.stdout).not.toMatch(/\bwaiting\b/);
   }, 60_000);
 
   it('shows a 401 as UNAUTHORIZED since when, until `shortwatch resume`', async () => {

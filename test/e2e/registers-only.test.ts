@@ -149,6 +149,21 @@ describe('a deployment with sources and no upstream', () => {
     expect(JSON.parse(ready.body)).toMatchObject({ ready: true, reasons: [] });
   });
 
+  it("shows a register issuer's aggregate in `positions`, with no request to an upstream", async () => {
+    const run = await runShortwatch(['-c', stack.configPath, 'positions', 'abrdn']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('ABRDN PLC (GB00BF8Q6K64) in register fca');
+    expect(run.stdout).toMatch(
+      /0 holders, named 0\.00%; aggregate 6\.45% \(positions from 0\.2%\) on 2026-09-15/,
+    );
+    const unknown = await runShortwatch(['-c', stack.configPath, 'positions', 'no such plc']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain(
+      'no register source\'s last read lists a watched issuer matching "no such plc"',
+    );
+    expect(stack.sandbox.stats.count()).toBe(0);
+  });
+
   it('refuses a reload that adds an upstream, naming the key, and keeps running', async () => {
     if (!daemon) throw new Error('no daemon');
     const before = daemon.stderr().split('\n').length - 1;

@@ -107,7 +107,7 @@ describe('a regime drop as one event', () => {
       channels,
       mutes,
       now: new Date('2026-07-14T08:00:00Z'),
-      options: { confirmedCloses: 'digest' },
+      options: { confirmedCloses: 'digest', opsChannel: undefined },
     });
     expect(plan.targets.map((t) => [t.type, t.channel, t.events.map((e) => e.id)])).toEqual([
       ['outbox', 'desk', [event.id]],
@@ -140,7 +140,7 @@ describe('a regime drop as one event', () => {
       channels: [channel({ name: 'desk' }), channel({ name: 'trading' })],
       mutes,
       now: new Date('2026-07-14T08:00:00Z'),
-      options: { confirmedCloses: 'digest' },
+      options: { confirmedCloses: 'digest', opsChannel: undefined },
     });
     expect(plan.targets.map((t) => t.channel)).toEqual(['trading']);
     expect(plan.logged[0]?.routes.map((r) => `${r.channel} ${r.verdict}`)).toEqual([

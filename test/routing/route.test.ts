@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { ALERT_DEFAULTS } from '../../src/config/schema/alerts.js';
 import { type ChannelConfig, channelSchema } from '../../src/config/schema.js';
 import type { PositionEvent } from '../../src/positions/types.js';
 import type { Mute } from '../../src/routing/mutes.js';
-import { type Disposition, explainRoute, routeEvents } from '../../src/routing/route.js';
+import {
+  type Disposition,
+  explainRoute,
+  OPS_CHANNEL_SKIP,
+  routeEvents,
+  routeOptionsOf,
+} from '../../src/routing/route.js';
 import { syntheticEvent } from '../../src/routing/synthetic-event.js';
 import { makeEvent } from './events.js';
 
@@ -285,6 +292,30 @@ describe('explainRoute', () => {
     expect(verdicts).toEqual([
       { channel: 'big', verdict: 'skip', reason: 'value 0.7% below minValue 1' },
       { channel: 'openings', verdict: 'send', reason: 'passes filter; sent now' },
+    ]);
+  });
+});
+
+describe('the ops channel', () => {
+  // The example config's ops channel has no filter: before issue 31 it got every alert (64 e-mails in 25 min).
+  const ops = channel({ name: 'ops' });
+  const options = routeOptionsOf({ alerts: ALERT_DEFAULTS, ops: { channel: 'ops' } });
+
+  it('routes no event to the channel named by ops.channel, and says why', () => {
+    const { groups, verdicts } = routeEvents([acme1, acme2], [desk, ops], [], DAY, options);
+    expect(groups.map((g) => g.channel)).toEqual(['desk']);
+    expect(verdicts.flat().filter((v) => v.channel === 'ops')).toEqual([
+      { channel: 'ops', verdict: 'skip', reason: OPS_CHANNEL_SKIP },
+      { channel: 'ops', verdict: 'skip', reason: OPS_CHANNEL_SKIP },
+    ]);
+  });
+
+  it('routes events to a channel of that name when ops.channel names another', () => {
+    const other = routeOptionsOf({ alerts: ALERT_DEFAULTS, ops: { channel: 'desk' } });
+    const verdicts = explainRoute(acme1, [desk, ops], [], DAY, other);
+    expect(verdicts.map((v) => [v.channel, v.verdict])).toEqual([
+      ['desk', 'skip'],
+      ['ops', 'send'],
     ]);
   });
 });

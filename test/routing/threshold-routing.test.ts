@@ -61,7 +61,10 @@ describe('routing the threshold story', () => {
   });
 
   it('alerts.confirmedCloses: silent leaves it out of digests too', () => {
-    const verdicts = explainRoute(confirmed, [daily], [], NOW, { confirmedCloses: 'silent' });
+    const verdicts = explainRoute(confirmed, [daily], [], NOW, {
+      confirmedCloses: 'silent',
+      opsChannel: undefined,
+    });
     expect(verdicts.map((v) => [v.verdict, v.reason])).toEqual([
       [
         'skip',

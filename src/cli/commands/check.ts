@@ -15,12 +15,15 @@ import { filterHolderReview } from '../../preflight/filter-references.js';
 import { readKnownHolders } from '../../preflight/known-holders.js';
 import { configIssues, directoryIssues } from '../../preflight/preflight.js';
 import { inspectTopology } from '../../preflight/redis-topology.js';
+import { keyRoot } from '../../state/keys.js';
 import { checkEvictionPolicy, describeEvictionPolicy } from '../../state/redis-eviction.js';
+import { assertWritable } from '../../state/redis-writable.js';
 import type { Issuer } from '../../upstream/index.js';
 import { withBudgetWait } from '../budget-wait.js';
 import type { CommandContext } from '../context.js';
 import { withApp } from '../context.js';
 import { describeFailure, EXIT } from '../exit.js';
+import { describeChannelDuty } from './check-channels.js';
 import { checkSources } from './check-sources.js';
 
 /** Where notices go without an ops channel (state/notice-routing.ts), told by `check`. */
@@ -75,6 +78,9 @@ export async function checkCommand(ctx: CommandContext, options: { offline?: boo
   const whole = isWholeDirectory(ctx.config.watchlist);
   if (problems.length === 0) out.ok(`config ${ctx.configFile}: ${describeConfig(ctx.config)}`);
   for (const issue of problems) out.problem(issue);
+  if (problems.length === 0)
+    for (const channel of ctx.config.channels)
+      out.ok(`channel ${channel.name} gets: ${describeChannelDuty(channel, ctx.config)}`);
   if (ctx.config.ops.channel === undefined) out.warn(NO_OPS_CHANNEL);
   const plan = planOrUndefined(ctx);
   // A config that cannot plan cannot build the app: its problem is reported above.
@@ -98,6 +104,7 @@ async function checkWithApp(
   options: { offline?: boolean },
 ): Promise<void> {
   out.ok(`redis answers (prefix ${ctx.config.redis.prefix})`);
+  const writable = await checkWrites(ctx, app, out);
   const eviction = await checkEvictionPolicy(app.redis);
   (eviction.state === 'noeviction' ? out.ok : out.warn)(describeEvictionPolicy(eviction));
   await checkTopology(ctx, app, out);
@@ -110,6 +117,11 @@ async function checkWithApp(
     }
   }
   if (!options.offline) await checkSources(ctx.config.sources, out);
+  // The upstream check spends from the budget's ledger, a write; the holders are read for a start that cannot run.
+  if (!writable) {
+    out.skip('upstream and filter holders: Redis takes no writes (above)');
+    return;
+  }
   const directory = await checkedDirectory(ctx, app, out, options);
   if (directory === undefined && isWholeDirectory(ctx.config.watchlist))
     out.warn(`plan: not made: ${describeWatchlist(ctx.config, null)}`);
@@ -118,6 +130,18 @@ async function checkWithApp(
       ? resolveWatchlist(ctx.config.watchlist, null).watched
       : checkWatchlist(ctx, directory, out);
   await checkHolders(ctx, app, watched, out);
+}
+
+/** Whether Redis takes the deployment's writes, as `start` proves it first (state/redis-writable.ts). */
+async function checkWrites(ctx: CommandContext, app: App, out: CheckOutput): Promise<boolean> {
+  try {
+    await assertWritable(app.redis, ctx.config.redis, keyRoot(ctx.config.redis.prefix));
+    out.ok('redis takes writes (a script sets and deletes one key)');
+    return true;
+  } catch (error) {
+    out.fail(describeFailure(error).message);
+    return false;
+  }
 }
 
 /** The filters' holders against the holders stored (preflight/filter-references.ts), as `start` judges them. */

@@ -4,7 +4,7 @@ import { summarise } from '../../channels/message-summary.js';
 import { lookupHolder } from '../../lookup/holder-lookup.js';
 import { issuerSources, isWatched, lookupIssuer } from '../../lookup/issuer-lookup.js';
 import { EVENT_KINDS, type EventKind } from '../../positions/index.js';
-import { explainRoute, syntheticEvent } from '../../routing/index.js';
+import { explainRoute, routeOptionsOf, syntheticEvent } from '../../routing/index.js';
 import type { CommandContext } from '../context.js';
 import { withApp } from '../context.js';
 import { CliError, EXIT } from '../exit.js';
@@ -28,7 +28,10 @@ export async function deliveriesCommand(ctx: CommandContext, options: { failed?:
         rows.push([name, deliveryId, 'sending', attempts, summarise(message), lastError ?? '']);
       }
       const depth = await app.ctx.outbox.depth(name, now);
-      if (depth.waiting > 0) rows.push([name, '-', 'waiting', 0, `${depth.waiting} items`, '']);
+      // Ready to send now, or held until later (a retry's backoff, quiet hours, the channel's rate).
+      if (depth.ready > 0) rows.push([name, '-', 'ready', 0, `${depth.ready} items`, '']);
+      const held = depth.waiting - depth.ready;
+      if (held > 0) rows.push([name, '-', 'held', 0, `${held} items`, '']);
     }
     ctx.out(renderTable(['CHANNEL', 'DELIVERY', 'STATE', 'ATTEMPTS', 'MESSAGE', 'LAST ERROR'], rows));
     ctx.out(
@@ -132,9 +135,13 @@ export async function routeCommand(
       thresholds: app.settings.config.poll.thresholds,
       now,
     });
-    const verdicts = explainRoute(event, channels, await app.ctx.mutes.list(), now, {
-      confirmedCloses: app.settings.config.alerts.confirmedCloses,
-    });
+    const verdicts = explainRoute(
+      event,
+      channels,
+      await app.ctx.mutes.list(),
+      now,
+      routeOptionsOf(app.settings.config),
+    );
     ctx.out(
       renderTable(
         ['CHANNEL', 'VERDICT', 'WHY'],

@@ -102,13 +102,15 @@ export function formatStatus(r: StatusReport): string {
     ...(r.upstream === null || r.budget === null ? [NO_UPSTREAM] : apiLines(r, r.upstream, r.budget)),
     '',
     renderTable(
-      ['CHANNEL', 'KIND', 'MODE', 'WAITING', 'DELAYED', 'FAILED', 'STAGED', 'OLDEST UNSENT'],
+      // The words of the console's Queues and of `deliveries`: ready, held, sending, parked, staged.
+      ['CHANNEL', 'KIND', 'MODE', 'READY', 'HELD', 'SENDING', 'PARKED', 'STAGED', 'OLDEST UNSENT'],
       r.channels.map((c) => [
         c.name,
         c.kind,
         c.mode,
         c.waiting,
         c.delayed,
+        c.active,
         c.failed,
         c.staged,
         describeOldest(c),

@@ -7,6 +7,7 @@ import { withBudgetWait } from '../budget-wait.js';
 import { type CommandContext, withApp } from '../context.js';
 import { CliError } from '../exit.js';
 import { activeTable, historyTable } from '../position-rows.js';
+import { registerPositions } from '../register-positions.js';
 import { renderTable } from '../table.js';
 
 /** `shortwatch issuers [--search TEXT]`: the upstream's issuer list as a table. */
@@ -43,6 +44,15 @@ export async function positionsCommand(
   options: { all?: boolean },
 ): Promise<void> {
   await withApp(ctx, async (app) => {
+    // A registers-only deployment: the registers' kept reads, as the console's Sources pages show them.
+    if (app.settings.config.upstream === undefined) {
+      for (const found of await registerPositions(app, issuer)) {
+        ctx.out(displayText(found.title));
+        ctx.out(renderTable(['HOLDER', 'VALUE', 'DATE'], found.rows));
+        ctx.out(`\n${found.summary}\n`);
+      }
+      return;
+    }
     const client = app.client('interactive');
     const wait = Boolean(ctx.options.wait);
     const directory = await savedOrFetchedDirectory(app, wait, ctx.out);

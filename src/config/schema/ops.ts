@@ -7,7 +7,7 @@ export const opsSchema = z
       .string()
       .optional()
       .describe(
-        'Name of the channel that receives operator notices. Without one, critical notices go to every immediate channel but webhooks, and the others to the log, `status` and `/readyz` only (`shortwatch check` warns).',
+        'Name of the channel that receives operator notices and the heartbeat, and no events (its filter is not used). Without one, critical notices go to every immediate channel but webhooks, and the others to the log, `status` and `/readyz` only (`shortwatch check` warns).',
       ),
     heartbeat: z
       .string()

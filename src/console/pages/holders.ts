@@ -2,7 +2,7 @@ import type { PositionEvent } from '../../positions/types.js';
 import { GLOBAL_EVENTS_FACTOR } from '../../state/retention.js';
 import { chartLegend, stepChart } from '../chart/step-chart.js';
 import { holderSeries } from '../data/holder-series.js';
-import { type HolderPosition, positionsByHolder, watchedSnapshots } from '../data/watched-positions.js';
+import { allPositionsByHolder, type HolderPosition } from '../data/watched-positions.js';
 import { displayText, formatPercent, formatTime } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { type PageContext, type PageResult, page } from '../page.js';
@@ -11,7 +11,7 @@ import { deltaText, fromText, issuerLink, kindText, originTags, toText } from '.
 
 /** GET /holders: every holder with a disclosed short in a watched issuer, most positions first. */
 export async function holdersPage(ctx: PageContext): Promise<PageResult> {
-  const byHolder = positionsByHolder(await watchedSnapshots(ctx.app));
+  const byHolder = await allPositionsByHolder(ctx.app);
   const rows = [...byHolder]
     .map(([key, list]) => ({ key, list, total: list.reduce((sum, p) => sum + p.value, 0) }))
     .sort((a, b) => b.list.length - a.list.length || b.total - a.total);
@@ -30,6 +30,11 @@ export async function holdersPage(ctx: PageContext): Promise<PageResult> {
   return page({ title: 'Holders', section: '/holders' }, body);
 }
 
+/** The page of a position's issuer: its register's page for a position read from a register. */
+function positionHref(p: HolderPosition): string {
+  return p.source === undefined ? paths.issuer(p.issuerId) : paths.sourceIssuer(p.source, p.issuerId);
+}
+
 /** What one holder's page shows. */
 export interface HolderData {
   key: string;
@@ -42,7 +47,9 @@ export interface HolderData {
 /** The holder's page, from its data (pure): a chart per issuer, current positions, its changes. */
 export function renderHolder(data: HolderData): SafeHtml {
   const active = new Map(
-    data.positions.map((p) => [p.issuerId, { label: p.issuerName, value: p.value, date: p.date }]),
+    data.positions
+      .filter((p) => p.source === undefined)
+      .map((p) => [p.issuerId, { label: p.issuerName, value: p.value, date: p.date }]),
   );
   // The upstream's issuers only: each line links to an issuer page; register events show in the table.
   const upstream = data.events.filter((e) => e.source === undefined);
@@ -53,7 +60,7 @@ export function renderHolder(data: HolderData): SafeHtml {
     .sort((a, b) => b.value - a.value)
     .map(
       (p) =>
-        html`<tr><td><a href="${paths.issuer(p.issuerId)}">${displayText(p.issuerName)}</a></td><td class="num">${formatPercent(p.value)}</td><td>${p.date}</td></tr>`,
+        html`<tr><td><a href="${positionHref(p)}">${displayText(p.issuerName)}</a>${p.source ? html` <span class="muted">register ${p.source}</span>` : ''}</td><td class="num">${formatPercent(p.value)}</td><td>${p.date}</td></tr>`,
     );
   const changes = data.events.map(
     (
@@ -75,7 +82,7 @@ ${changes.length > 0 ? html`<table><thead><tr><th>Detected</th><th>Issuer</th><t
 /** GET /holders/:key (a holder key, as alerts and mutes match holders). */
 export async function holderPage(ctx: PageContext, key: string): Promise<PageResult> {
   const { app } = ctx;
-  const positions = positionsByHolder(await watchedSnapshots(app)).get(key) ?? [];
+  const positions = (await allPositionsByHolder(app)).get(key) ?? [];
   const limit = app.settings.config.poll.eventsKept * GLOBAL_EVENTS_FACTOR;
   const events = (await app.ctx.eventLog.recent({ limit })).filter((e) => e.holderKey === key);
   if (positions.length === 0 && events.length === 0) {

@@ -1,16 +1,20 @@
 import type { App } from '../../app.js';
 import { collectStatus, type StatusReport } from '../../ops/status.js';
 import type { Snapshot } from '../../positions/types.js';
+import { loadSourceViews, type SourceView } from '../data/source-views.js';
 import { displayText, formatAge, formatPercent, formatTime } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { type PageContext, type PageResult, page } from '../page.js';
 import { paths } from '../paths.js';
+import { issuerTable } from './sources.js';
 
 /** What the issuers list shows: each watched issuer's polling state and its snapshot. */
 export interface IssuersData {
   issuers: StatusReport['issuers'];
   snapshots: ReadonlyMap<string, Snapshot>;
   nowMs: number;
+  /** Each register source with its watched issuers (aggregates and named sums, as its own page shows). */
+  sources: SourceView[];
 }
 
 const TOP_HOLDERS = 5;
@@ -20,7 +24,7 @@ export async function loadIssuers(app: App): Promise<IssuersData> {
   const { issuers } = await collectStatus(app);
   // An unreadable snapshot is shown as such on the issuer's own page; the list goes on without it.
   const { snapshots } = await app.ctx.snapshots.readMany(issuers.map((i) => i.id));
-  return { issuers, snapshots, nowMs: app.ctx.now().getTime() };
+  return { issuers, snapshots, nowMs: app.ctx.now().getTime(), sources: await loadSourceViews(app) };
 }
 
 function holdersCell(snapshot: Snapshot | undefined): SafeHtml {
@@ -37,7 +41,15 @@ function holdersCell(snapshot: Snapshot | undefined): SafeHtml {
   return html`${shown.flatMap((item, i) => (i === 0 ? [item] : [html`; `, item]))}${more}`;
 }
 
-/** The issuers list, from its data (pure). */
+/** A register source's watched issuers, as on its own page; nothing when it watches none. */
+function sourcePart(view: SourceView): SafeHtml | '' {
+  if (view.watched.length === 0) return '';
+  const { name } = view.config;
+  return html`<h2>Register <a href="${paths.source(name)}">${name}</a></h2>
+<p class="muted">${view.watched.length} watched issuers in its last good read.</p>${issuerTable(view, view.watched)}`;
+}
+
+/** The issuers list, from its data (pure): the upstream's watchlist, then each register's watched issuers. */
 export function renderIssuers(data: IssuersData): SafeHtml {
   const rows = data.issuers.map((i) => {
     const snapshot = data.snapshots.get(i.id);
@@ -49,9 +61,12 @@ export function renderIssuers(data: IssuersData): SafeHtml {
 <td>${holdersCell(snapshot)}</td><td class="num">${i.lastPoll === null ? '-' : i.holders}</td><td class="num">${i.lastPoll === null ? '-' : formatPercent(i.totalShort)}</td>
 <td>${formatAge(i.lastPoll, data.nowMs) || 'never'}<br><span class="muted">${i.lastPoll ? formatTime(i.lastPoll) : ''}</span></td><td>${health}${i.problem ? html`<br><span class="muted">${i.problem}</span>` : ''}</td></tr>`;
   });
+  const sources = data.sources.map(sourcePart);
+  // A registers-only deployment has no API watchlist: its registers' issuers are the whole page.
+  if (data.issuers.length === 0 && data.sources.length > 0) return html`${sources}`;
   return html`<p class="muted">${data.issuers.length} issuers on the watchlist. Holders are told apart as the alerts tell them (two spellings of one fund are one holder).</p>
 <table><thead><tr><th>Issuer</th><th>Current holders (largest first)</th><th class="num">Holders</th><th class="num">Total short</th><th>Last poll</th><th>Polling</th></tr></thead>
-<tbody>${rows}</tbody></table>`;
+<tbody>${rows}</tbody></table>${sources}`;
 }
 
 /** GET /issuers. */

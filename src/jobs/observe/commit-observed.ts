@@ -1,6 +1,12 @@
 import type { DiffResult, PositionEvent, Snapshot } from '../../positions/index.js';
 import { tellStories } from '../../positions/threshold-story.js';
-import { type DeliveryPlan, type Mute, planDelivery, recordFallsTold } from '../../routing/index.js';
+import {
+  type DeliveryPlan,
+  type Mute,
+  planDelivery,
+  recordFallsTold,
+  routeOptionsOf,
+} from '../../routing/index.js';
 import { commitPoll } from '../../state/poll-commit.js';
 import type { JobContext, Settings } from '../context.js';
 import { withIssuerLabel } from '../issuer-label.js';
@@ -63,7 +69,7 @@ export async function commitObserved(
     channels: subscribersOnly ? [] : config.channels,
     mutes: mutes ?? (events.length > 0 || change.regime ? await ctx.mutes.list() : []),
     now,
-    options: { confirmedCloses: config.alerts.confirmedCloses },
+    options: routeOptionsOf(config),
   };
   const routed = planDelivery(events, routing.channels, routing.mutes, routing.now, routing.options);
   const plan = withIssuerLabel(withRegimeEvent(routed, change.regime, routing), change.label);
