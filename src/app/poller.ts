@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../config/schema.js';
 import type { JobContext } from '../jobs/context.js';
 import { RegisterDaemon } from '../jobs/registers/register-daemon.js';
@@ -6,7 +5,7 @@ import { WorkerSet } from '../jobs/workers.js';
 import type { RedisHealth } from '../ops/redis-health.js';
 import { redisReachable } from '../ops/redis-reachable.js';
 import { type LivenessReport, WorkerLiveness } from '../ops/worker-liveness.js';
-import { openRedis, type RedisClient } from '../state/redis-connection.js';
+import type { RedisClient } from '../state/redis-connection.js';
 import { tellProcessStuck } from './process-stuck.js';
 
 /**
