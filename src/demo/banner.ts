@@ -16,6 +16,8 @@ export interface BannerInfo {
   prefix: string;
   configFile: string;
   channels: readonly ChannelConfig[];
+  /** `ops.channel`: notices only. */
+  opsChannel?: string | undefined;
   out: string;
   durationMs?: number;
   /** The web console's address, when it started. */
@@ -25,11 +27,13 @@ export interface BannerInfo {
 }
 
 /** One channel in words: name, kind, mode and filter. */
-export function describeChannel(channel: ChannelConfig): string {
+export function describeChannel(channel: ChannelConfig, opsChannel?: string): string {
   const kind = channel.kind === 'slack' ? 'Slack' : channel.kind;
   const mode =
     channel.mode === 'digest' ? `${kind} digest on "${channel.schedule ?? '?'}" (${channel.timezone})` : kind;
-  return `${channel.name} (${mode}): ${describeFilter(channel.filter)}`;
+  // Routing never sends the ops channel an event, whatever its filter says.
+  const gets = channel.name === opsChannel ? 'operator notices only' : describeFilter(channel.filter);
+  return `${channel.name} (${mode}): ${gets}`;
 }
 
 const count = new Intl.NumberFormat('en-US');
@@ -60,7 +64,7 @@ export function bannerLines(info: BannerInfo): string[] {
       ? [`  console   ${info.consoleUrl} (the web console: issuers, charts, events, deliveries, mutes)`]
       : []),
     `  daemon    in this process, with ${info.configFile}; channels:`,
-    ...info.channels.map((channel) => `              - ${describeChannel(channel)}`),
+    ...info.channels.map((channel) => `              - ${describeChannel(channel, info.opsChannel)}`),
     ...chaosLines(info.chaos),
     `Look in ${info.out}/: slack/*.json (payloads), email/*.eml + *.html (alerts), digest/*.eml + *.html (digests).`,
     `The first poll is a silent baseline; alerts follow the data's first change. ${stop}`,

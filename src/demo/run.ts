@@ -74,6 +74,7 @@ function banner(
     prefix: demo.prefix,
     configFile: relative(process.cwd(), DEMO_CONFIG_FILE) || DEMO_CONFIG_FILE,
     channels: config.channels,
+    opsChannel: config.ops.channel,
     out,
     durationMs,
     consoleUrl,

@@ -129,7 +129,7 @@ describe('config/example.yaml', () => {
       SLACK_BOT_TOKEN: 'xoxb-example-bot-token',
       REDIS_PASSWORD: 'redis-password-from-env',
       REDIS_SENTINEL_PASSWORD: 'sentinel-password-from-env',
-      SHORTWATCH_HTTP_TOKEN: 'http-token-from-env',
+      SHORTWATCH_HTTP_TOKEN: 'http-token-from-env-0123456789abcdefghij',
       SHORTWATCH_LINK_SECRET: 'link-secret-from-env-0123456789abcdef',
     };
     const text = stringify(dropFileAlternatives(enabled));

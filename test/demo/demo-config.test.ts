@@ -31,13 +31,16 @@ describe('config/demo.yaml', () => {
     expect(env).toEqual({ PATH: '/bin' });
   });
 
-  it('has a Slack feed, an immediate email with a filter and an email digest with a seconds cron', () => {
-    const shape = config.channels.map((c) => [c.kind, c.mode, describeFilter(c.filter)]);
+  it('has a Slack feed, an immediate email with a filter, an email digest with a seconds cron and an ops channel', () => {
+    const shape = config.channels.map((c) => [c.name, c.kind, c.mode, describeFilter(c.filter)]);
     expect(shape).toEqual([
-      ['slack', 'immediate', 'every change'],
-      ['email', 'immediate', 'changes crossing 0.5%, 1%, 2%'],
-      ['email', 'digest', 'every change'],
+      ['desk', 'slack', 'immediate', 'every change'],
+      ['watch', 'email', 'immediate', 'changes crossing 0.5%, 1%, 2%'],
+      ['digest', 'email', 'digest', 'every change'],
+      // The ops channel takes notices only (routing never sends it an event): the desk feed keeps every change.
+      ['ops', 'slack', 'immediate', 'every change'],
     ]);
+    expect(config.ops.channel).toBe('ops');
     const digest = config.channels.find((c) => c.mode === 'digest');
     expect(digest?.schedule?.split(' ')).toHaveLength(6);
   });

@@ -205,7 +205,8 @@ describe('shortwatch status against a running start + worker pair', () => {
     expect(report.schedulers.find((s) => s.id === 'digest-morning')?.next).toMatch(/-01-01T00:00:00\.000Z$/);
 
     const [start, worker] = daemons;
-    expect(report.processes.map((p) => [p.role, p.id.split('-').at(-1)]).sort()).toEqual([
+    // A process id is its incarnation, `<host>-<pid>-<random>`.
+    expect(report.processes.map((p) => [p.role, p.id.split('-').at(-2)]).sort()).toEqual([
       ['start', String(start?.child.pid)],
       ['worker', String(worker?.child.pid)],
     ]);
@@ -248,8 +249,8 @@ describe('shortwatch status against a running start + worker pair', () => {
     expect(text).toMatch(/^morning\s+email\s+digest\s+0\s+0\s+0\s+0\s+5\s+-$/m);
     expect(text).toMatch(/^Schedulers: .*sweep next \d{4}-\d\d-\d\dT/m);
     expect(text).not.toContain('LATE');
-    expect(text).toMatch(new RegExp(`^Processes alive: .*-${start?.child.pid} \\(start\\)`, 'm'));
-    expect(text).toMatch(new RegExp(`-${worker?.child.pid} \\(worker\\)`));
+    expect(text).toMatch(new RegExp(`^Processes alive: .*-${start?.child.pid}-[0-9a-f]+ \\(start\\)`, 'm'));
+    expect(text).toMatch(new RegExp(`-${worker?.child.pid}-[0-9a-f]+ \\(worker\\)`));
     expect(text).toMatch(/^Notices: \[critical\] Deliveries to desk are parked$/m);
     // `deliveries` names the held messages with the word of `status` and the console.
     const listed = await runShortwatch(['-c', stack.configPath, 'deliveries']);
