@@ -124,10 +124,10 @@ describe('.env.example and config/example.yaml', () => {
     const config = parseConfig(
       example,
       'config/example.yaml',
-      { ...open, SHORTWATCH_HTTP_TOKEN: 'tk-1' },
+      { ...open, SHORTWATCH_HTTP_TOKEN: 'tk-1-0123456789abcdefghijklmnopqrstuv' },
       noFiles,
     );
-    expect(config.http.auth.token?.reveal()).toBe('tk-1');
+    expect(config.http.auth.token?.reveal()).toBe('tk-1-0123456789abcdefghijklmnopqrstuv');
     // The probes alone need no token anywhere.
     expect(issuesOf({ ...ENV, SHORTWATCH_HTTP_HOST: '0.0.0.0' })).toEqual([]);
   });
