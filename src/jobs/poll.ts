@@ -64,15 +64,20 @@ export async function runPoll(
   }
   lease.keepAlive();
   const started = performance.now();
+  // Timed with its outcome only: a poll put off (its issuer's emptied list waiting for the confirming
+  // read, a rate limit) is no poll yet, so `shortwatch_poll_duration_seconds_count` equals `polls_total`.
+  const timed = () => ctx.metrics.pollDuration.observe((performance.now() - started) / 1000);
   try {
     const result = await pollLeased(run);
     ctx.metrics.polls.inc({ outcome: result.outcome });
+    timed();
     return result;
   } catch (error) {
     if (error instanceof DelayedError || error instanceof RateLimitError) throw error;
-    throw await failed(run, error);
+    const outcome = await failed(run, error);
+    timed();
+    throw outcome;
   } finally {
-    ctx.metrics.pollDuration.observe((performance.now() - started) / 1000);
     await lease.release();
   }
 }

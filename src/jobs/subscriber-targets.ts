@@ -2,7 +2,7 @@ import type { ChannelConfig } from '../config/schema.js';
 import type { PositionEvent } from '../positions/types.js';
 import { type DeliveryPlan, type Mute, routeOptionsOf } from '../routing/index.js';
 import { planSubscribers } from '../routing/plan-subscribers.js';
-import type { JobContext } from './context.js';
+import type { JobContext, Settings } from './context.js';
 
 /**
  * The outbox targets of one commit's events among the subscribers who follow them: the fan-out index
@@ -10,11 +10,11 @@ import type { JobContext } from './context.js';
  * configured channel. Nothing without a `subscribers` section or without events.
  */
 export async function subscriberTargets(
-  ctx: Pick<JobContext, 'settings' | 'subscribers' | 'now'>,
+  ctx: Pick<JobContext, 'subscribers' | 'now'>,
+  config: Settings['config'],
   events: readonly PositionEvent[],
   mutes: readonly Mute[],
 ): Promise<DeliveryPlan['targets']> {
-  const { config } = ctx.settings();
   const settings = config.subscribers;
   if (!settings || events.length === 0) return [];
   const template = config.channels.find(

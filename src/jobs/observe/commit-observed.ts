@@ -86,6 +86,7 @@ export async function commitObserved(
       ...plan.targets,
       ...(await subscriberTargets(
         ctx,
+        config,
         plan.logged.map(({ event }) => event),
         routing.mutes,
       )),
