@@ -21,7 +21,7 @@ import { CHROMIUM_NOTE, SKIP_WITHOUT_CHROMIUM } from './needs-chromium.js';
 // Issuers and holder pages show what the registers hold, as they show the API's. Screenshots at 375 and
 // 1280 px land in a temporary directory, printed.
 const OUT = join(tmpdir(), 'shortwatch-console-registers-only');
-const TOKEN = 'registers-only-token-6c02d1';
+const TOKEN = 'registers-only-token-6c02d1-9f3a7b5e1d2c';
 const MARSHALL = holderKey('Marshall Wace LLP');
 
 let stack: Stack;
