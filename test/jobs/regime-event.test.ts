@@ -52,11 +52,13 @@ function ukDrop(): RegimeDrop {
   });
   const previous = new Map(first.issuers.map((i) => [i.key, i.diff.next]));
   const after = snapshotOf('uk-legacy-holders', [], 0);
+  // The read that empties the register removes all it listed: a confirming read agreed (issue 28).
   const [drop] = diffRegister({
     ...input,
     snapshot: after,
     previous,
     now: new Date('2026-07-14T08:00:00Z'),
+    confirmed: true,
   }).drops;
   if (drop === undefined) throw new Error('no regime drop');
   return drop;
