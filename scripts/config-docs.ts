@@ -43,7 +43,8 @@ function derivesFrom(schema: z.core.$ZodType, target: z.core.$ZodType): boolean 
   while (current !== undefined) {
     if (current._zod.def === target._zod.def) return true;
     // A refined value piped into the target (the console token) is the target too.
-    if (current instanceof z.ZodPipe) return derivesFrom(current.in, target) || derivesFrom(current.out, target);
+    if (current instanceof z.ZodPipe)
+      return derivesFrom(current.in, target) || derivesFrom(current.out, target);
     if (
       current instanceof z.ZodOptional ||
       current instanceof z.ZodDefault ||
