@@ -14,7 +14,7 @@ const E2E = 'test/e2e/**/*.test.ts';
 // rest of the suite instead of ending it. Seconds are one full run's on 2 cores (with the rest beside
 // them; the CLI the tests spawn is compiled once, test/helpers/compiled-cli.ts).
 const SLOW = [
-  // 2,000 issuers on a clock 6,000 times faster than real, about ten scaled days: about 90 s.
+  // 2,000 issuers on a clock 3,000 times faster than real, about ten scaled days: about 150 s.
   'test/e2e/polling-scaled-register.test.ts',
   // Spawned CLI processes against a daemon waiting on its heartbeat probe: about 47 s.
   'test/e2e/polling-access-interactive.test.ts',
@@ -56,6 +56,24 @@ const SLOW = [
   // CLI) and the Cluster, 12-17 s.
   'test/e2e/keys-hash-tag.test.ts',
   'test/e2e/ha-cluster.test.ts',
+  // Spawned `check`/`start` processes against bad settings and references: 50-60 s each under load.
+  'test/e2e/check-start-references.test.ts',
+  'test/e2e/check-start-validation.test.ts',
+  'test/e2e/read-only-secrets.test.ts',
+  // Out of the unit inner loop: files that spawn the CLI or a daemon (the compose and docker runs, https
+  // refusals, the linters on fixture trees) or parse whole registers and scaled days in CPU: 20-60 s each
+  // under load, where the rest of `unit` takes about a second a file.
+  'test/config/example-deploy-run.test.ts',
+  'test/cli/upstream-https.test.ts',
+  'test/bench/simulation.test.ts',
+  'test/lint/layers.test.ts',
+  'test/sandbox/publications.test.ts',
+  'test/sources/read-source.test.ts',
+  'test/sources/shape-bound.test.ts',
+  'test/config/example-docker-run.test.ts',
+  'test/state/delivery-record.test.ts',
+  'test/cli/cli-findings.test.ts',
+  'test/sandbox/register-shape.test.ts',
 ];
 
 /** `SLOW`'s patterns as regular expressions on a file's path from the root (`*` stays in one directory). */

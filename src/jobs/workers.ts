@@ -42,7 +42,13 @@ export class WorkerSet {
     const ctx = this.#ctx;
     const { config } = ctx.settings();
     return [
-      this.#worker(QUEUE.sweep, async () => runSweep(ctx), { concurrency: 1 }),
+      // A dead process's sweep is claimed as long as its polls (BullMQ's 30 s default otherwise): until
+      // it runs again, the polls it would have queued wait for the next one.
+      this.#worker(QUEUE.sweep, async () => runSweep(ctx), {
+        concurrency: 1,
+        lockDuration: config.poll.lockDuration,
+        stalledInterval: config.poll.lockDuration,
+      }),
       this.#worker(QUEUE.poll, async (job, token) => runPoll(ctx, job, token), {
         concurrency: config.poll.concurrency,
         // Mirrors the plan's per-minute cap; it also lets a poll pause the queue on an empty budget.

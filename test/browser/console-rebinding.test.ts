@@ -11,6 +11,7 @@ import { chromiumPath, launchChromium } from '../../src/demo/headless-chromium.j
 import { startHttpServer } from '../../src/ops/http-server.js';
 import { type Stack, startStack, updateConfig } from '../e2e/harness.js';
 import { CHROMIUM_NOTE, SKIP_WITHOUT_CHROMIUM } from './needs-chromium.js';
+import { picture } from './pictures.js';
 
 // Another site against the console, in a real browser. Chromium resolves `rebound.test` and `evil.example`
 // to 127.0.0.1 (a host-resolver rule), so a page at http://rebound.test:<port>/ is another origin that
@@ -83,7 +84,7 @@ function startRebinder(consolePort: number): Promise<Server> {
 }
 
 async function shoot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(OUT, `${name}.png`), fullPage: true });
+  await picture(page, join(OUT, `${name}.png`));
 }
 
 const mutes = async () => (await app.ctx.mutes.list()).map((m) => m.target);

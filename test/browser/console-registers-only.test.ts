@@ -15,6 +15,7 @@ import { AFM_FIXTURE, ANSP_FIXTURE } from '../e2e/register-changes.js';
 import { type RegisterServer, startRegisterServer } from '../e2e/register-server.js';
 import { registerBytes } from '../helpers/register-fixtures.js';
 import { CHROMIUM_NOTE, SKIP_WITHOUT_CHROMIUM } from './needs-chromium.js';
+import { picture, WRITE_PNGS } from './pictures.js';
 
 // A registers-only deployment (sources and no upstream) in a real browser: the AFM's register (named
 // holders) and the FCA's aggregates, read from a local stand-in by a daemon in this process. The Holders,
@@ -41,7 +42,7 @@ async function shoot(path: string, name: string, width: number): Promise<string>
     '({ doc: document.documentElement.scrollWidth, view: document.documentElement.clientWidth })',
   );
   expect(fit.doc, `${path} at ${width} px scrolls sideways`).toBeLessThanOrEqual(fit.view);
-  await page.screenshot({ path: join(OUT, `${name}-${width}.png`), fullPage: true });
+  await picture(page, join(OUT, `${name}-${width}.png`));
   const text = (await page.locator('main').textContent()) ?? '';
   await page.close();
   return text;
@@ -52,7 +53,7 @@ beforeAll(async () => {
   const path = chromiumPath();
   if (!path) throw new Error('no chromium on PATH: apt-get install -y chromium (as .ci/run does)');
   mkdirSync(OUT, { recursive: true });
-  console.info(`console-registers-only screenshots: ${OUT}`);
+  if (WRITE_PNGS) console.info(`console-registers-only screenshots: ${OUT}`);
   registers = await startRegisterServer();
   registers.serve('/afm.csv', registerBytes(AFM_FIXTURE));
   registers.serve('/ansp.csv', registerBytes(ANSP_FIXTURE));

@@ -21,6 +21,7 @@ import {
 import { type RegisterServer, startRegisterServer } from '../e2e/register-server.js';
 import { registerBytes } from '../helpers/register-fixtures.js';
 import { CHROMIUM_NOTE, SKIP_WITHOUT_CHROMIUM } from './needs-chromium.js';
+import { picture, WRITE_PNGS } from './pictures.js';
 
 // The Sources pages in a real browser, signed in with a token, against a daemon (in this process) that
 // reads three registers from a local stand-in: Norway's SSR (holders and an aggregate from 0.5%, with
@@ -100,7 +101,7 @@ async function aggregateEvents(source: string, issuer: string, n: number): Promi
 async function shoot(page: Page, name: string): Promise<void> {
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: join(OUT, `${name}-${scheme}.png`), fullPage: true });
+    await picture(page, join(OUT, `${name}-${scheme}.png`));
   }
   await page.emulateMedia({ colorScheme: 'light' });
 }
@@ -121,7 +122,7 @@ beforeAll(async () => {
   const path = chromiumPath();
   if (!path) throw new Error('no chromium on PATH: apt-get install -y chromium (as .ci/run does)');
   mkdirSync(OUT, { recursive: true });
-  console.info(`console-sources screenshots: ${OUT}`);
+  if (WRITE_PNGS) console.info(`console-sources screenshots: ${OUT}`);
   registers = await startRegisterServer();
   registers.serve('/ssr.json', norway(0));
   registers.serve('/ansp.csv', registerBytes(ANSP_FIXTURE));
@@ -285,7 +286,7 @@ describe.skipIf(SKIP_WITHOUT_CHROMIUM)(`the Sources pages in headless Chromium${
         '({ doc: document.documentElement.scrollWidth, view: document.documentElement.clientWidth })',
       );
       if (fit.doc > fit.view) wide.push(`${name}: ${JSON.stringify(fit)}`);
-      await page.screenshot({ path: join(OUT, `fit-${name}-375.png`), fullPage: true });
+      await picture(page, join(OUT, `fit-${name}-375.png`));
       await page.close();
     }
     await phone.close();

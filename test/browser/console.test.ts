@@ -16,6 +16,7 @@ import {
   waitFor,
 } from '../e2e/harness.js';
 import { CHROMIUM_NOTE, SKIP_WITHOUT_CHROMIUM } from './needs-chromium.js';
+import { picture } from './pictures.js';
 
 // The web console in a real browser against a running daemon (a child process) polling the sandbox.
 // Screenshots of every page, light and dark, land in demo-out/console/ (gitignored) for looking at.
@@ -35,7 +36,7 @@ const dialogs: string[] = [];
 async function shoot(page: Page, name: string): Promise<void> {
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: join(OUT, `${name}-${scheme}.png`), fullPage: true });
+    await picture(page, join(OUT, `${name}-${scheme}.png`));
   }
   await page.emulateMedia({ colorScheme: 'light' });
 }
@@ -237,10 +238,7 @@ describe.skipIf(SKIP_WITHOUT_CHROMIUM)(`the web console in headless Chromium${CH
           if (fit.doc > fit.view || fit.header !== fit.view)
             wide.push(`${name} at ${width} ${colorScheme}: ${JSON.stringify(fit)}`);
           if (width === 375 || colorScheme === 'light')
-            await page.screenshot({
-              path: join(OUT, `fit-${name}-${width}-${colorScheme}.png`),
-              fullPage: true,
-            });
+            await picture(page, join(OUT, `fit-${name}-${width}-${colorScheme}.png`));
         }
         await page.close();
       }

@@ -7,6 +7,7 @@ import { EMAIL_WIDTHS, screenshotPath, withEmailPage } from '../../src/demo/emai
 import { chromiumPath, launchChromium } from '../../src/demo/headless-chromium.js';
 import { EMAIL_SAMPLES } from './email-samples.js';
 import { CHROMIUM_NOTE, SKIP_WITHOUT_CHROMIUM } from './needs-chromium.js';
+import { picture } from './pictures.js';
 
 // Every e-mail template, rendered by a real browser at a phone's width and a desktop's: no date, value
 // or delta cell may break over two lines, and nothing may overflow sideways. The PNGs are for looking.
@@ -66,7 +67,7 @@ describe.skipIf(SKIP_WITHOUT_CHROMIUM)(`e-mail templates in headless Chromium${C
         expect(cells.filter((cell) => cell.lines !== 1)).toEqual([]);
         if (message.type === 'events' || message.type === 'batch') expect(cells.length).toBeGreaterThan(0);
         expect(await pageWidth(page)).toBeLessThanOrEqual(width);
-        await page.screenshot({ path: screenshotPath(join(OUT, name), width), fullPage: true });
+        await picture(page, screenshotPath(join(OUT, name), width));
       });
     },
   );

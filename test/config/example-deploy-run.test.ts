@@ -113,7 +113,7 @@ describe('the compose deployment, run: shortwatch start on the copied example in
           if (!daemon.stderr().includes('shortwatch running')) return false;
           return (await get(`${base}/healthz`)).status === 200;
         },
-        30_000,
+        60_000,
       );
     } catch (error) {
       await stopDaemons([daemon]);
@@ -140,7 +140,9 @@ describe('the compose deployment, run: shortwatch start on the copied example in
     }
   });
 
-  it(`a fresh .env: /healthz, /readyz and /metrics answer on ${outside} and on 127.0.0.1; no console`, async () => {
+  it(`a fresh .env: /healthz, /readyz and /metrics answer on ${outside} and on 127.0.0.1; no console`, {
+    timeout: 150_000,
+  }, async () => {
     const { daemon, base, local, container } = await startContainer({});
     try {
       expect(container.SHORTWATCH_HTTP_HOST).toBe('0.0.0.0');
@@ -151,7 +153,7 @@ describe('the compose deployment, run: shortwatch start on the copied example in
           const answer = await get(`${base}/readyz`);
           return answer.status === 200 ? answer.body : '';
         },
-        30_000,
+        60_000,
       );
       expect(JSON.parse(ready)).toMatchObject({ ready: true });
       const metrics = await get(`${base}/metrics`);
@@ -165,7 +167,9 @@ describe('the compose deployment, run: shortwatch start on the copied example in
     }
   });
 
-  it('SHORTWATCH_HTTP_TOKEN in .env: the console asks for it, opens with it; the probes never ask', async () => {
+  it('SHORTWATCH_HTTP_TOKEN in .env: the console asks for it, opens with it; the probes never ask', {
+    timeout: 90_000,
+  }, async () => {
     const { daemon, base } = await startContainer({ SHORTWATCH_HTTP_TOKEN: TOKEN });
     try {
       const anonymous = await get(`${base}/`);

@@ -232,10 +232,10 @@ describe("the Dockerfile's docker run, run as the image runs it", () => {
         const health = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
         return health?.status === 200;
       },
-      30_000,
+      60_000,
     );
     expect(sandbox.stats.count({ status: 401 })).toBe(0);
     await stopDaemons([daemon]);
     expect(await daemon.exited, err).toBe(0);
-  }, 60_000);
+  }, 90_000);
 });

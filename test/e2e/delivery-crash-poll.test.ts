@@ -45,7 +45,12 @@ describe('deliveries: SIGKILL between a poll and its deliveries', () => {
   });
 
   it('sends each waiting event once after a restart', async () => {
-    stack = await startStack({ issuers: 6, seed: 7 });
+    // The killed daemon's sweep or poll is claimed again after 3 s (30 s by default).
+    stack = await startStack({
+      issuers: 6,
+      seed: 7,
+      config: { poll: { gateInterval: '1s', concurrency: 4, lockDuration: '3s' } },
+    });
     // One message per 10 s per channel: after the first goes out, the rest of the round waits in the
     // outboxes with nothing on the wire, which is the window this test kills the daemon in. (The next
     // send time the killed daemon stored stays in force after the restart, so the window is kept short.)
@@ -112,7 +117,8 @@ describe('deliveries: SIGKILL between a poll and its deliveries', () => {
       30_000,
     );
     await waitFor('every email', () => stack.smtp.mails.length >= changed.length, 30_000);
-    await settled(stack);
+    // The killed incarnation's claims lapse (a sweep's lock, a message's 12 s grace) before all is still.
+    await settled(stack, { timeoutMs: 45_000 });
 
     // Slack: each event of the round exactly once. The first message may carry several issuers (a
     // backlog coalesces at one message per 10 s), so events are counted, not messages.
@@ -134,5 +140,5 @@ describe('deliveries: SIGKILL between a poll and its deliveries', () => {
       (e) => `${e.issuer.id}|${e.holderKey}|${e.kind}`,
     );
     expect(logged.sort()).toEqual(expected.sort());
-  }, 60_000);
+  }, 120_000);
 });

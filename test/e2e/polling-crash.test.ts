@@ -64,8 +64,8 @@ describe('polling: SIGKILL in the middle of a poll', () => {
       () => stack.slack.delivered().length >= changed.length,
       30_000,
     );
-    // Nothing more arrives: the dead worker's polls, claimed again once their lock lapsed, have run.
-    await settled(stack);
+    // Nothing more arrives: the dead worker's polls and sweep, claimed again once their lock lapsed, have run.
+    await settled(stack, { timeoutMs: 45_000 });
 
     expect((await logged()).sort()).toEqual(expected);
     const posts = stack.slack.delivered().map((p) => fromMrkdwn(slackText(p.payload)));
@@ -84,5 +84,5 @@ describe('polling: SIGKILL in the middle of a poll', () => {
       );
       expect({ id, polls: again.length }).toEqual({ id, polls: closed.has(id) ? 2 : 1 });
     }
-  }, 70_000);
+  }, 120_000);
 });

@@ -10,12 +10,14 @@ import {
 import { spawnDaemon, startStack, stopDaemons, usePerTest, waitFor } from './harness.js';
 
 // Issue 16: a 2,000-issuer watchlist against a register whose issuers change at skewed rates, on a
-// clock 6,000 times faster than real. Every window and cap is the real plan's, scaled alike: a "day"
-// of 14.4 s holds 1,000 requests, a "minute" of 10 ms holds 100, and the register publishes at 15:30
+// clock 3,000 times faster than real. Every window and cap is the real plan's, scaled alike: a "day"
+// of 28.8 s holds 1,000 requests, a "minute" of 20 ms holds 100, and the register publishes at 15:30
 // Amsterdam time of the scaled day on business days (weekends are day windows too). 1,000 requests
 // a day cannot sweep 2,000 issuers, so the plan promises each change is found within its hard bound.
 
-const SCALE = 6_000;
+// 35 requests a second: at 6,000 (70 a second) a daemon on 2 cores shared with three other test files
+// fell behind the scaled clock (CI, 2026-11-28), which tests the machine rather than the planner.
+const SCALE = 3_000;
 const DAY_MS = 86_400_000 / SCALE;
 const MINUTE_MS = 60_000 / SCALE;
 const PER_MINUTE = 100;
@@ -74,8 +76,8 @@ const percentile = (sorted: readonly number[], p: number): number =>
 describe('polling: a whole register on a scaled clock', () => {
   const current = usePerTest();
 
-  it('2,000 issuers at 1,000 requests a day (day = 14.4 s): every change found within the hard bound, no 429', {
-    timeout: 240_000,
+  it('2,000 issuers at 1,000 requests a day (day = 28.8 s): every change found within the hard bound, no 429', {
+    timeout: 400_000,
   }, async () => {
     const realStart = Date.now();
     const scenario = createScenario({

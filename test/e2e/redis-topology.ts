@@ -377,10 +377,28 @@ export async function startProxiedSentinel(downAfterMs = 1_000): Promise<Proxied
     const extra = ['--dbfilename', `node-${port}.rdb`, '--replica-announce-port', String(proxyPort)];
     return spawnRedis(serverBinary, [...args, ...extra, ...replicaOf], port, /Ready to accept connections/);
   };
-  const inSync = (node: ProxiedNode) =>
-    waitFor('the replica in sync', async () =>
-      /master_link_status:up/.test(await ask(node.server.port, ['INFO', 'replication']).catch(() => '')),
-    );
+  // A restarted node loads, connects and takes a full sync (a fork and an RDB): seconds on a busy
+  // machine, so the wait is generous and its timeout says where the link stood.
+  const inSync = async (node: ProxiedNode) => {
+    let info = '';
+    try {
+      await waitFor(
+        'the replica in sync',
+        async () => {
+          info = await ask(node.server.port, ['INFO', 'replication']).catch((error) => String(error));
+          return /master_link_status:up/.test(info);
+        },
+        45_000,
+      );
+    } catch (error) {
+      const link = info
+        .split('\n')
+        .filter((line) => /^(role|master_link|master_sync|master_host|master_port)/.test(line));
+      throw new Error(
+        `${error instanceof Error ? error.message : String(error)} (${link.join(', ').trim()})`,
+      );
+    }
+  };
   try {
     for (const replicaOf of [undefined, 0]) {
       // A port picked free and proxied first: the node announces its proxy's port, known only then.

@@ -23,9 +23,11 @@ export interface SettleOptions {
   timeoutMs?: number;
 }
 
-/** Work left (0 when none) and a fingerprint of every counter a finished or new send moves. */
+/** Work left (0 when none), what it is, and a fingerprint of every counter a finished or new send moves. */
 interface WorkState {
   busy: number;
+  /** The non-zero parts of `busy`, for a timeout to say what never finished. */
+  left: string;
   counters: string;
 }
 
@@ -53,13 +55,23 @@ async function readWork(
     'prioritized',
     'waiting-children',
   );
+  const channels = await channelsOf(stack);
   const outboxes = await Promise.all(
-    (await channelsOf(stack)).map(async (channel) => {
+    channels.map(async (channel) => {
       const keys = stack.keys.outbox(channel);
       const [pending, inflight] = await Promise.all([redis.zcard(keys.pending), redis.exists(keys.inflight)]);
       return pending + inflight;
     }),
   );
+  const parts = [
+    ...Object.entries(sweep).map(([state, n]) => [`sweep ${state}`, n] as const),
+    ...Object.entries(poll).map(([state, n]) => [`poll ${state}`, n] as const),
+    ...channels.map((channel, i) => [`outbox ${channel}`, outboxes[i] ?? 0] as const),
+  ];
+  const left = parts
+    .filter(([, n]) => n > 0)
+    .map(([what, n]) => `${what}: ${n}`)
+    .join(', ');
   const record = await redis.xlen(stack.keys.record);
   const busy =
     Object.values(sweep).reduce((sum, n) => sum + n, 0) +
@@ -71,7 +83,7 @@ async function readWork(
     stack.smtp.mails.length,
     ...receivers.map((count) => count()),
   ].join(',');
-  return { busy, counters };
+  return { busy, left, counters };
 }
 
 interface Queues {
@@ -88,12 +100,14 @@ interface Queues {
 export async function settled(stack: Stack, options: SettleOptions = {}): Promise<void> {
   const open = (name: string) => new Queue(name, { connection: stack.redis.redis, prefix: stack.keys.bull });
   const queues = { sweep: open(QUEUE.sweep), poll: open(QUEUE.poll) };
+  let last: WorkState | undefined;
   try {
     let previous: string | undefined;
     await waitFor(
       'the deployment to settle (outboxes empty, nothing in flight, no poll or sweep left)',
       async () => {
         const state = await readWork(stack, queues, options.receivers ?? []);
+        last = state;
         const still = state.busy === 0 && state.counters === previous;
         previous = state.busy === 0 ? state.counters : undefined;
         return still;
@@ -101,6 +115,11 @@ export async function settled(stack: Stack, options: SettleOptions = {}): Promis
       options.timeoutMs ?? 20_000,
       50,
     );
+  } catch (error) {
+    // Say what never finished: a timeout alone does not tell a stuck outbox from a poll left delayed.
+    const still =
+      last === undefined ? 'nothing read' : last.left || `counters still moving (${last.counters})`;
+    throw new Error(`${error instanceof Error ? error.message : String(error)}; still busy: ${still}`);
   } finally {
     await Promise.all([queues.sweep.close(), queues.poll.close()]);
   }

@@ -141,7 +141,10 @@ describe('a sandbox publishing on a scaled day', () => {
     // 5,000-issuer list is built, so the bound is the answer's arrival, not the request's start.
     const startVersion = Date.parse(first.last_updated ?? '');
     expect(startVersion).toBeLessThanOrEqual(answeredAt);
-    expect(startVersion % 1_000).toBe(604);
+    // Either the schedule's instant (604 ms into a window) or a publication made since, stamped when
+    // its timer ran: on a loaded machine that is later than scheduled, never earlier.
+    const stamps = scenario.publications().map((p) => p.at);
+    if (!stamps.includes(startVersion)) expect(startVersion % 1_000).toBe(604);
 
     while (scenario.publications().length < 2) await sleep(50);
     const [publication] = scenario.publications();

@@ -249,8 +249,9 @@ describe('upstream client against the sandbox: retries', () => {
   });
 
   it('retries a response slower than timeoutMs, then succeeds', async () => {
-    sandbox.faults.inject({ operation: 'issuers', delayMs: 600, times: 1 });
-    const { client, after } = connect({ timeoutMs: 150, retries: 1 });
+    // The retry's answer must beat the timeout on a loaded machine too: a second, not 150 ms.
+    sandbox.faults.inject({ operation: 'issuers', delayMs: 10_000, times: 1 });
+    const { client, after } = connect({ timeoutMs: 1_000, retries: 1 });
     await client.listIssuers();
     expect(after.map((info) => info.status)).toEqual(['timeout', 200]);
   });

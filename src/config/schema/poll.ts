@@ -34,7 +34,7 @@ export const pollSchema = z
       .refine((ms) => ms >= 1_000, 'must be at least 1s')
       .prefault('30s')
       .describe(
-        'How long a poll held by a process that died stays claimed before another process runs it again; a running poll renews its claim every half of this.',
+        'How long a poll or a sweep held by a process that died stays claimed before another process runs it again; a running one renews its claim every half of this.',
       ),
     onFirstSeen: z
       .enum(['baseline', 'alert'])
