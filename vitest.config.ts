@@ -120,7 +120,15 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: [ALL], exclude: [...configDefaults.exclude, E2E, ...SLOW] },
+        // One module graph per worker, not per file: the unit files share no state but Redis (each its own
+        // prefix) and import much of src/, so isolation cost most of their CPU (measured on 2 loaded
+        // cores: 4 min 15 s of CPU isolated, 1 min 4 s not, the same 2,935 tests passing).
+        test: {
+          name: 'unit',
+          include: [ALL],
+          exclude: [...configDefaults.exclude, E2E, ...SLOW],
+          isolate: false,
+        },
       },
       {
         extends: true,
