@@ -7,6 +7,7 @@ import { failureBackoffMs, lagBackoffMs } from '../state/polling-state.js';
 import type { PositionsResponse } from '../upstream/index.js';
 import type { JobContext, Settings } from './context.js';
 import { historyForPoll, historySummary, withFinals } from './issuer-history.js';
+import { confirmedCloses } from './observe/api-closes.js';
 import { type EmptiedVerdict, emptiedVerdict } from './observe/api-emptied.js';
 import { commitObserved } from './observe/commit-observed.js';
 import { diffObserved } from './observe/observation.js';
@@ -136,32 +137,23 @@ async function pollLeased(run: PollRun): Promise<PollResult> {
 }
 
 /**
- * The positions and their diff. One observation that closes every holder, or too much of the watchlist at
- * once, is more often a glitch upstream than a market event: a second answer decides, and is the one kept.
+ * The positions and their diff, confirmed by a second answer when the tail's guard asks for one
+ * (observe/api-closes.ts): the one kept is the answer committed.
  */
 async function confirmedAnswer(
   run: PollRun,
   issuer: { id: string; name: string },
   previous: Snapshot | null,
 ): Promise<Answer | NoAnswer> {
-  const { ctx, settings } = run;
-  const response = await fetchChecked(ctx, settings, issuer, previous);
-  if ('outcome' in response) return response;
-  const diff = diffOf(run, previous, response);
-  if (!(await closesNeedConfirmation(run, previous, diff))) return { response, diff };
-  const second = await fetchChecked(ctx, settings, issuer, previous);
-  if ('outcome' in second) return second;
-  const confirmed = diffOf(run, previous, second);
-  const [before, after] = [closedCount(diff.events), closedCount(confirmed.events)];
-  ctx.metrics.closeConfirmations.inc({ result: after >= before ? 'confirmed' : 'refuted' });
-  if (after < before) {
-    await ctx.redis.decrby(closesKey(run), before - after);
-    ctx.logger.warn(
-      { issuerId: issuer.id, closed: before, confirmed: after },
-      'closes refuted by a second answer',
-    );
-  }
-  return { response: second, diff: confirmed };
+  const { ctx, job, settings } = run;
+  const read = async (): Promise<Answer | NoAnswer> => {
+    const response = await fetchChecked(ctx, settings, issuer, previous);
+    return 'outcome' in response ? response : { response, diff: diffOf(run, previous, response) };
+  };
+  const first = await read();
+  if ('outcome' in first) return first;
+  const at = { issuerId: issuer.id, version: job.data.datasetVersion ?? 'unversioned', previous };
+  return confirmedCloses(ctx, settings, at, first, read);
 }
 
 /**
@@ -261,39 +253,6 @@ export function recordedVersion(listVersion: string | null, answerVersion: strin
 /** True when `answer` names an instant before `list`'s. */
 function isOlder(answer: string | null, list: string): boolean {
   return answer !== null && Date.parse(answer) < Date.parse(list);
-}
-
-const closedCount = (events: readonly PositionEvent[]) => events.filter((e) => e.kind === 'closed').length;
-
-function closesKey({ ctx, job }: Pick<PollRun, 'ctx' | 'job'>): string {
-  return stateKeys(ctx.prefix).closesInRefresh(job.data.datasetVersion ?? 'unversioned');
-}
-
-/**
- * True when this diff's closes must be confirmed by a second answer: it closes every holder the issuer
- * had, or the closes of this dataset refresh across the watchlist pass `poll.confirmClosedShare` of the
- * positions the last sweep counted.
- */
-async function closesNeedConfirmation(
-  run: PollRun,
-  previous: Snapshot | null,
-  diff: DiffResult,
-): Promise<boolean> {
-  const { ctx, settings } = run;
-  const closed = closedCount(diff.events);
-  if (closed === 0 || previous === null) return false;
-  if (Object.keys(diff.next.positions).length === 0) return true;
-  const key = closesKey(run);
-  const replies =
-    (await ctx.redis
-      .multi()
-      .incrby(key, closed)
-      .expire(key, 24 * 3600)
-      .hget(stateKeys(ctx.prefix).sweep, 'positions')
-      .exec()) ?? [];
-  const total = Number(replies[0]?.[1]);
-  const positions = Number(replies[2]?.[1]);
-  return positions > 0 && total > settings.config.poll.confirmClosedShare * positions;
 }
 
 /** A poll succeeded: clear the issuer's failure streak, 404 backoff, lag and the notices they raised. */
