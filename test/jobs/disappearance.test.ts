@@ -9,11 +9,13 @@ import {
 describe('the mass-disappearance guard (observe/disappearance.ts)', () => {
   const listing = (entries: Record<string, string[]>) => new Map(Object.entries(entries));
 
-  it.each([
+  const reads: { name: string; after: Record<string, string[]>; share: number; held: boolean }[] = [
     { name: 'one issuer of three gone', after: { a: ['x'], b: ['y'] }, share: 0.5, held: false },
     { name: 'most issuers gone', after: { a: ['x'] }, share: 0.3, held: true },
     { name: 'nothing gone', after: { a: ['x'], b: ['y'], c: ['z'] }, share: 0, held: false },
-  ])('a register read: $name', ({ after, share, held }) => {
+  ];
+
+  it.each(reads)('a register read: $name', ({ after, share, held }) => {
     const before = listing({ a: ['x'], b: ['y'], c: ['z'] });
     expect(needsConfirmation(disappearance(before, listing(after)), share)).toBe(held);
   });
