@@ -1,6 +1,6 @@
 import { DelayedError, type Job, RateLimitError, UnrecoverableError } from 'bullmq';
 import type { Config } from '../config/schema.js';
-import type { DiffResult, PositionEvent, Snapshot } from '../positions/index.js';
+import type { DiffResult, Snapshot } from '../positions/index.js';
 import { stateKeys } from '../state/keys.js';
 import { Lease } from '../state/lease.js';
 import { failureBackoffMs, lagBackoffMs } from '../state/polling-state.js';
@@ -8,13 +8,11 @@ import type { PositionsResponse } from '../upstream/index.js';
 import type { JobContext, Settings } from './context.js';
 import { historyForPoll, historySummary, withFinals } from './issuer-history.js';
 import { confirmedCloses } from './observe/api-closes.js';
-import { type EmptiedVerdict, emptiedVerdict } from './observe/api-emptied.js';
+import { type EmptiedVerdict, emptiedVerdict, regimeOfVerdict } from './observe/api-emptied.js';
 import { commitObserved } from './observe/commit-observed.js';
 import { diffObserved } from './observe/observation.js';
-import { regimeEvent } from './observe/regime-event.js';
 import { fetchChecked, type NoAnswer } from './poll-answer.js';
 import { failureCause, isDeterministic, nextPollTry } from './poll-failure.js';
-import { type RegimeDrop, regimeDrop } from './registers/register-diff.js';
 import { sweepEvery } from './schedulers.js';
 import type { PollJobData } from './sweep.js';
 
@@ -170,7 +168,11 @@ async function commitAnswer(
   const history = await historyForPoll(ctx, settings, job.data.issuerId, diff.events, previous);
   const summary = historySummary(diff.next, history, ctx.now());
   const completed = { ...diff, events: withFinals(diff.events, history) };
-  const regime = verdict.kind === 'regime' ? await apiRegime(run, previous, completed, verdict) : undefined;
+  const at = { key: job.data.issuerId, name: job.data.issuerName, version: job.data.datasetVersion };
+  const regime =
+    verdict.kind === 'regime'
+      ? await regimeOfVerdict(ctx, at, { previous, diff: completed }, verdict)
+      : undefined;
   // The story is told after the close's final value is known: it decides what "fell below" reads.
   const { committed, told } = await commitObserved(ctx, settings, {
     previous,
@@ -180,31 +182,6 @@ async function commitAnswer(
     ...(regime === undefined ? {} : { regime }),
   });
   return { committed, events: told + (regime === undefined ? 0 : 1) };
-}
-
-/** The issuer's closes as one regime event (the boundary), and the ops notice saying why, once per version. */
-async function apiRegime(
-  { ctx, job }: PollRun,
-  previous: Snapshot | null,
-  diff: DiffResult,
-  verdict: Extract<EmptiedVerdict, { kind: 'regime' }>,
-): Promise<{ drop: RegimeDrop; event: PositionEvent }> {
-  const { issuerId: key, issuerName: name } = job.data;
-  const drop = regimeDrop({ key, name, previous, diff });
-  const now = ctx.now().toISOString();
-  const event = regimeEvent(drop, { detectedAt: now, date: now.slice(0, 10) });
-  const version = job.data.datasetVersion ?? 'unversioned';
-  const why =
-    verdict.by === 'calendar'
-      ? `${name} (${key}) is in a market whose named holders have ended (the calendar, or poll.regimeBoundary.namedHoldersUntil)`
-      : `${verdict.emptied} of ${verdict.named} watched issuers that named holders name none in dataset version ${version}, more than poll.regimeBoundary.share, and a confirming read agreed`;
-  await ctx.notices.tell(
-    `upstream-regime-${verdict.by === 'calendar' ? key : 'share'}-${version}`,
-    'info',
-    'Named holders no longer published by the upstream',
-    `${why}: told once per issuer as "named holders no longer published", not as closes.`,
-  );
-  return { drop, event };
 }
 
 /** After a commit: a blind poll's answer with a version asks for the list; a lagging answer waits, else recovered. */

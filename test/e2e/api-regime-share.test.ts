@@ -40,7 +40,7 @@ describe('the API: ten of twelve issuers emptied in one dataset version', () => 
       (await app.ctx.eventLog.recent({ limit: 1_000 })).filter(
         (e) => e.aggregate?.kind === 'named-holders-ended',
       );
-    await waitFor('ten regime events', async () => (await regimeEvents()).length === 10, 20_000);
+    await waitFor('ten regime events', async () => (await regimeEvents()).length === 10, 40_000);
     expect((await regimeEvents()).map((e) => e.issuer.id).sort()).toEqual([...emptied].sort());
     const log = await app.ctx.eventLog.recent({ limit: 1_000 });
     expect(log.filter((e) => e.kind === 'closed')).toEqual([]);
@@ -66,5 +66,5 @@ describe('the API: ten of twelve issuers emptied in one dataset version', () => 
     expect(told.filter((text) => text.includes(FELL_BELOW))).toEqual([]);
     // The two issuers still naming holders are told nothing.
     for (const id of named.slice(10)) expect(told.some((text) => text.includes(id))).toBe(false);
-  }, 40_000);
+  }, 60_000);
 });
