@@ -189,7 +189,8 @@ function aggregateLine(event: PositionEvent, facts: AggregateFacts): StoryLine {
       const count = facts.namedHolders ?? 0;
       return {
         ...base,
-        what: `no longer published by the register: a change of what it publishes, not ${count} closed ${count === 1 ? 'position' : 'positions'}`,
+        // A register's event names its source; the API's (no source) is the upstream, not a register.
+        what: `no longer published by the ${event.source === undefined ? 'upstream' : 'register'}: a change of what it publishes, not ${count} closed ${count === 1 ? 'position' : 'positions'}`,
         phrase: true,
         values: `last named sum ${formatPercent(from.value)}`,
         date: to.date,

@@ -1,19 +1,18 @@
 import { DelayedError, type Job, RateLimitError, UnrecoverableError } from 'bullmq';
 import type { Config } from '../config/schema.js';
-import type { DiffResult, PositionEvent, Snapshot } from '../positions/index.js';
+import type { DiffResult, Snapshot } from '../positions/index.js';
 import { stateKeys } from '../state/keys.js';
 import { Lease } from '../state/lease.js';
 import { failureBackoffMs, lagBackoffMs } from '../state/polling-state.js';
 import type { PositionsResponse } from '../upstream/index.js';
 import type { JobContext, Settings } from './context.js';
 import { historyForPoll, historySummary, withFinals } from './issuer-history.js';
-import { type EmptiedVerdict, emptiedVerdict } from './observe/api-emptied.js';
+import { confirmedCloses } from './observe/api-closes.js';
+import { type EmptiedVerdict, emptiedVerdict, regimeOfVerdict } from './observe/api-emptied.js';
 import { commitObserved } from './observe/commit-observed.js';
 import { diffObserved } from './observe/observation.js';
-import { regimeEvent } from './observe/regime-event.js';
 import { fetchChecked, type NoAnswer } from './poll-answer.js';
 import { failureCause, isDeterministic, nextPollTry } from './poll-failure.js';
-import { type RegimeDrop, regimeDrop } from './registers/register-diff.js';
 import { sweepEvery } from './schedulers.js';
 import type { PollJobData } from './sweep.js';
 
@@ -136,32 +135,23 @@ async function pollLeased(run: PollRun): Promise<PollResult> {
 }
 
 /**
- * The positions and their diff. One observation that closes every holder, or too much of the watchlist at
- * once, is more often a glitch upstream than a market event: a second answer decides, and is the one kept.
+ * The positions and their diff, confirmed by a second answer when the tail's guard asks for one
+ * (observe/api-closes.ts): the one kept is the answer committed.
  */
 async function confirmedAnswer(
   run: PollRun,
   issuer: { id: string; name: string },
   previous: Snapshot | null,
 ): Promise<Answer | NoAnswer> {
-  const { ctx, settings } = run;
-  const response = await fetchChecked(ctx, settings, issuer, previous);
-  if ('outcome' in response) return response;
-  const diff = diffOf(run, previous, response);
-  if (!(await closesNeedConfirmation(run, previous, diff))) return { response, diff };
-  const second = await fetchChecked(ctx, settings, issuer, previous);
-  if ('outcome' in second) return second;
-  const confirmed = diffOf(run, previous, second);
-  const [before, after] = [closedCount(diff.events), closedCount(confirmed.events)];
-  ctx.metrics.closeConfirmations.inc({ result: after >= before ? 'confirmed' : 'refuted' });
-  if (after < before) {
-    await ctx.redis.decrby(closesKey(run), before - after);
-    ctx.logger.warn(
-      { issuerId: issuer.id, closed: before, confirmed: after },
-      'closes refuted by a second answer',
-    );
-  }
-  return { response: second, diff: confirmed };
+  const { ctx, job, settings } = run;
+  const read = async (): Promise<Answer | NoAnswer> => {
+    const response = await fetchChecked(ctx, settings, issuer, previous);
+    return 'outcome' in response ? response : { response, diff: diffOf(run, previous, response) };
+  };
+  const first = await read();
+  if ('outcome' in first) return first;
+  const at = { issuerId: issuer.id, version: job.data.datasetVersion ?? 'unversioned', previous };
+  return confirmedCloses(ctx, settings, at, first, read);
 }
 
 /**
@@ -178,7 +168,11 @@ async function commitAnswer(
   const history = await historyForPoll(ctx, settings, job.data.issuerId, diff.events, previous);
   const summary = historySummary(diff.next, history, ctx.now());
   const completed = { ...diff, events: withFinals(diff.events, history) };
-  const regime = verdict.kind === 'regime' ? await apiRegime(run, previous, completed, verdict) : undefined;
+  const at = { key: job.data.issuerId, name: job.data.issuerName, version: job.data.datasetVersion };
+  const regime =
+    verdict.kind === 'regime'
+      ? await regimeOfVerdict(ctx, at, { previous, diff: completed }, verdict)
+      : undefined;
   // The story is told after the close's final value is known: it decides what "fell below" reads.
   const { committed, told } = await commitObserved(ctx, settings, {
     previous,
@@ -188,31 +182,6 @@ async function commitAnswer(
     ...(regime === undefined ? {} : { regime }),
   });
   return { committed, events: told + (regime === undefined ? 0 : 1) };
-}
-
-/** The issuer's closes as one regime event (the boundary), and the ops notice saying why, once per version. */
-async function apiRegime(
-  { ctx, job }: PollRun,
-  previous: Snapshot | null,
-  diff: DiffResult,
-  verdict: Extract<EmptiedVerdict, { kind: 'regime' }>,
-): Promise<{ drop: RegimeDrop; event: PositionEvent }> {
-  const { issuerId: key, issuerName: name } = job.data;
-  const drop = regimeDrop({ key, name, previous, diff });
-  const now = ctx.now().toISOString();
-  const event = regimeEvent(drop, { detectedAt: now, date: now.slice(0, 10) });
-  const version = job.data.datasetVersion ?? 'unversioned';
-  const why =
-    verdict.by === 'calendar'
-      ? `${name} (${key}) is in a market whose named holders have ended (the calendar, or poll.regimeBoundary.namedHoldersUntil)`
-      : `${verdict.emptied} of ${verdict.named} watched issuers that named holders name none in dataset version ${version}, more than poll.regimeBoundary.share, and a confirming read agreed`;
-  await ctx.notices.tell(
-    `upstream-regime-${verdict.by === 'calendar' ? key : 'share'}-${version}`,
-    'info',
-    'Named holders no longer published by the upstream',
-    `${why}: told once per issuer as "named holders no longer published", not as closes.`,
-  );
-  return { drop, event };
 }
 
 /** After a commit: a blind poll's answer with a version asks for the list; a lagging answer waits, else recovered. */
@@ -261,39 +230,6 @@ export function recordedVersion(listVersion: string | null, answerVersion: strin
 /** True when `answer` names an instant before `list`'s. */
 function isOlder(answer: string | null, list: string): boolean {
   return answer !== null && Date.parse(answer) < Date.parse(list);
-}
-
-const closedCount = (events: readonly PositionEvent[]) => events.filter((e) => e.kind === 'closed').length;
-
-function closesKey({ ctx, job }: Pick<PollRun, 'ctx' | 'job'>): string {
-  return stateKeys(ctx.prefix).closesInRefresh(job.data.datasetVersion ?? 'unversioned');
-}
-
-/**
- * True when this diff's closes must be confirmed by a second answer: it closes every holder the issuer
- * had, or the closes of this dataset refresh across the watchlist pass `poll.confirmClosedShare` of the
- * positions the last sweep counted.
- */
-async function closesNeedConfirmation(
-  run: PollRun,
-  previous: Snapshot | null,
-  diff: DiffResult,
-): Promise<boolean> {
-  const { ctx, settings } = run;
-  const closed = closedCount(diff.events);
-  if (closed === 0 || previous === null) return false;
-  if (Object.keys(diff.next.positions).length === 0) return true;
-  const key = closesKey(run);
-  const replies =
-    (await ctx.redis
-      .multi()
-      .incrby(key, closed)
-      .expire(key, 24 * 3600)
-      .hget(stateKeys(ctx.prefix).sweep, 'positions')
-      .exec()) ?? [];
-  const total = Number(replies[0]?.[1]);
-  const positions = Number(replies[2]?.[1]);
-  return positions > 0 && total > settings.config.poll.confirmClosedShare * positions;
 }
 
 /** A poll succeeded: clear the issuer's failure streak, 404 backoff, lag and the notices they raised. */

@@ -13,6 +13,8 @@ export interface RegisterServer {
    * form field `request` asks `limit` records from `offset` gets those, with the whole total.
    */
   servePaged(path: string, reply: Buffer | string): void;
+  /** Holds every answer to `path` from now until `release()` (a slow register), counting those waiting. */
+  hold(path: string): { waiting(): number; release(): void };
   /** Requests answered per path, and how many of them were 304s. */
   hits(path: string): { all: number; notModified: number };
   close(): Promise<void>;
@@ -22,8 +24,17 @@ export interface RegisterServer {
 export async function startRegisterServer(): Promise<RegisterServer> {
   const files = new Map<string, { body: Buffer; status: number; etag: string; paged?: boolean }>();
   const counts = new Map<string, { all: number; notModified: number }>();
+  const held = new Map<string, Array<() => void>>();
   const server = createServer((request, response) => {
     const path = request.url ?? '/';
+    const waiting = held.get(path);
+    if (waiting !== undefined) {
+      waiting.push(() => answer(path, request, response));
+      return;
+    }
+    answer(path, request, response);
+  });
+  const answer = (path: string, request: IncomingMessage, response: ServerResponse): void => {
     const count = counts.get(path) ?? { all: 0, notModified: 0 };
     counts.set(path, { ...count, all: count.all + 1 });
     const file = files.get(path);
@@ -42,7 +53,7 @@ export async function startRegisterServer(): Promise<RegisterServer> {
     }
     response.writeHead(file.status, { etag: file.etag, 'content-length': file.body.length });
     response.end(file.body);
-  });
+  };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const serve = (path: string, body: Buffer | string, status = 200): void => {
     const bytes = typeof body === 'string' ? Buffer.from(body) : body;
@@ -57,6 +68,17 @@ export async function startRegisterServer(): Promise<RegisterServer> {
       serve(path, reply);
       const file = files.get(path);
       if (file !== undefined) file.paged = true;
+    },
+    hold(path) {
+      const waiting: Array<() => void> = [];
+      held.set(path, waiting);
+      return {
+        waiting: () => waiting.length,
+        release() {
+          held.delete(path);
+          for (const resume of waiting.splice(0)) resume();
+        },
+      };
     },
     hits: (path) => counts.get(path) ?? { all: 0, notModified: 0 },
     close: () =>

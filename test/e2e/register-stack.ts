@@ -69,10 +69,15 @@ export async function startRegisterStack(
   const app = await stack.openApp();
   await app.startDaemon({ workerOnly: false });
   const store = () => new RegisterStore(app.redis, app.ctx.prefix);
-  await waitFor('every register read once', async () => {
-    const health = await Promise.all(sources.map((s) => store().health(s.name)));
-    return health.every((h) => h?.status === 'read');
-  });
+  // One worker reads the sources one at a time: thirteen (the bench's) take long on a loaded machine.
+  await waitFor(
+    'every register read once',
+    async () => {
+      const health = await Promise.all(sources.map((s) => store().health(s.name)));
+      return health.every((h) => h?.status === 'read');
+    },
+    60_000,
+  );
   return {
     stack,
     app,

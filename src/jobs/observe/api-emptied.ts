@@ -1,8 +1,10 @@
-import type { DiffResult, Snapshot } from '../../positions/index.js';
+import type { DiffResult, PositionEvent, Snapshot } from '../../positions/index.js';
 import { stateKeys } from '../../state/keys.js';
 import type { JobContext, Settings } from '../context.js';
+import { type RegimeDrop, regimeDrop } from '../registers/register-diff.js';
 import { sweepEvery } from '../schedulers.js';
 import { isMassEnding, pastNamedHolders } from './boundary.js';
+import { regimeEvent } from './regime-event.js';
 
 /** What the API's answer for an issuer whose named holders went turns into. */
 export type EmptiedVerdict =
@@ -70,4 +72,32 @@ async function emptiedCounts(
   const named = new Set(emptied);
   for (const [id, snapshot] of snapshots) if (Object.keys(snapshot.positions).length > 0) named.add(id);
   return { emptied: emptied.size, named: named.size };
+}
+
+/**
+ * A regime verdict on one issuer: its closes as one regime event (the boundary), and the ops notice
+ * saying what decided it, once per issuer (the calendar) or once per dataset version (the share).
+ */
+export async function regimeOfVerdict(
+  ctx: JobContext,
+  issuer: { key: string; name: string; version: string | null | undefined },
+  change: { previous: Snapshot | null; diff: DiffResult },
+  verdict: Extract<EmptiedVerdict, { kind: 'regime' }>,
+): Promise<{ drop: RegimeDrop; event: PositionEvent }> {
+  const { key, name } = issuer;
+  const drop = regimeDrop({ key, name, ...change });
+  const now = ctx.now().toISOString();
+  const event = regimeEvent(drop, { detectedAt: now, date: now.slice(0, 10) });
+  const version = issuer.version ?? 'unversioned';
+  const why =
+    verdict.by === 'calendar'
+      ? `${name} (${key}) is in a market whose named holders have ended (the calendar, or poll.regimeBoundary.namedHoldersUntil)`
+      : `${verdict.emptied} of ${verdict.named} watched issuers that named holders name none in dataset version ${version}, more than poll.regimeBoundary.share, and a confirming read agreed`;
+  await ctx.notices.tell(
+    `upstream-regime-${verdict.by === 'calendar' ? key : 'share'}-${version}`,
+    'info',
+    'Named holders no longer published by the upstream',
+    `${why}: told once per issuer as "named holders no longer published", not as closes.`,
+  );
+  return { drop, event };
 }

@@ -45,3 +45,30 @@ export function needsConfirmation(d: Disappearance, share: number): boolean {
 export function describeDisappearance(d: Disappearance): string {
   return `${d.issuers.removed} of ${d.issuers.before} issuers and ${d.holders.removed} of ${d.holders.before} named holders gone`;
 }
+
+/** What one API answer closed: its closes, the holders it left, and this dataset refresh's closes so far. */
+export interface AnswerCloses {
+  closed: number;
+  left: number;
+  /** Closes counted across the watchlist in this refresh, this answer's included; undefined when not counted. */
+  refreshClosed?: number | undefined;
+  /** Positions the last sweep counted across the watchlist. */
+  positions?: number | undefined;
+}
+
+/**
+ * The same guard on the API, where one poll sees one issuer: an answer that closes every holder the
+ * issuer had (its whole list), or whose closes take the dataset refresh's past `share` of the positions
+ * the last sweep counted, is confirmed by a second answer before it commits. Pure.
+ */
+export function answerNeedsConfirmation(a: AnswerCloses, share: number): boolean {
+  if (a.closed === 0) return false;
+  if (a.left === 0) return true;
+  const { refreshClosed = 0, positions = 0 } = a;
+  return positions > 0 && refreshClosed > share * positions;
+}
+
+/** True when the refresh's closes must be counted to decide: the answer closes some holders, not all. Pure. */
+export function countsRefreshCloses(a: Pick<AnswerCloses, 'closed' | 'left'>): boolean {
+  return a.closed > 0 && a.left > 0;
+}
