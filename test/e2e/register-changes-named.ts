@@ -137,7 +137,7 @@ export const LEGACY_DROPPED = {
 
 /**
  * The legacy workbook as refreshed on 10 Jul 2026 (both sheets renamed so) without any holder of the
- * {@link LEGACY_DROPPED} issuers: fewer than `regimeBoundary.minIssuers`, so only the source's
+ * {@link LEGACY_DROPPED} issuers: no more than `regimeBoundary.share` of those it names, so only the source's
  * `namedHoldersUntil` makes it a regime change.
  */
 export function legacyDropped(): Buffer {

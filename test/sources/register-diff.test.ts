@@ -125,6 +125,20 @@ describe('diffRegister: named holders of a register through the API diff', () =>
     expect(result.drops.every((d) => Object.keys(d.silent.diff.next.positions).length === 0)).toBe(true);
   });
 
+  it('tells one or two issuers emptied as closes even when they are all the source named (fewer than three)', () => {
+    const [first = '', second = ''] = Object.keys(FIVE);
+    const one = { [first]: FIVE[first] ?? {} };
+    const two = { ...one, [second]: FIVE[second] ?? {} };
+    for (const named of [one, two]) {
+      const result = diff(read(named), read({}), source(), true);
+      expect(result.drops).toEqual([]);
+      expect(result.unconfirmed).toBeUndefined();
+      expect(events(result)).toHaveLength(2 * Object.keys(named).length);
+    }
+    const three = Object.fromEntries(Object.entries(FIVE).slice(0, 3));
+    expect(diff(read(three), read({}), source(), true).drops).toHaveLength(3);
+  });
+
   it('tells five issuers emptied of twelve as closes, confirmed or not (no more than regimeBoundary.share)', () => {
     const twelve: Record<string, Record<string, number>> = { ...FIVE };
     for (let i = 6; i <= 12; i++) twelve[`NL00000000${String(i).padStart(2, '0')}`] = { 'AQR Capital': 0.7 };

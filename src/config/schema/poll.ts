@@ -73,7 +73,7 @@ export const pollSchema = z
     regimeBoundary: regimeBoundarySchema
       .prefault({})
       .describe(
-        "When watched issuers' named holders vanishing from the API are a regime change rather than closes: the built-in calendar (an entry's `isin` or `market`), `namedHoldersUntil`, or more than `share` of the issuers that named holders emptying in one dataset version, confirmed by a read `emptiedConfirmAfter` later.",
+        "When watched issuers' named holders vanishing from the API are a regime change rather than closes: the built-in calendar (an entry's `isin` or `market`), `namedHoldersUntil`, or more than `share` of the issuers that named holders (at least three) emptying in one dataset version, confirmed by a read `emptiedConfirmAfter` later.",
       ),
     emptiedConfirmAfter: duration
       .optional()

@@ -161,7 +161,7 @@ export const regimeBoundarySchema = z.strictObject({
     .max(1)
     .default(0.5)
     .describe(
-      'Where no boundary is known: a read is a regime change only when more than this share of the issuers that named holders empty at once and a confirming read agrees; fewer are closes.',
+      'Where no boundary is known: a read is a regime change only when more than this share of the issuers that named holders empty at once, at least three of them, and a confirming read agrees; fewer are closes.',
     ),
 });
 

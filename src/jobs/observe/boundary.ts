@@ -50,9 +50,17 @@ export function pastNamedHolders(
 }
 
 /**
+ * Fewer issuers emptied than this are closes whatever share of the source they are: on a watchlist of one
+ * or two issuers, the holders of one leaving is "1 of 1", and a fund closing its positions is far likelier
+ * than a source changing what it publishes (the calendar still tells a UK issuer's boundary alone).
+ */
+export const MASS_ENDING_FLOOR = 3;
+
+/**
  * Where no boundary is known: a regime change only when more than `share` of the issuers that named
- * holders empty at once, and a confirming read agrees; a handful emptying are closes. Pure.
+ * holders empty at once, at least {@link MASS_ENDING_FLOOR} of them, and a confirming read agrees; a
+ * handful emptying are closes. Pure.
  */
 export function isMassEnding(input: { emptied: number; named: number; share: number }): boolean {
-  return input.named > 0 && input.emptied > input.share * input.named;
+  return input.emptied >= MASS_ENDING_FLOOR && input.emptied > input.share * input.named;
 }
