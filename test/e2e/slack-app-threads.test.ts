@@ -49,7 +49,7 @@ describe('slack-app: threads per issuer through the daemon, across a SIGKILL', (
     const apiUrl = await slack.start();
     // Operator notices (issuers overdue while the first polls run) go to the ops channel, not this one.
     stack = await startStack({ issuers: ISSUERS, seed: 11, channels: ['ops'] });
-    // One issuer every 4 s while the burst is killed: after the first parents the rest waits in the
+    // One issuer every 2 s while the burst is killed: after the first parents the rest waits in the
     // outbox with nothing on the wire.
     addChannel(stack, {
       name: 'desk-app',
@@ -57,7 +57,7 @@ describe('slack-app: threads per issuer through the daemon, across a SIGKILL', (
       token: TOKEN,
       channel: CONVERSATION,
       apiUrl,
-      ratePerSecond: 0.25,
+      ratePerSecond: 0.5,
       backoff: '200ms',
       attempts: 6,
     });
