@@ -16,7 +16,14 @@ export interface ScriptedAnswer {
 }
 
 /** A message as the stand-in holds it: its payload (as last edited), where, its ts, its thread's parent. */
-export type StoredMessage = SlackPayload & { channel: string; ts: string; thread_ts?: string; edits: number };
+export type StoredMessage = SlackPayload & {
+  channel: string;
+  ts: string;
+  thread_ts?: string;
+  edits: number;
+  /** The message metadata posted with it (`{event_type, event_payload}`), if any. */
+  metadata?: unknown;
+};
 
 /** A per-method limit: at most `max` calls in any `windowMs`; more get a 429 with Retry-After. */
 export interface MethodLimit {
@@ -206,7 +213,8 @@ export class SlackWebApiStandIn {
     this.seq += 1;
     const ts = `1700000000.${String(this.seq).padStart(6, '0')}`;
     const thread = typeof thread_ts === 'string' ? { thread_ts } : {};
-    this.posted.push({ ...payload, channel, ts, ...thread, edits: 0 });
+    const metadata = args.metadata === undefined ? {} : { metadata: args.metadata };
+    this.posted.push({ ...payload, channel, ts, ...thread, ...metadata, edits: 0 });
     return ok({ channel, ts });
   }
 

@@ -77,7 +77,7 @@ export function createSlackAppSender(config: SlackAppChannelConfig, deps: SlackA
       const steps = await planSteps(message, await conversations(), deps.memory, renderOptions);
       await sendInParts(steps, progress, async (step, where, later) => {
         if (later) await deps.sleep(gapMs);
-        await runStep(stepDeps, step, where);
+        await runStep({ ...stepDeps, deliveryId: progress?.deliveryId }, step, where);
       });
     },
     coalesce: burstOf(config.ratePerSecond),

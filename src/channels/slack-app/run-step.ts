@@ -17,6 +17,15 @@ export interface StepDeps {
   timezone: string;
 }
 
+/**
+ * The delivery a post belongs to, carried as Slack message metadata (`event_type` `shortwatch_delivery`):
+ * the Web API takes no idempotency key, so this id (the record's `delivery_id`, the same on every attempt)
+ * is how a reader of the channel's history tells a repeat from news.
+ */
+export interface DeliveryTag {
+  deliveryId: string | undefined;
+}
+
 // chat.update's refusals that no retry changes: the message is too old to edit, gone, or not ours.
 const EDIT_REFUSED = new Set(['edit_window_closed', 'message_not_found', 'cant_update_message']);
 
@@ -36,19 +45,33 @@ async function remember(
     await deps.memory.set(toldKey(step.conversation, step.issuer.id, holder), JSON.stringify(record), ttl);
 }
 
+function metadataOf(tag: DeliveryTag): Record<string, unknown> {
+  if (tag.deliveryId === undefined) return {};
+  return { metadata: { event_type: 'shortwatch_delivery', event_payload: { delivery_id: tag.deliveryId } } };
+}
+
 async function post(
-  deps: StepDeps,
+  deps: StepDeps & DeliveryTag,
   conversation: string,
   payload: SlackPayload,
   where: string,
   thread?: string,
 ): Promise<string | undefined> {
-  const args = { channel: conversation, ...payload, ...(thread === undefined ? {} : { thread_ts: thread }) };
+  const args = {
+    channel: conversation,
+    ...payload,
+    ...(thread === undefined ? {} : { thread_ts: thread }),
+    ...metadataOf(deps),
+  };
   return (await deps.call('chat.postMessage', args, where)).body?.ts;
 }
 
 /** Part of an issuer's message: the parent of the issuer's thread of the day, or a reply in it. */
-async function issuerStep(deps: StepDeps, step: Extract<Step, { kind: 'issuer' }>, where: string) {
+async function issuerStep(
+  deps: StepDeps & DeliveryTag,
+  step: Extract<Step, { kind: 'issuer' }>,
+  where: string,
+) {
   const day = threadDay(step.events, deps.timezone) ?? zonedDay(deps.now().toISOString(), deps.timezone);
   const key = threadKey(step.conversation, step.issuer.id, day ?? 'none');
   const parent = await deps.memory.get(key);
@@ -69,7 +92,7 @@ function render(deps: StepDeps, issuer: IssuerRef, events: PositionEvent[]): Sla
  * corrections, with a note saying so; when Slack refuses the edit (too old, gone, not ours) or the whole
  * no longer fits one message, the corrections are a reply in its thread that says what they correct.
  */
-async function editStep(deps: StepDeps, step: Extract<Step, { kind: 'edit' }>, where: string) {
+async function editStep(deps: StepDeps & DeliveryTag, step: Extract<Step, { kind: 'edit' }>, where: string) {
   const { record, corrections, conversation } = step;
   const merged = mergedEvents(record.events, corrections);
   const [edited, ...more] = render(deps, step.issuer, merged);
@@ -99,7 +122,7 @@ async function editStep(deps: StepDeps, step: Extract<Step, { kind: 'edit' }>, w
 }
 
 /** Runs one step of a delivery. */
-export async function runStep(deps: StepDeps, step: Step, where: string): Promise<void> {
+export async function runStep(deps: StepDeps & DeliveryTag, step: Step, where: string): Promise<void> {
   switch (step.kind) {
     case 'plain':
       await post(deps, step.conversation, step.payload, where);

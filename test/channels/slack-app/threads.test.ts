@@ -108,6 +108,17 @@ describe('slack-app threads: one per issuer and day', () => {
     expect(slack.posted).toHaveLength(2);
   });
 
+  it('tags each post with its delivery id as message metadata', async () => {
+    await sender().send(
+      { type: 'events', issuer: ACME, events: raises(1) },
+      { partsSent: 0, deliveryId: 'd-42' },
+    );
+    expect(slack.posted[0]?.metadata).toEqual({
+      event_type: 'shortwatch_delivery',
+      event_payload: { delivery_id: 'd-42' },
+    });
+  });
+
   it('posts a batch as one parent per issuer; a backlog delivery carries a second’s worth at the rate', async () => {
     const issuers = Array.from({ length: 3 }, (_, i) => ({ id: `ISS-${10 + i}`, name: `Issuer ${i}` }));
     const batch: Message = {
