@@ -25,7 +25,8 @@ function issuerOf(message: StoredMessage): string {
 
 /*
  * A Slack app channel against the Web API stand-in, through the daemon: a burst of 40 issuers is 40
- * thread parents, one issuer each, and a later change of one issuer is a reply in its thread. The daemon
+ * thread parents, one issuer each, a later change of one issuer is a reply in its thread, and a flap
+ * (a fall below 0.5% and back within the flap window) edits the message that told the fall. The daemon
  * is SIGKILLed mid-burst at a moment when nothing is in flight (the channel's rate holds the rest back),
  * and the restarted daemon repeats nothing: the outbox resumes where it stopped, and the parents' ts
  * kept in Redis keep the thread. (A kill while a post is on the wire would repeat that one post: the Web
@@ -45,10 +46,16 @@ describe('slack-app: threads per issuer through the daemon, across a SIGKILL', (
     await stack.cleanup();
   });
 
-  it('posts 40 parents, replies in a thread, and repeats nothing after kill -9', async () => {
+  it('posts 40 parents, replies in a thread, edits a flap in place, and repeats nothing after kill -9', async () => {
     const apiUrl = await slack.start();
     // Operator notices (issuers overdue while the first polls run) go to the ops channel, not this one.
-    stack = await startStack({ issuers: ISSUERS, seed: 11, channels: ['ops'] });
+    // A crossing back over 0.5% within 5 s is a flap: its changes are held and told as one correction.
+    stack = await startStack({
+      issuers: ISSUERS,
+      seed: 11,
+      channels: ['ops'],
+      config: { alerts: { flapWindow: '5s' } },
+    });
     // One issuer every 2 s while the burst is killed: after the first parents the rest waits in the
     // outbox with nothing on the wire.
     addChannel(stack, {
@@ -98,6 +105,15 @@ describe('slack-app: threads per issuer through the daemon, across a SIGKILL', (
     const [again] = issuers;
     stack.sandbox.scenario.disclose(again ?? '', 'Second Change Partners LLP', 0.75);
     await waitFor('a reply', () => slack.posted.length > ISSUERS, 30_000);
+
+    // A flap: another issuer's burst holder falls below 0.5% (a reply in its thread), then is back above
+    // within the flap window: the held change edits that reply in place, posting nothing new.
+    const flapping = issuers[1] ?? '';
+    stack.sandbox.scenario.disclose(flapping, 'Burst Capital 2 LLP', 0.45);
+    await waitFor('the fall below', () => slack.posted.length > ISSUERS + 1, 30_000);
+    const fall = slack.posted.at(-1);
+    stack.sandbox.scenario.disclose(flapping, 'Burst Capital 2 LLP', 0.55);
+    await waitFor('the edit', () => (fall?.edits ?? 0) > 0, 30_000);
     // Settled for this channel: every event of the burst and the second change logged, its outbox empty
     // with nothing in flight, and the posts counted twice alike. (The whole deployment's `settled` waits
     // on 40 issuers' stale polls and the ops channel's notices, which never send here.)
@@ -107,7 +123,7 @@ describe('slack-app: threads per issuer through the daemon, across a SIGKILL', (
       async () => {
         const logged = await app.ctx.eventLog.recent({ limit: 500 });
         const depth = await app.ctx.outbox.depth('desk-app', Date.now());
-        const still = logged.length === ISSUERS + 1 && depth.waiting + depth.inflight === 0;
+        const still = logged.length === ISSUERS + 3 && depth.waiting + depth.inflight === 0;
         const same = still && previous === slack.posted.length;
         previous = still ? slack.posted.length : -1;
         return same;
@@ -120,8 +136,13 @@ describe('slack-app: threads per issuer through the daemon, across a SIGKILL', (
     expect(parents.map(issuerOf).sort()).toEqual([...issuers].sort());
     expect(repeated(parents.map(issuerOf))).toEqual([]);
     const parentOf = parents.find((m) => issuerOf(m) === again);
+    const flapParent = parents.find((m) => issuerOf(m) === flapping);
     const replies = slack.posted.filter((m) => m.thread_ts !== undefined);
-    expect(replies.map((m) => [m.thread_ts, issuerOf(m)])).toEqual([[parentOf?.ts, again]]);
+    expect(replies.map((m) => [m.thread_ts, issuerOf(m), m.edits])).toEqual([
+      [parentOf?.ts, again, 0],
+      [flapParent?.ts, flapping, 1],
+    ]);
+    expect(fall?.text).toContain('corrected with the later changes of Burst Capital 2 LLP');
     expect(slack.limited.get('chat.postMessage') ?? 0).toBeGreaterThan(0);
     expect(await app.ctx.outbox.depth('desk-app', Date.now())).toEqual({
       waiting: 0,
