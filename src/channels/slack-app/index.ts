@@ -72,7 +72,8 @@ export function createSlackAppSender(config: SlackAppChannelConfig, deps: SlackA
   return {
     // No Web API method takes an idempotency key: delivery is at least once. A crash after Slack accepted
     // a step but before the outbox recorded it repeats that step (a post in the same thread, or an edit
-    // that changes nothing); the delivery id (`progress.deliveryId`) is in the record of sent messages.
+    // that changes nothing). The stable id is the delivery id (`progress.deliveryId`): in the record of
+    // sent messages, and on every post as message metadata (run-step.ts).
     async send(message, progress) {
       const steps = await planSteps(message, await conversations(), deps.memory, renderOptions);
       await sendInParts(steps, progress, async (step, where, later) => {

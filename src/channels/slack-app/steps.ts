@@ -6,21 +6,20 @@ import { isCorrection, parseToldRecord, type ToldRecord } from './correction.js'
 import { toldKey } from './thread.js';
 
 /**
- * One call-sized step of a delivery, what the part counter of {@link sendInParts} counts: a retry resumes
+ * One call-sized step of a delivery, what the part counter of `sendInParts` counts: a retry resumes
  * after the steps already done, and plans the same steps again (an edit that went through is planned
  * again as the same edit, which changes nothing).
  */
 export type Step =
   /** A payload of a message with no issuer thread (a notice, a digest, a test): posted to the conversation. */
   | { kind: 'plain'; conversation: string; payload: SlackPayload }
-  /** Part `index` of an issuer's message: the day's parent if the thread has none yet, else a reply. */
+  /** A part of an issuer's message (of `parts`): the day's parent if the thread has none yet, else a reply. */
   | {
       kind: 'issuer';
       conversation: string;
       issuer: IssuerRef;
       events: PositionEvent[];
       payload: SlackPayload;
-      index: number;
       parts: number;
     }
   /** Corrections of holders an earlier message (`record`) told: that message edited in place. */
@@ -68,14 +67,13 @@ async function issuerSteps(
   }));
   if (news.length === 0) return steps;
   const payloads = renderSlack({ type: 'events', issuer: group.issuer, events: news }, options);
-  for (const [index, payload] of payloads.entries()) {
+  for (const payload of payloads) {
     steps.push({
       kind: 'issuer',
       conversation,
       issuer: group.issuer,
       events: news,
       payload,
-      index,
       parts: payloads.length,
     });
   }
