@@ -28,6 +28,9 @@ const SLOW = [
   'test/e2e/polling-rate-limit.test.ts',
   // The README's dry run as spawned processes, waiting for the example's digest every 30 s: 25-55 s.
   'test/e2e/readme-dry-run.test.ts',
+  // A slack-app channel: 40 issuers' baseline, a burst, a SIGKILL and a restart (a second spawn, the
+  // drain lease), a per-method 429 waited out, a reply and a flap's edit: 35-45 s on 2 busy cores.
+  'test/e2e/slack-app-threads.test.ts',
   'test/e2e/polling-cli.test.ts',
   // A redis-server kept loading by DEBUG RELOAD (three loads of about 2 s), the Sentinel failover: 27-29 s.
   'test/e2e/redis-loading.test.ts',

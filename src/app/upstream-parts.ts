@@ -3,6 +3,7 @@ import { channelRegistry, createSender } from '../channels/registry.js';
 import type { ChannelSender } from '../channels/types.js';
 import type { ChannelConfig, Config } from '../config/schema.js';
 import { type RecordDeps, recordedSender } from '../delivery/recorded-sender.js';
+import { RedisChannelMemory } from '../state/channel-memory.js';
 import { DeliveryRecord } from '../state/delivery-record.js';
 import type { RedisClient } from '../state/redis-connection.js';
 import type { Logger } from '../telemetry/logger.js';
@@ -49,12 +50,14 @@ interface SenderDeps {
 export function channelSenders(config: Config, deps: SenderDeps): Map<string, ChannelSender> {
   const registry = channelRegistry(deps.consoleOut);
   const record = recordDeps(config, deps);
-  const build = (channel: ChannelConfig) =>
-    recordedSender(
-      unlessSecretUnread(() => createSender(channel, { now: deps.now }, registry), unavailableSender),
+  const build = (channel: ChannelConfig) => {
+    const memory = new RedisChannelMemory(deps.redis, deps.prefix, channel.name);
+    return recordedSender(
+      unlessSecretUnread(() => createSender(channel, { now: deps.now, memory }, registry), unavailableSender),
       channel,
       record,
     );
+  };
   return new Map(config.channels.map((channel) => [channel.name, build(channel)]));
 }
 

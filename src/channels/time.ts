@@ -37,3 +37,11 @@ export function formatPeriod(
   const to = formatInstant(period.to, period.timezone, options);
   return `${from} – ${to} (${period.timezone})`;
 }
+
+/** The calendar day (`2026-11-28`) of an instant in `timezone`; undefined when unparsable. */
+export function zonedDay(iso: string, timezone: string): string | undefined {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return undefined;
+  const parts = zonedParts(date, timezone);
+  return `${parts.year}-${parts.month?.padStart(2, '0')}-${parts.day?.padStart(2, '0')}`;
+}

@@ -85,10 +85,23 @@ export interface ChannelSender {
   close(): Promise<void>;
 }
 
+/**
+ * A channel's own small memory in Redis (a Slack thread's parent, a message's timestamp, a user's DM
+ * conversation): each entry expires, so it stays bounded whatever the channel posts.
+ */
+export interface ChannelMemory {
+  /** The value stored under `key`, or undefined when none (never set, or expired). */
+  get(key: string): Promise<string | undefined>;
+  /** Stores `value` under `key` for `ttlMs` (at least one second). */
+  set(key: string, value: string, ttlMs: number): Promise<void>;
+}
+
 /** What a channel factory may use besides its own config. */
 export interface ChannelDeps {
   /** Clock, for timestamps in messages. */
   now: () => Date;
+  /** This channel's memory (only the Slack app kind uses it today). */
+  memory: ChannelMemory;
 }
 
 /** Builds the sender of one channel kind from its config. */

@@ -65,6 +65,8 @@ export function stateKeys(root: string) {
     /** STRING counter, PX: console sign-in attempts from one client address in the current window. */
     consoleSignIns: (address: string) => `${root}:console:sign-ins:${address}`,
     muteSuppressed: `${root}:mute-suppressed`,
+    /** STRING, PX: one entry of a channel's own memory (state/channel-memory.ts), e.g. a Slack thread's parent ts. */
+    channelMemory: (channel: string, key: string) => `${root}:channel-memory:${channel}:${key}`,
     /** Pub/sub channel: a channel name is published when its outbox has new work. */
     outboxWake: `${root}:outbox-wake`,
     /**

@@ -8,6 +8,7 @@ import { type SlackCapture, startSlackCapture } from '../../src/demo/slack-captu
 import { type SmtpCapture, startSmtpCapture } from '../../src/demo/smtp-capture.js';
 import type { PositionEvent } from '../../src/positions/types.js';
 import { TEST_SIGNING_SECRET } from '../channels/webhook/fixtures.js';
+import { unusedMemory } from '../helpers/channel-memory.js';
 import {
   changeKey,
   changeTag,
@@ -83,7 +84,7 @@ describe('chaos readers: what the real renderers send is read back as the oracle
     slack = await startSlackCapture();
     const config = channelSchema.parse({ name: 'desk', kind: 'slack', webhookUrl: slack.url });
     if (config.kind !== 'slack') throw new Error('not a Slack config');
-    return createSlackChannel(config, { now });
+    return createSlackChannel(config, { now, memory: unusedMemory });
   }
 
   it('reads a Slack post of one issuer as its changes', async () => {
@@ -122,7 +123,7 @@ describe('chaos readers: what the real renderers send is read back as the oracle
       to: ['trader@example.test'],
     });
     if (config.kind !== 'email') throw new Error('not an email config');
-    sender = createEmailChannel(config, { now });
+    sender = createEmailChannel(config, { now, memory: unusedMemory });
     await sender.send({ type: 'events', issuer, events }, { partsSent: 0, deliveryId: 'd-1' });
     await sender.send({ type: 'events', issuer, events }, { partsSent: 0, deliveryId: 'd-1' });
     await sender.send({ type: 'events', issuer, events }, { partsSent: 0, deliveryId: 'd-2' });
@@ -153,7 +154,7 @@ describe('chaos readers: what the real renderers send is read back as the oracle
       to: ['digest@example.test'],
     });
     if (config.kind !== 'email') throw new Error('not an email config');
-    sender = createEmailChannel(config, { now });
+    sender = createEmailChannel(config, { now, memory: unusedMemory });
     const digest: Message = {
       type: 'digest',
       period: { from: '2026-01-05T09:00:00Z', to: '2026-01-06T09:00:00Z', timezone: 'Europe/London' },
@@ -181,7 +182,7 @@ describe('chaos readers: what the real renderers send is read back as the oracle
       signingSecret: TEST_SIGNING_SECRET,
     });
     if (config.kind !== 'webhook') throw new Error('not a webhook config');
-    sender = createWebhookChannel(config, { now });
+    sender = createWebhookChannel(config, { now, memory: unusedMemory });
     await sender.send(batch, { partsSent: 0, deliveryId: 'd-1' });
     await sender.send(batch, { partsSent: 0, deliveryId: 'd-1' });
     const clean = webhookReceived(receiver);

@@ -80,7 +80,7 @@ export const createEmailChannel: ChannelFactory<'email'> = (config, deps) => {
 export function mailSender(
   transporter: ReturnType<typeof mailTransport>,
   config: EmailConfig,
-  deps: ChannelDeps,
+  deps: Pick<ChannelDeps, 'now'>,
   recipient: MailRecipient,
 ): ChannelSender {
   const server = smtpServerLabel(config);

@@ -2,26 +2,55 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { ChannelConfig } from '../../config/schema.js';
 import { DeliveryError } from '../delivery-error.js';
 import { sendInParts } from '../send-parts.js';
-import { coalesceSlack } from '../slack/coalesce.js';
-import { renderSlack, type SlackRenderOptions } from '../slack/render.js';
+import type { SlackRenderOptions } from '../slack/render.js';
 import { timeoutAgent } from '../timeout-agent.js';
-import type { ChannelDeps, ChannelFactory, ChannelSender } from '../types.js';
+import type { ChannelDeps, ChannelFactory, ChannelSender, IssuerEvents } from '../types.js';
 import { classifyWebApiAnswer, classifyWebApiFailure } from './classify.js';
-import { missingScopes } from './scopes.js';
-import { callWebApi, type WebApiAnswer } from './web-api.js';
+import { directConversation } from './direct.js';
+import { MethodGate } from './method-gate.js';
+import { runStep } from './run-step.js';
+import { DIRECT_SCOPES, missingScopes, REQUIRED_SCOPES } from './scopes.js';
+import { planSteps } from './steps.js';
+import { callWebApi, type WebApiAnswer, type WebApiTarget } from './web-api.js';
 
 /** A slack-app channel's config. */
 export type SlackAppChannelConfig = Extract<ChannelConfig, { kind: 'slack-app' }>;
 
-/** What the sender needs besides its config; `sleep` paces the parts of a split message. */
+/** What the sender needs besides its config; `sleep` paces the steps and waits out a 429. */
 export interface SlackAppDeps extends ChannelDeps {
   sleep: (ms: number) => Promise<void>;
 }
 
 /**
- * Builds a slack-app sender: the same Block Kit payloads as the webhook kind ({@link renderSlack}), posted
- * with `chat.postMessage` to the configured conversation, parts at the channel's rate; `verify` is
- * `auth.test` and names any scope the token lacks.
+ * How many issuers one delivery of a backlog carries: a second's worth at the channel's rate (at least
+ * one), each still its own message in its own thread, paced at that rate.
+ */
+export function burstOf(ratePerSecond: number) {
+  const perDelivery = Math.max(1, Math.ceil(ratePerSecond));
+  return (groups: readonly IssuerEvents[]): number => Math.min(groups.length, perDelivery);
+}
+
+/** Calls a Web API method through the per-method gate; any answer but `ok` throws a DeliveryError. */
+function gatedCaller(api: WebApiTarget, gate: MethodGate, now: () => Date) {
+  const once = async (method: string, args: Record<string, unknown>, where: string) => {
+    let answer: WebApiAnswer;
+    try {
+      answer = await callWebApi(api, method, args);
+    } catch (error) {
+      throw classifyWebApiFailure(error, { method, where });
+    }
+    if (answer.status === 200 && answer.body?.ok) return answer;
+    throw classifyWebApiAnswer(answer, { method, where, nowMs: now().getTime() });
+  };
+  return (method: string, args: Record<string, unknown>, where: string) =>
+    gate.run(method, () => once(method, args, where));
+}
+
+/**
+ * Builds a slack-app sender: each issuer's events are one Block Kit message (the webhook kind's render)
+ * posted with `chat.postMessage` in the issuer's thread of the day, a correction of a recent message is
+ * that message edited (steps.ts, run-step.ts), every message goes to the channel and to each direct
+ * message; `verify` is `auth.test` and names any scope the token lacks.
  */
 export function createSlackAppSender(config: SlackAppChannelConfig, deps: SlackAppDeps): ChannelSender {
   const agent = timeoutAgent(config.timeout);
@@ -30,46 +59,42 @@ export function createSlackAppSender(config: SlackAppChannelConfig, deps: SlackA
   const renderOptions: SlackRenderOptions = { mention: config.mention, timezone: config.timezone };
   let closed = false;
 
-  const call = async (
-    method: string,
-    args: Record<string, unknown>,
-    where: string,
-  ): Promise<WebApiAnswer> => {
-    let answer: WebApiAnswer;
-    try {
-      answer = await callWebApi(api, method, args);
-    } catch (error) {
-      throw classifyWebApiFailure(error, { method, where });
-    }
-    if (answer.status === 200 && answer.body?.ok) return answer;
-    throw classifyWebApiAnswer(answer, { method, where, nowMs: deps.now().getTime() });
+  const call = gatedCaller(api, new MethodGate(deps), deps.now);
+
+  const conversations = async (): Promise<string[]> => {
+    const direct: string[] = [];
+    for (const email of config.directMessages)
+      direct.push(await directConversation(email, { call, memory: deps.memory }));
+    return config.channel === undefined ? direct : [config.channel, ...direct];
   };
+  const stepDeps = { call, memory: deps.memory, now: deps.now, timezone: config.timezone };
 
   return {
-    // chat.postMessage takes no idempotency key: delivery is at least once, as for the webhook kind. A
-    // crash after Slack accepted a part but before the outbox recorded it posts that part again.
+    // No Web API method takes an idempotency key: delivery is at least once. A crash after Slack accepted
+    // a step but before the outbox recorded it repeats that step (a post in the same thread, or an edit
+    // that changes nothing). The stable id is the delivery id (`progress.deliveryId`): in the record of
+    // sent messages, and on every post as message metadata (run-step.ts).
     async send(message, progress) {
-      await sendInParts(renderSlack(message, renderOptions), progress, async (payload, where, later) => {
+      const steps = await planSteps(message, await conversations(), deps.memory, renderOptions);
+      await sendInParts(steps, progress, async (step, where, later) => {
         if (later) await deps.sleep(gapMs);
-        await call('chat.postMessage', { channel: config.channel, ...payload }, where);
+        await runStep({ ...stepDeps, deliveryId: progress?.deliveryId }, step, where);
       });
     },
-    coalesce(groups) {
-      return coalesceSlack(groups, renderOptions);
-    },
+    coalesce: burstOf(config.ratePerSecond),
     async verify() {
       const answer = await call('auth.test', {}, '');
-      const missing = missingScopes(answer.scopes);
+      const required =
+        config.directMessages.length > 0 ? [...REQUIRED_SCOPES, ...DIRECT_SCOPES] : REQUIRED_SCOPES;
+      const missing = missingScopes(answer.scopes, required);
       if (missing.length > 0) {
         throw new DeliveryError(
           `Slack bot token of channel ${config.name} lacks the scope ${missing.join(', ')}`,
-          {
-            outcome: 'park',
-            code: 'missing_scope',
-          },
+          { outcome: 'park', code: 'missing_scope' },
         );
       }
-      return `Slack app posting to ${config.channel} through ${new URL(config.apiUrl).host} (token redacted)`;
+      const targets = await conversations();
+      return `Slack app posting to ${targets.join(', ')} through ${new URL(config.apiUrl).host} (token redacted)`;
     },
     async close() {
       if (closed) return;

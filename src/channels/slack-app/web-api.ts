@@ -1,11 +1,17 @@
 import { type Agent, request } from 'undici';
 import { z } from 'zod';
 
-/** What every Web API method answers: `ok`, an error code when not, and the posted message's `ts`. */
+/**
+ * What the methods used answer: `ok`, an error code when not, the posted message's `ts`, the user
+ * `users.lookupByEmail` found and the conversation `conversations.open` opened (an object there, the
+ * conversation's id in `chat.postMessage`'s answer).
+ */
 const apiAnswer = z.looseObject({
   ok: z.boolean(),
   error: z.string().optional(),
   ts: z.string().optional(),
+  user: z.looseObject({ id: z.string() }).optional(),
+  channel: z.union([z.string(), z.looseObject({ id: z.string() })]).optional(),
 });
 
 /** One Web API answer: the HTTP status, the headers a caller reads, and the body when it was JSON. */
@@ -21,18 +27,38 @@ export interface WebApiAnswer {
 // Web API answers are small; anything longer is not one and is not read further.
 const MAX_BODY_BYTES = 64 * 1024;
 
-/** Calls one Web API method with a JSON body and the bot token as bearer; a transport failure throws. */
+// Slack's read methods take form fields, not JSON (a JSON body's `email` is not read): the string args so.
+const FORM_METHODS = new Set(['users.lookupByEmail']);
+
+function encode(method: string, args: Record<string, unknown>): { body: string; type: string } {
+  if (!FORM_METHODS.has(method))
+    return { body: JSON.stringify(args), type: 'application/json; charset=utf-8' };
+  const fields = Object.entries(args).filter(
+    (entry): entry is [string, string] => typeof entry[1] === 'string',
+  );
+  return { body: new URLSearchParams(fields).toString(), type: 'application/x-www-form-urlencoded' };
+}
+
+/** Where Web API calls go: the base URL, the bot token, the connection pool. */
+export interface WebApiTarget {
+  apiUrl: string;
+  token: string;
+  agent: Agent;
+}
+
+/** Calls one Web API method with the bot token as bearer; a transport failure throws. */
 export async function callWebApi(
-  at: { apiUrl: string; token: string; agent: Agent },
+  at: WebApiTarget,
   method: string,
   args: Record<string, unknown>,
 ): Promise<WebApiAnswer> {
+  const { body, type } = encode(method, args);
   const response = await request(`${at.apiUrl}/${method}`, {
     method: 'POST',
-    body: JSON.stringify(args),
+    body,
     headers: {
       authorization: `Bearer ${at.token}`,
-      'content-type': 'application/json; charset=utf-8',
+      'content-type': type,
       'user-agent': 'shortwatch',
     },
     dispatcher: at.agent,

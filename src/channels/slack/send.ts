@@ -23,7 +23,7 @@ export interface SlackSender extends ChannelSender {
 }
 
 /** What the sender needs besides its config; `sleep` paces the parts of a split message. */
-export interface SlackSenderDeps extends ChannelDeps {
+export interface SlackSenderDeps extends Pick<ChannelDeps, 'now'> {
   sleep: (ms: number) => Promise<void>;
 }
 

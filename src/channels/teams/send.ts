@@ -17,7 +17,7 @@ import { renderTeamsParts, type TeamsRenderOptions } from './render.js';
 export type TeamsChannelConfig = Extract<ChannelConfig, { kind: 'teams' }>;
 
 /** What the sender needs besides its config; `sleep` spaces its requests to the channel's rate. */
-export interface TeamsSenderDeps extends ChannelDeps {
+export interface TeamsSenderDeps extends Pick<ChannelDeps, 'now'> {
   sleep: (ms: number) => Promise<void>;
 }
 

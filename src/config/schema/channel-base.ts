@@ -56,7 +56,11 @@ export const channelBase = {
     .min(9)
     .optional()
     .describe('Digest channels only: cron pattern, e.g. `30 7 * * 1-5` for weekdays 07:30.'),
-  timezone: ianaTimezone.default('UTC').describe('Digest channels only: IANA time zone of the schedule.'),
+  timezone: ianaTimezone
+    .default('UTC')
+    .describe(
+      "IANA time zone: of a digest channel's schedule; of a slack-app channel's days (an issuer's thread covers one) and the times it shows.",
+    ),
   sendEmpty: z
     .boolean()
     .default(false)

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { consoleChannelFactory, renderConsoleLine } from '../../../src/channels/console/index.js';
 import type { BatchMessage, Message } from '../../../src/channels/types.js';
 import { channelSchema } from '../../../src/config/schema.js';
+import { unusedMemory } from '../../helpers/channel-memory.js';
 import { ACME, makeEvent } from '../email/fixtures.js';
 
 const batch: BatchMessage = {
@@ -22,7 +23,7 @@ function consoleChannel(lines: string[]) {
   });
   const config = channelSchema.parse({ kind: 'console', name: 'stdout' });
   if (config.kind !== 'console') throw new Error('expected a console config');
-  return consoleChannelFactory(out)(config, { now: () => new Date(0) });
+  return consoleChannelFactory(out)(config, { now: () => new Date(0), memory: unusedMemory });
 }
 
 const lineCases: { name: string; message: Message; deliveryId?: string; expected: object }[] = [

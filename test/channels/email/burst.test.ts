@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { burstCoalesce, poolRate } from '../../../src/channels/email/burst.js';
 import { createEmailChannel } from '../../../src/channels/email/send.js';
 import type { ChannelSender, IssuerEvents, Message } from '../../../src/channels/types.js';
+import { unusedMemory } from '../../helpers/channel-memory.js';
 import { ACME, makeEvent } from './fixtures.js';
 import { emailConfig, type SmtpStub, smtpReply, startSmtpStub } from './smtp-stub.js';
 
@@ -53,6 +54,7 @@ async function gatheringStub(together: number, reject?: (subject: string) => Err
 function channel(port: number, fields: Record<string, unknown> = {}): ChannelSender {
   const sender = createEmailChannel(emailConfig({ host: '127.0.0.1', port, secure: false, ...fields }), {
     now: () => NOW,
+    memory: unusedMemory,
   });
   cleanups.push(() => sender.close());
   return sender;

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createEmailChannel } from '../../../src/channels/email/send.js';
 import type { ChannelSender, Message } from '../../../src/channels/types.js';
 import { type SmtpCapture, startSmtpCapture } from '../../../src/demo/smtp-capture.js';
+import { unusedMemory } from '../../helpers/channel-memory.js';
 import { ACME, makeEvent } from './fixtures.js';
 import { emailConfig } from './smtp-stub.js';
 
@@ -30,7 +31,7 @@ function sender(smtp: SmtpCapture, name = 'alice'): ChannelSender {
     secure: false,
     from: 'Shortwatch <alerts@desk.example>',
   });
-  const channel = createEmailChannel(config, { now: () => NOW });
+  const channel = createEmailChannel(config, { now: () => NOW, memory: unusedMemory });
   cleanups.push(() => channel.close());
   return channel;
 }

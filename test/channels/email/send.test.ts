@@ -4,11 +4,12 @@ import { DeliveryError } from '../../../src/channels/delivery-error.js';
 import { createEmailChannel, smtpServerLabel } from '../../../src/channels/email/send.js';
 import type { ChannelSender, Message } from '../../../src/channels/types.js';
 import { Secret } from '../../../src/config/secret.js';
+import { unusedMemory } from '../../helpers/channel-memory.js';
 import { ACME, makeEvent } from './fixtures.js';
 import { closedPort, emailConfig, type SmtpStub, smtpReply, startSmtpStub } from './smtp-stub.js';
 
 const NOW = new Date('2024-11-20T07:32:00.000Z');
-const deps = { now: () => NOW };
+const deps = { now: () => NOW, memory: unusedMemory };
 const PASSWORD = 'hunter2-very-secret';
 const message: Message = {
   type: 'events',

@@ -1,9 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type DeliveryError, isDeliveryError } from '../../../src/channels/delivery-error.js';
-import { createSender } from '../../../src/channels/registry.js';
 import { renderSlack } from '../../../src/channels/slack/index.js';
+import { createSlackAppSender } from '../../../src/channels/slack-app/index.js';
 import type { ChannelSender, Message } from '../../../src/channels/types.js';
 import { channelSchema } from '../../../src/config/schema.js';
+import { RedisChannelMemory } from '../../../src/state/channel-memory.js';
+import { createTestRedis, type TestRedis } from '../../helpers/redis.js';
 import { SlackWebApiStandIn } from '../../helpers/slack-web-api-stand-in.js';
 import { ACME, raises } from '../story-fixtures.js';
 
@@ -13,18 +15,25 @@ const NOW = () => new Date('2024-05-02T07:31:00Z');
 
 let slack: SlackWebApiStandIn;
 let apiUrl: string;
+let redis: TestRedis;
 const senders: ChannelSender[] = [];
+/** What the senders slept for (pacing, a 429's wait): recorded, not slept. */
+const slept: number[] = [];
 
 beforeAll(async () => {
   slack = new SlackWebApiStandIn(TOKEN, [CHANNEL]);
   apiUrl = await slack.start();
 });
 afterAll(async () => slack.stop());
+beforeEach(async () => {
+  redis = await createTestRedis('slack-app');
+});
 afterEach(async () => {
   for (const sender of senders.splice(0)) await sender.close();
-  slack.calls.length = 0;
-  slack.posted.length = 0;
+  slack.reset();
   slack.scopes = 'chat:write';
+  slept.length = 0;
+  await redis.cleanup();
 });
 
 function sender(overrides: Record<string, unknown> = {}): ChannelSender {
@@ -36,7 +45,15 @@ function sender(overrides: Record<string, unknown> = {}): ChannelSender {
     apiUrl,
     ...overrides,
   });
-  const created = createSender(config, { now: NOW });
+  if (config.kind !== 'slack-app') throw new Error('expected a slack-app config');
+  const memory = new RedisChannelMemory(redis.redis, redis.prefix, config.name);
+  const created = createSlackAppSender(config, {
+    now: NOW,
+    memory,
+    sleep: async (ms) => {
+      slept.push(ms);
+    },
+  });
   senders.push(created);
   return created;
 }
@@ -57,7 +74,7 @@ describe('kind: slack-app', () => {
     await sender().send(message);
     expect(slack.calls.map((call) => [call.method, call.token])).toEqual([['chat.postMessage', TOKEN]]);
     const [expected] = renderSlack(message);
-    expect(slack.posted).toEqual([{ ...expected, channel: CHANNEL, ts: '1700000000.000001' }]);
+    expect(slack.posted).toEqual([{ ...expected, channel: CHANNEL, ts: '1700000000.000001', edits: 0 }]);
   });
 
   it('checks the token with auth.test and names a missing scope', async () => {
@@ -70,21 +87,34 @@ describe('kind: slack-app', () => {
     expect(bad.message).not.toContain('xoxb');
   });
 
-  it('pauses the channel for a 429 Retry-After, and for `ratelimited` in a 200', async () => {
-    slack.script('chat.postMessage', {
+  // A 429 used to pause the channel at once; it is now waited out once in place (method-gate.ts).
+  it('waits out one 429 Retry-After in place; a second one, or `ratelimited` twice, pauses the channel', async () => {
+    const limited = {
       status: 429,
       headers: { 'retry-after': '3' },
       body: { ok: false, error: 'ratelimited' },
-    });
-    const limited = await failure(sender().send(message));
-    expect([limited.outcome, limited.retryAfterMs, limited.status]).toEqual(['rate-limit', 3000, 429]);
-    slack.script('chat.postMessage', {
-      headers: { 'retry-after': '2' },
-      body: { ok: false, error: 'ratelimited' },
-    });
-    const inBody = await failure(sender().send(message));
-    expect([inBody.outcome, inBody.retryAfterMs]).toEqual(['rate-limit', 2000]);
-    expect(slack.posted).toEqual([]);
+    };
+    slack.script('chat.postMessage', limited);
+    await sender().send(message);
+    expect(slept).toEqual([3000]);
+    expect(slack.posted).toHaveLength(1);
+    slack.script('chat.postMessage', limited);
+    slack.script('chat.postMessage', limited);
+    const twice = await failure(sender().send(message));
+    expect([twice.outcome, twice.retryAfterMs, twice.status]).toEqual(['rate-limit', 3000, 429]);
+    const inBody = { headers: { 'retry-after': '2' }, body: { ok: false, error: 'ratelimited' } };
+    slack.script('chat.postMessage', inBody);
+    slack.script('chat.postMessage', inBody);
+    const again = await failure(sender().send(message));
+    expect([again.outcome, again.retryAfterMs]).toEqual(['rate-limit', 2000]);
+    expect(slack.posted).toHaveLength(1);
+  });
+
+  it('passes a Retry-After past 30 s to the deliverer without waiting', async () => {
+    slack.script('chat.postMessage', { status: 429, headers: { 'retry-after': '45' }, body: { ok: false } });
+    const long = await failure(sender().send(message));
+    expect([long.outcome, long.retryAfterMs]).toEqual(['rate-limit', 45_000]);
+    expect(slept).toEqual([]);
   });
 
   it.each([

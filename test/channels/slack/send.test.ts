@@ -12,6 +12,7 @@ import {
 } from '../../../src/channels/slack/index.js';
 import type { EventsMessage, Message } from '../../../src/channels/types.js';
 import { channelSchema } from '../../../src/config/schema.js';
+import { unusedMemory } from '../../helpers/channel-memory.js';
 import { ACME, holderRaise } from '../story-fixtures.js';
 
 const TOKEN = 'T0SECRET/B0SECRET/xoxSecretToken123';
@@ -340,7 +341,7 @@ describe('Slack verify', () => {
 describe('createSlackChannel', () => {
   it('builds a working sender from config', async () => {
     const message: Message = { type: 'test', channel: 'desk', sentAt: '2024-05-02T07:31:00Z' };
-    const channel = createSlackChannel(slackConfig(), { now: NOW });
+    const channel = createSlackChannel(slackConfig(), { now: NOW, memory: unusedMemory });
     try {
       await channel.send(message);
     } finally {

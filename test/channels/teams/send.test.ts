@@ -11,6 +11,7 @@ import {
 } from '../../../src/channels/teams/index.js';
 import type { EventsMessage, Message } from '../../../src/channels/types.js';
 import { channelSchema } from '../../../src/config/schema.js';
+import { unusedMemory } from '../../helpers/channel-memory.js';
 import { ACME, holderRaise, raises } from '../story-fixtures.js';
 
 const SIG = 'S3cr3tSignatureValue0123456789abcdef';
@@ -286,7 +287,7 @@ describe('Teams sender', () => {
   });
 
   it('is what the registry builds for kind: teams, and test-notify posts through it', async () => {
-    const built = createSender(teamsConfig(), { now: NOW });
+    const built = createSender(teamsConfig(), { now: NOW, memory: unusedMemory });
     try {
       const message: Message = { type: 'test', channel: 'desk', sentAt: NOW().toISOString() };
       await built.send(message);

@@ -6,6 +6,7 @@ import type { BatchMessage, IssuerEvents } from '../../../src/channels/types.js'
 import { coalesceWebhook } from '../../../src/channels/webhook/coalesce.js';
 import { createWebhookChannel } from '../../../src/channels/webhook/index.js';
 import { channelSchema } from '../../../src/config/schema.js';
+import { unusedMemory } from '../../helpers/channel-memory.js';
 import { ACME, makeEvent } from '../email/fixtures.js';
 
 const NOW = new Date('2024-11-20T07:32:00.000Z');
@@ -56,7 +57,7 @@ function webhook(url = `http://127.0.0.1:${port}/in`, now: () => Date = () => NO
     signingSecret: SECRET,
   });
   if (config.kind !== 'webhook') throw new Error('expected a webhook config');
-  return createWebhookChannel(config, { now });
+  return createWebhookChannel(config, { now, memory: unusedMemory });
 }
 
 /** Node's headers as the plain string record a verifier takes (every header here is single-valued). */
