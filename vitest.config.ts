@@ -29,6 +29,8 @@ const SLOW = [
   // The README's dry run as spawned processes, waiting for the example's digest every 30 s: 25-55 s.
   'test/e2e/readme-dry-run.test.ts',
   'test/e2e/polling-cli.test.ts',
+  // Subscribers end to end: spawned CLI adds, a digest every 2 s, the signed links, one-click: about 45 s.
+  'test/e2e/subscribers.test.ts',
   // A redis-server kept loading by DEBUG RELOAD (three loads of about 2 s), the Sentinel failover: 27-29 s.
   'test/e2e/redis-loading.test.ts',
   'test/e2e/ha-sentinel.test.ts',

@@ -8,6 +8,8 @@ const SECRET = 'test-link-secret-0123456789-abcdefghijklmnop';
 const to = (mail: CapturedMail) =>
   mail.parsed.to && ('value' in mail.parsed.to ? mail.parsed.to.value : []).map((a) => a.address).join(',');
 const toAnn = (mail: CapturedMail) => to(mail) === 'ann@desk.example';
+const toBo = (mail: CapturedMail) => to(mail) === 'bo@desk.example';
+const isDigest = (mail: CapturedMail) => (mail.parsed.subject ?? '').startsWith('Short positions digest');
 const text = (mail: CapturedMail) => mail.parsed.text ?? '';
 /** A header's raw value (mailparser folds the List-* headers into one object). */
 const header = (mail: CapturedMail, name: string) =>
@@ -63,6 +65,24 @@ describe('subscribers: a trader managed at runtime, end to end', () => {
     ]);
     expect(added.code, added.stderr).toBe(0);
     const id = /Added subscriber ([a-z0-9]+)/.exec(added.stdout)?.[1] ?? '';
+    // Bo wants both: each change at once, and a digest on his own schedule (every 2 s, so the test sees one).
+    const bo = await runShortwatch([
+      '-c',
+      stack.configPath,
+      'subscribers',
+      'add',
+      '--name',
+      'Bo Digest',
+      '--email',
+      'bo@desk.example',
+      '--issuer',
+      first.name,
+      '--mode',
+      'both',
+      '--digest',
+      '*/2 * * * * *',
+    ]);
+    expect(bo.code, bo.stderr).toBe(0);
 
     stack.sandbox.scenario.disclose(second.svc_issuer_id, 'Elsewhere Capital LLP', 0.9);
     stack.sandbox.scenario.disclose(first.svc_issuer_id, 'Ann Watches Capital LLP', 0.8);
@@ -81,6 +101,19 @@ describe('subscribers: a trader managed at runtime, end to end', () => {
     const manage = /Manage my alerts: (\S+)/.exec(text(mail))?.[1] ?? '';
     expect(unsubscribe).toMatch(`${base}/unsubscribe/`);
     expect(manage).toMatch(`${base}/me/`);
+
+    // Bo's digest: sealed by his schedule's job, sent through the same pool, with his own links.
+    await waitFor("Bo's immediate e-mail and his digest", () => {
+      const mails = stack.smtp.mails.filter(toBo);
+      return mails.some(isDigest) && mails.some((m) => !isDigest(m));
+    });
+    const digests = stack.smtp.mails.filter((m) => toBo(m) && isDigest(m));
+    expect(digests).toHaveLength(1);
+    const digest = digests[0] as CapturedMail;
+    expect(text(digest)).toContain('Ann Watches Capital');
+    expect(text(digest)).not.toContain('Elsewhere Capital');
+    expect(header(digest, 'list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+    expect(stack.smtp.mails.filter((m) => toBo(m) && !isDigest(m))).toHaveLength(1);
 
     // The preference page: adds the second issuer, from the page itself.
     const page = await fetch(manage);
