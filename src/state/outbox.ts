@@ -492,6 +492,20 @@ export class Outbox {
     return reply === 1;
   }
 
+  /** Parked messages and staged digest events summed over many channels, in one pipelined read. */
+  async parkedAndStaged(channels: readonly string[]): Promise<{ parked: number; staged: number }> {
+    if (channels.length === 0) return { parked: 0, staged: 0 };
+    const pipeline = this.#redis.pipeline();
+    for (const channel of channels) {
+      const box = this.#box(channel);
+      pipeline.hlen(box.parked).hlen(box.digestStaged);
+    }
+    const replies = (await pipeline.exec()) ?? [];
+    const sum = (parity: number) =>
+      replies.reduce((total, [, n], i) => total + (i % 2 === parity ? Number(n ?? 0) : 0), 0);
+    return { parked: sum(0), staged: sum(1) };
+  }
+
   get #withWork(): string {
     return stateKeys(this.#root).subscriberOutboxesWithWork;
   }

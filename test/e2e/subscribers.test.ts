@@ -158,5 +158,16 @@ describe('subscribers: a trader managed at runtime, end to end', () => {
     expect(stack.smtp.mails.filter(toAnn)).toHaveLength(2);
     const audit = await runShortwatch(['-c', stack.configPath, 'subscribers', 'show', id]);
     expect(audit.stdout).toMatch(/unsubscribed \(v\d+\) by ann@desk\.example via one-click/);
+
+    // `status` and `/metrics` sum the subscribers and their outboxes (one series, not one per subscriber).
+    const status = await runShortwatch(['-c', stack.configPath, 'status']);
+    expect(status.stdout).toContain('Subscribers: 2 (1 active, 0 paused, 1 unsubscribed; 1 on a digest)');
+    expect(status.stdout).toMatch(/^Subscriber outboxes: \d+ with work; .* 0 parked/m);
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    expect(metrics).toMatch(/^shortwatch_subscribers\{state="unsubscribed"\} 1$/m);
+    expect(metrics).toMatch(/^shortwatch_subscribers\{state="digest"\} 1$/m);
+    expect(metrics).toMatch(/^shortwatch_subscriber_outbox_items\{state="parked"\} 0$/m);
+    expect(metrics).toMatch(/^shortwatch_deliveries_total\{channel="subscribers",outcome="sent"\} [1-9]/m);
+    expect(metrics).not.toContain(`channel="~`);
   });
 });
