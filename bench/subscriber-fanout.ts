@@ -103,6 +103,7 @@ function report(f: FanoutFigures): BenchReport {
         rows: [
           [
             'single channel',
+            `${single.committed}/${scale.issuers}`,
             scale.issuers,
             fixed(single.committedS, 2),
             single.mails,
