@@ -32,6 +32,10 @@ const SLOW = [
   // drain lease), a per-method 429 waited out, a reply and a flap's edit: 35-45 s on 2 busy cores.
   'test/e2e/slack-app-threads.test.ts',
   'test/e2e/polling-cli.test.ts',
+  // Subscribers end to end: spawned CLI adds, a digest every 2 s, the signed links, one-click: about 45 s.
+  'test/e2e/subscribers.test.ts',
+  // 2,000 subscribers imported from CSV through the CLI (one store script each), then a dry run: about 20 s.
+  'test/cli/subscribers-import.test.ts',
   // A redis-server kept loading by DEBUG RELOAD (three loads of about 2 s), the Sentinel failover: 27-29 s.
   'test/e2e/redis-loading.test.ts',
   'test/e2e/ha-sentinel.test.ts',

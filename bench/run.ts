@@ -11,6 +11,7 @@ import { type Benchmark, formatReport, machineInfo, writeReport } from './lib/re
 import { registerE2e } from './register-e2e.js';
 import { registerIsolation } from './register-isolation.js';
 import { registers } from './registers.js';
+import { subscriberFanout } from './subscriber-fanout.js';
 
 const BENCHMARKS: readonly Benchmark[] = [
   detection,
@@ -23,6 +24,7 @@ const BENCHMARKS: readonly Benchmark[] = [
   registerE2e,
   durability,
   registerIsolation,
+  subscriberFanout,
 ];
 const RESULTS = join(new URL('.', import.meta.url).pathname, 'results');
 

@@ -22,6 +22,7 @@ import type { JobContext, Settings } from './jobs/context.js';
 import { DirectoryFollower } from './jobs/directory-follower.js';
 import type { QueueSet } from './jobs/queue-set.js';
 import { syncSchedulers } from './jobs/schedulers.js';
+import { subscriberDigestSchedules } from './jobs/subscriber-digest.js';
 import { SubscriberFollower } from './jobs/subscriber-follower.js';
 import type { RedisHealth } from './ops/redis-health.js';
 import type { LivenessReport } from './ops/worker-liveness.js';
@@ -207,8 +208,10 @@ export class App {
     await followDirectory({ follower: subscribers, live: this.#live, syncSchedulers }, role);
   }
 
-  #syncSchedulers(): Promise<void> {
-    return syncSchedulers(this.queues, this.settings.config, this.settings.plan);
+  async #syncSchedulers(): Promise<void> {
+    const { config, plan } = this.settings;
+    const subscribers = config.subscribers ? await subscriberDigestSchedules(this.ctx) : [];
+    await syncSchedulers(this.queues, config, plan, subscribers);
   }
 
   #senders(config: Config): Pick<Settings, 'senders' | 'subscriberMail'> {

@@ -18,6 +18,7 @@ import { rateLimitNotice } from './duties/rate-limit-notice.js';
 import { refusalConfirmation } from './duties/refusal-confirmation.js';
 import { sharedBudget } from './duties/shared-budget.js';
 import { sourceStaleness } from './duties/source-staleness.js';
+import { subscriberDigests } from './duties/subscriber-digests.js';
 import { type Duty, DutyScheduler } from './duty-scheduler.js';
 import type { LiveSettings } from './live-settings.js';
 import type { Poller } from './poller.js';
@@ -167,6 +168,11 @@ function allDuties(parts: DaemonParts): Duty[] {
     }),
     channelAccounting({ parts: ctx, channels: () => live.current.config.channels }),
     directoryFollow({ follow: parts.followDirectory }),
+    subscriberDigests({
+      version: async () =>
+        workerOnly || !live.current.config.subscribers ? undefined : ctx.subscribers.version(),
+      syncSchedulers: parts.syncSchedulers,
+    }),
     sourceStaleness({
       sources: () => live.current.config.sources,
       store: new RegisterStore(ctx.redis, ctx.prefix),

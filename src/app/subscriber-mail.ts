@@ -48,23 +48,25 @@ export function subscriberMail(config: Config, deps: SubscriberMailDeps): Subscr
     () => undefined,
   );
   if (!transport) return undefined;
+  /** By channel: a subscriber in mode `both` has two, each recording under its own name. */
   const senders = new Map<string, { key: string; sender: ChannelSender }>();
-  const channelFor = (subscriber: Subscriber) => subscriberChannelConfig(subscriber, template, true);
+  const channelFor = (subscriber: Subscriber, digest = false) =>
+    subscriberChannelConfig(subscriber, template, true, digest);
   return {
     channelFor,
-    senderFor(subscriber) {
-      const channel = channelFor(subscriber);
+    senderFor(subscriber, digest = false) {
+      const channel = channelFor(subscriber, digest);
       if (isSilenced(subscriber)) {
         return dropping(channel.name, subscriber.unsubscribedAt ? 'unsubscribed' : 'paused', deps.logger);
       }
       // A sender per version: an edited address or a revoked link generation builds a new one.
       const key = `${subscriber.version}|${subscriber.linkGeneration}`;
-      const cached = senders.get(subscriber.id);
+      const cached = senders.get(channel.name);
       if (cached?.key === key) return cached.sender;
       const links = () => subscriberLinks(config, subscriber, deps.now());
       const mail = mailSender(transport, channel, { now: deps.now }, { to: [subscriber.email], links });
       const sender = recordedSender(mail, channel, deps.record);
-      senders.set(subscriber.id, { key, sender });
+      senders.set(channel.name, { key, sender });
       return sender;
     },
     gone(name) {

@@ -225,9 +225,9 @@ function edited(s: Subscriber, form: URLSearchParams): Subscriber {
 
 function prefsForm(s: Subscriber): SafeHtml {
   const kind = (k: string) =>
-    html`<label><input type="checkbox" name="kinds" value="${k}"${s.prefs.kinds.includes(k as never) ? html` checked` : ''}> ${k}</label> `;
+    html`<label class="check"><input type="checkbox" name="kinds" value="${k}"${s.prefs.kinds.includes(k as never) ? html` checked` : ''}> ${k}</label> `;
   const mode = (m: string, label: string) =>
-    html`<label><input type="radio" name="mode" value="${m}"${s.prefs.mode === m ? html` checked` : ''}> ${label}</label> `;
+    html`<label class="check"><input type="radio" name="mode" value="${m}"${s.prefs.mode === m ? html` checked` : ''}> ${label}</label> `;
   const state = isSilenced(s) ? (s.unsubscribedAt ? 'unsubscribed' : 'paused') : 'receiving alerts';
   return html`<p>${s.name} · ${s.email} · <strong>${state}</strong></p>
 <form method="post" class="prefs">
@@ -237,9 +237,9 @@ function prefsForm(s: Subscriber): SafeHtml {
 <fieldset><legend>Kinds (none ticked: every kind)</legend>${EVENT_KINDS.map(kind)}</fieldset>
 <label>Only positions of at least (%) <input name="minValue" inputmode="decimal" value="${s.prefs.minValue ?? ''}"></label>
 <label>Only moves of at least (percentage points) <input name="minDelta" inputmode="decimal" value="${s.prefs.minDelta ?? ''}"></label>
-<label><input type="checkbox" name="aggregates" value="1"${s.prefs.aggregates ? html` checked` : ''}> Register aggregates of my issuers</label>
+<label class="check"><input type="checkbox" name="aggregates" value="1"${s.prefs.aggregates ? html` checked` : ''}> Register aggregates of my issuers</label>
 <fieldset><legend>How</legend>${mode('immediate', 'at once')}${mode('digest', 'daily digest')}${mode('both', 'both')}</fieldset>
-<label><input type="checkbox" name="paused" value="1"${s.prefs.paused ? html` checked` : ''}> Pause all alerts</label>
+<label class="check"><input type="checkbox" name="paused" value="1"${s.prefs.paused ? html` checked` : ''}> Pause all alerts</label>
 <p><button>Save</button></p>
 </form>`;
 }

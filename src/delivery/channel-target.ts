@@ -1,6 +1,6 @@
 import type { ChannelSender } from '../channels/types.js';
 import type { ChannelConfig } from '../config/schema.js';
-import { subscriberIdOf } from '../routing/subscriber.js';
+import { isSubscriberDigestChannel, subscriberIdOf } from '../routing/subscriber.js';
 import type { DeliveryParts } from './parts.js';
 
 /** What a deliverer sends through: its channel's config and sender. */
@@ -25,5 +25,9 @@ export async function channelTarget(parts: DeliveryParts, name: string): Promise
   if (!subscriberMail) return undefined;
   const subscriber = await parts.subscribers.get(id);
   if (!subscriber) return subscriberMail.gone(name);
-  return { channel: subscriberMail.channelFor(subscriber), sender: subscriberMail.senderFor(subscriber) };
+  const digest = isSubscriberDigestChannel(name);
+  return {
+    channel: subscriberMail.channelFor(subscriber, digest),
+    sender: subscriberMail.senderFor(subscriber, digest),
+  };
 }

@@ -1,6 +1,7 @@
 import { isDeliveryError } from '../channels/delivery-error.js';
 import type { ChannelSender, IssuerEvents } from '../channels/types.js';
 import type { ChannelConfig } from '../config/schema.js';
+import { subscriberIdOf } from '../routing/subscriber.js';
 import { stateKeys } from '../state/keys.js';
 import { Lease } from '../state/lease.js';
 import type { Inflight, InflightRead, Outbox, UnreadableRecord } from '../state/outbox.js';
@@ -260,7 +261,7 @@ export class ChannelDeliverer {
     }
     this.#sending = false;
     this.#unrecorded = { ...inflight, attempts: inflight.attempts + 1 };
-    this.#ctx.metrics.deliveries.inc({ channel: this.#channel, outcome: 'sent' });
+    this.#ctx.metrics.deliveries.inc({ channel: metricChannel(this.#channel), outcome: 'sent' });
     if (this.#capTold) await this.#clearCapNotice();
     return this.#recordSent(this.#unrecorded);
   }
@@ -364,7 +365,7 @@ export class ChannelDeliverer {
       const pause = rateLimitPause(error.retryAfterMs, this.#ctx.settings().config.delivery.maxRetryAfter);
       await outbox.setSendState(this.#channel, { pausedUntil: now + pause.waitMs });
       await outbox.update(this.#channel, this.#lease.owner, unclaimed, this.#incarnation);
-      this.#ctx.metrics.deliveries.inc({ channel: this.#channel, outcome: 'rate_limited' });
+      this.#ctx.metrics.deliveries.inc({ channel: metricChannel(this.#channel), outcome: 'rate_limited' });
       if (pause.cappedFromMs !== null) await this.#toldCapped(pause, pause.cappedFromMs, now);
       return pause.waitMs;
     }
@@ -378,7 +379,7 @@ export class ChannelDeliverer {
         now,
         this.#incarnation,
       );
-      this.#ctx.metrics.deliveries.inc({ channel: this.#channel, outcome: 'parked' });
+      this.#ctx.metrics.deliveries.inc({ channel: metricChannel(this.#channel), outcome: 'parked' });
       this.#ctx.logger.warn(
         { channel: this.#channel, deliveryId: inflight.deliveryId, err: error },
         'delivery parked',
@@ -398,7 +399,7 @@ export class ChannelDeliverer {
       { ...inflight, lastError: message, nextAttemptAt: now + delay, touchedAt: now },
       this.#incarnation,
     );
-    this.#ctx.metrics.deliveries.inc({ channel: this.#channel, outcome: 'retried' });
+    this.#ctx.metrics.deliveries.inc({ channel: metricChannel(this.#channel), outcome: 'retried' });
     // A routine failure (a 5xx, a timeout) is one line: cause, channel, next try.
     this.#ctx.logger.warn(
       {
@@ -430,4 +431,12 @@ export class ChannelDeliverer {
     this.#wake = undefined;
     this.#woken = false;
   }
+}
+
+/**
+ * A channel as the delivery counter labels it: every subscriber's channel counts under one `subscribers`
+ * label, so 2,000 subscribers add no 2,000 series to a scrape (what each received is in the record).
+ */
+function metricChannel(channel: string): string {
+  return subscriberIdOf(channel) === undefined ? channel : 'subscribers';
 }

@@ -1,10 +1,11 @@
 import type { ChannelConfig } from '../config/schema.js';
-import { subscriberChannel, subscriberIdOf } from '../routing/subscriber.js';
+import { subscriberIdOf } from '../routing/subscriber.js';
 import { Outbox } from '../state/outbox.js';
 import type { RedisClient } from '../state/redis-connection.js';
 import { SenderBeats } from '../state/sender-beats.js';
 import { ChannelDeliverer } from './deliverer.js';
 import type { DeliveryParts } from './parts.js';
+import { lookAtSubscriberOutboxes } from './subscriber-outboxes.js';
 
 /** How often each process looks for subscribers' outboxes with work, and lets idle ones' deliverers go. */
 const SUBSCRIBER_LOOK_MS = 30_000;
@@ -86,19 +87,21 @@ export class DeliverySet {
   /** Starts deliverers for subscribers' outboxes with work and stops those of outboxes drained. */
   async #lookAtSubscribers(): Promise<void> {
     if (!this.#ctx.settings().subscriberMail) return;
+    const deliverers = this.#deliverers;
     try {
-      const nowMs = this.#ctx.now().getTime();
-      for (const subscriber of await this.#ctx.subscribers.list()) {
-        const channel = subscriberChannel(subscriber.id);
-        const waiting = (await this.#ctx.outbox.oldestUndelivered(channel, nowMs)) !== null;
-        if (waiting && !this.#deliverers.has(channel)) this.#startDeliverer(channel);
-      }
-      for (const [channel, deliverer] of this.#deliverers) {
-        if (subscriberIdOf(channel) === undefined) continue;
-        if ((await this.#ctx.outbox.oldestUndelivered(channel, nowMs)) !== null) continue;
-        this.#deliverers.delete(channel);
-        await deliverer.stop(5_000);
-      }
+      await lookAtSubscriberOutboxes(
+        this.#ctx.outbox,
+        {
+          running: () => [...deliverers.keys()].filter((channel) => subscriberIdOf(channel) !== undefined),
+          start: (channel) => this.#startDeliverer(channel),
+          stop: async (channel) => {
+            const deliverer = deliverers.get(channel);
+            deliverers.delete(channel);
+            await deliverer?.stop(5_000);
+          },
+        },
+        this.#ctx.now().getTime(),
+      );
     } catch (error) {
       this.#ctx.logger.warn({ err: error }, "cannot look at subscribers' outboxes");
     }

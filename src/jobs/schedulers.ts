@@ -2,6 +2,11 @@ import type { Plan } from '../budget/index.js';
 import type { Config } from '../config/schema.js';
 import type { Queues } from './context.js';
 import { DIGEST_RETRIES, KEEP_COMPLETED, KEEP_FAILED, SCHEDULER } from './queues.js';
+import {
+  SUBSCRIBER_DIGEST_JOB,
+  type SubscriberDigestSchedule,
+  subscriberDigestSchedulerId,
+} from './subscriber-digest.js';
 
 /** The interval at which the sweep job runs under a plan. */
 export function sweepEvery(plan: Plan): number {
@@ -10,11 +15,17 @@ export function sweepEvery(plan: Plan): number {
 
 /**
  * Makes the job schedulers match the config: one sweep scheduler (none without `upstream`: a
- * registers-only deployment has no API to sweep), one per digest channel, and the optional heartbeat.
+ * registers-only deployment has no API to sweep), one per digest channel, one per digest schedule some
+ * subscribers share (jobs/subscriber-digest.ts), and the optional heartbeat.
  * Upserting the same ids from several processes leaves one scheduler each; ids that no longer belong to
  * the config are removed.
  */
-export async function syncSchedulers(queues: Queues, config: Config, plan: Plan): Promise<void> {
+export async function syncSchedulers(
+  queues: Queues,
+  config: Config,
+  plan: Plan,
+  subscriberSchedules: readonly SubscriberDigestSchedule[] = [],
+): Promise<void> {
   const jobOpts = { removeOnComplete: { count: 200 }, removeOnFail: KEEP_FAILED };
   if (config.upstream === undefined) {
     await queues.sweep.removeJobScheduler(SCHEDULER.sweep);
@@ -38,6 +49,16 @@ export async function syncSchedulers(queues: Queues, config: Config, plan: Plan)
         data: { channel: channel.name },
         opts: { ...jobOpts, removeOnComplete: KEEP_COMPLETED, ...DIGEST_RETRIES },
       },
+    );
+  }
+  const digestOpts = { ...jobOpts, removeOnComplete: KEEP_COMPLETED, ...DIGEST_RETRIES };
+  for (const schedule of config.subscribers ? subscriberSchedules : []) {
+    const id = subscriberDigestSchedulerId(schedule);
+    wanted.add(id);
+    await queues.digest.upsertJobScheduler(
+      id,
+      { pattern: schedule.pattern, tz: schedule.timezone },
+      { name: SUBSCRIBER_DIGEST_JOB, data: schedule, opts: digestOpts },
     );
   }
   if (config.ops.heartbeat && config.ops.channel) {

@@ -6,6 +6,11 @@ import { type DigestJobData, runDigest } from './digest.js';
 import { runPoll } from './poll.js';
 import { bullPrefix } from './queue-set.js';
 import { QUEUE } from './queues.js';
+import {
+  runSubscriberDigests,
+  SUBSCRIBER_DIGEST_JOB,
+  type SubscriberDigestJobData,
+} from './subscriber-digest.js';
 import { runSweep } from './sweep.js';
 
 /** The BullMQ workers of one process: sweep and poll (with an upstream), and digest (with the heartbeat). */
@@ -31,8 +36,12 @@ export class WorkerSet {
     this.#core.push(
       this.#worker(
         QUEUE.digest,
-        async (job) =>
-          job.name === 'heartbeat' ? this.#heartbeat() : runDigest(ctx, parseDigestData(job), ctx.now()),
+        async (job) => {
+          if (job.name === 'heartbeat') return this.#heartbeat();
+          if (job.name === SUBSCRIBER_DIGEST_JOB)
+            return runSubscriberDigests(ctx, parseSubscriberDigestData(job), ctx.now());
+          return runDigest(ctx, parseDigestData(job), ctx.now());
+        },
         { concurrency: 1 },
       ),
     );
@@ -129,4 +138,11 @@ function parseDigestData(job: Job): DigestJobData {
   if (typeof channel !== 'string') throw new Error(`digest job ${job.id} has no channel`);
   // A scheduler's job carries the time it was planned for; the same on every retry and stalled re-run.
   return { channel, scheduledAt: job.opts.prevMillis ?? job.timestamp };
+}
+
+function parseSubscriberDigestData(job: Job): SubscriberDigestJobData {
+  const { pattern, timezone }: { pattern?: unknown; timezone?: unknown } = job.data ?? {};
+  if (typeof pattern !== 'string' || typeof timezone !== 'string')
+    throw new Error(`subscriber digest job ${job.id} has no schedule`);
+  return { pattern, timezone, scheduledAt: job.opts.prevMillis ?? job.timestamp };
 }

@@ -5,6 +5,7 @@ import { stateKeys } from '../state/keys.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { Metrics } from '../telemetry/metrics.js';
 import { readiness, type StatusSource } from './status.js';
+import { collectSubscribers, type SubscribersStatus } from './subscriber-status.js';
 import { type LivenessReport, withLiveness } from './worker-liveness.js';
 
 /**
@@ -48,6 +49,8 @@ export async function refreshGauges(app: OpsSource): Promise<void> {
       oldest === null ? 0 : (now - oldest) / 1000,
     );
   }
+  if (app.settings.config.subscribers)
+    setSubscriberGauges(metrics, await collectSubscribers(ctx, ctx.now().getTime()));
   // Read from Redis at each scrape: every process reports every notice, whichever raised it.
   metrics.noticeActive.reset();
   for (const notice of await ctx.notices.list())
@@ -57,6 +60,15 @@ export async function refreshGauges(app: OpsSource): Promise<void> {
     for (const [state, count] of Object.entries(counts))
       metrics.queueDepth.set({ queue: queue.name, state }, count);
   }
+}
+
+function setSubscriberGauges(metrics: Metrics, status: SubscribersStatus): void {
+  for (const state of ['active', 'paused', 'unsubscribed', 'digest'] as const)
+    metrics.subscribers.set({ state }, status[state]);
+  for (const state of ['ready', 'held', 'sending', 'parked', 'staged'] as const)
+    metrics.subscriberOutboxItems.set({ state }, status[state]);
+  metrics.subscriberOutboxesWithWork.set(status.outboxesWithWork);
+  metrics.subscriberOldestUndelivered.set((status.oldestUndeliveredMs ?? 0) / 1000);
 }
 
 /**

@@ -16,6 +16,11 @@ import type { IssuerHealth, PollHealth } from '../state/poll-health.js';
 import type { RedisClient } from '../state/redis-connection.js';
 import type { SnapshotStore } from '../state/snapshot-store.js';
 import { redisAnswers } from './liveness-tracker.js';
+import {
+  collectSubscribers,
+  type SubscriberStatusStores,
+  type SubscribersStatus,
+} from './subscriber-status.js';
 
 /** The stores `status` and `/readyz` read, each narrowed to what they read. */
 interface StatusStores {
@@ -29,7 +34,8 @@ interface StatusStores {
   directory: Pick<IssuerDirectory, 'load'>;
   snapshots: Pick<SnapshotStore, 'getMany'>;
   pollHealth: Pick<PollHealth, 'all'>;
-  outbox: Pick<Outbox, 'depth' | 'stagedCount' | 'oldestUndelivered'>;
+  outbox: Pick<Outbox, 'depth' | 'stagedCount' | 'oldestUndelivered'> & SubscriberStatusStores['outbox'];
+  subscribers: SubscriberStatusStores['subscribers'];
 }
 
 /** What any process (a daemon, a CLI command) shows the deployment's state from: an App is one. */
@@ -127,6 +133,8 @@ export interface StatusReport {
   processes: Array<{ id: string; role: string; seenAt: string }>;
   /** The whole-register sources (`sources`): read, not read (with the reason), stale or never read. */
   sources: SourceStatus[];
+  /** Subscribers and their outboxes, summed; null without a `subscribers` section. */
+  subscribers: SubscribersStatus | null;
   notices: ActiveNotice[];
 }
 
@@ -175,6 +183,7 @@ export async function collectStatus(app: StatusSource): Promise<StatusReport> {
     schedulers: await schedulerRows(app, now.getTime()),
     processes: processRows(workers, now.getTime()),
     sources: await collectSources(ctx.redis, ctx.prefix, config.sources, now.getTime()),
+    subscribers: config.subscribers ? await collectSubscribers(ctx, now.getTime()) : null,
     notices,
   };
 }

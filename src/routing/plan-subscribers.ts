@@ -4,7 +4,14 @@ import { holderMatches, issuerMatches } from './match-keys.js';
 import type { Mute } from './mutes.js';
 import { type DeliveryPlan, planDelivery } from './plan-delivery.js';
 import type { RouteOptions } from './route.js';
-import { isSilenced, type Subscriber, subscriberChannel } from './subscriber.js';
+import {
+  isSilenced,
+  type Subscriber,
+  subscriberChannel,
+  subscriberDigestChannel,
+  wantsDigest,
+  wantsImmediate,
+} from './subscriber.js';
 
 /** The e-mail channel whose server and sender carry subscribers' messages. */
 type EmailChannel = Extract<ChannelConfig, { kind: 'email' }>;
@@ -22,9 +29,29 @@ function followsHolder(subscriber: Subscriber, event: PositionEvent): boolean {
 /**
  * The subscriber as a channel for one issuer's events: the template's server and sender, their address,
  * and a filter that says what they want. Following the issuer passes every holder; following only some
- * of its holders passes those.
+ * of its holders passes those. `digest`: their digest channel, on their own schedule and time zone,
+ * sealed by the digest worker as a configured digest channel is (jobs/subscriber-digest.ts).
  */
 export function subscriberChannelConfig(
+  subscriber: Subscriber,
+  template: EmailChannel,
+  issuerFollowed: boolean,
+  digest = false,
+): EmailChannel {
+  const { prefs } = subscriber;
+  const base = subscriberImmediateConfig(subscriber, template, issuerFollowed);
+  if (!digest) return base;
+  return {
+    ...base,
+    name: subscriberDigestChannel(subscriber.id),
+    mode: 'digest',
+    schedule: prefs.digestSchedule,
+    timezone: prefs.timezone,
+    quietHours: undefined,
+  };
+}
+
+function subscriberImmediateConfig(
   subscriber: Subscriber,
   template: EmailChannel,
   issuerFollowed: boolean,
@@ -74,9 +101,16 @@ export function planSubscribers(
           followsHolder(subscriber, event),
       );
       if (wanted.length === 0) continue;
-      const channel = subscriberChannelConfig(subscriber, template, issuerFollowed);
+      const channels = [
+        ...(wantsImmediate(subscriber)
+          ? [subscriberChannelConfig(subscriber, template, issuerFollowed)]
+          : []),
+        ...(wantsDigest(subscriber)
+          ? [subscriberChannelConfig(subscriber, template, issuerFollowed, true)]
+          : []),
+      ];
       // Planned over all of the issuer's events, so a message says what of the issuer it leaves out.
-      const plan = planDelivery(issuerEvents, [channel], mutes, now, options);
+      const plan = planDelivery(issuerEvents, channels, mutes, now, options);
       const ids = new Set(wanted.map((event) => event.id));
       for (const target of plan.targets) {
         const events = target.events.filter((event) => ids.has(event.id));

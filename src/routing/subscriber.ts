@@ -64,14 +64,46 @@ export type SubscriberInput = z.input<typeof subscriberInputSchema>;
 /** A subscriber as stored. */
 export type Subscriber = z.output<typeof subscriberSchema>;
 
-/** The outbox channel of one subscriber: `~` never appears in a configured channel's name. */
+/** What every subscriber's channel name starts with: `~` never appears in a configured channel's name. */
+export const SUBSCRIBER_CHANNEL_PREFIX = '~';
+
+/** What a subscriber's digest channel name ends with (an id is letters and digits only). */
+const DIGEST_SUFFIX = '-digest';
+
+/** The outbox channel of one subscriber's immediate messages. */
 export function subscriberChannel(id: string): string {
-  return `~${id}`;
+  return `${SUBSCRIBER_CHANNEL_PREFIX}${id}`;
 }
 
-/** The subscriber id behind a channel name, or undefined for a configured channel. */
+/**
+ * The channel of one subscriber's digest: its own staging and outbox beside {@link subscriberChannel}'s,
+ * so a subscriber in mode `both` gets an event at once and again in the digest (each outbox dedupes on
+ * its own).
+ */
+export function subscriberDigestChannel(id: string): string {
+  return `${SUBSCRIBER_CHANNEL_PREFIX}${id}${DIGEST_SUFFIX}`;
+}
+
+/** The subscriber id behind a channel name (immediate or digest), or undefined for a configured channel. */
 export function subscriberIdOf(channel: string): string | undefined {
-  return channel.startsWith('~') ? channel.slice(1) : undefined;
+  if (!channel.startsWith(SUBSCRIBER_CHANNEL_PREFIX)) return undefined;
+  const rest = channel.slice(SUBSCRIBER_CHANNEL_PREFIX.length);
+  return rest.endsWith(DIGEST_SUFFIX) ? rest.slice(0, -DIGEST_SUFFIX.length) : rest;
+}
+
+/** True for a subscriber's digest channel. */
+export function isSubscriberDigestChannel(channel: string): boolean {
+  return subscriberIdOf(channel) !== undefined && channel.endsWith(DIGEST_SUFFIX);
+}
+
+/** True when the subscriber wants a digest (mode `digest` or `both`). */
+export function wantsDigest(subscriber: Subscriber): boolean {
+  return subscriber.prefs.mode !== 'immediate';
+}
+
+/** True when the subscriber wants each change at once (mode `immediate` or `both`). */
+export function wantsImmediate(subscriber: Subscriber): boolean {
+  return subscriber.prefs.mode !== 'digest';
 }
 
 /** True when nothing may be sent to the subscriber now (paused, or unsubscribed). */

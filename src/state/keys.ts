@@ -87,6 +87,12 @@ export function stateKeys(root: string) {
     subscriberHolderWatchers: `${root}:subscribers:holders`,
     /** STRING counter: raised by every subscriber change, so followers re-read only after one. */
     subscribersVersion: `${root}:subscribers:version`,
+    /**
+     * SET of subscribers' outbox channels (`~<id>`) with work: added by the script that queues the work,
+     * removed once the outbox is found empty. What each process's deliverers look at, so a look costs work
+     * in proportion to the subscribers with something to send, not to every subscriber.
+     */
+    subscriberOutboxesWithWork: `${root}:subscribers:outboxes-with-work`,
     /** STREAM, capped: who changed which subscriber, when, from where (the audit trail). */
     subscriberAudit: `${root}:subscribers:audit`,
     /** The keys of one whole-register source (`sources[].name`). */

@@ -3,6 +3,7 @@
 // where a script stamps something, so every host agrees on it. No script decodes JSON: items and
 // messages are opaque strings built and read by TypeScript.
 
+import { SUBSCRIBER_CHANNEL_PREFIX } from '../routing/subscriber.js';
 import { RECORD_VERSION } from './outbox-records.js';
 import { PARKED_KEPT, SEEN_KEPT } from './retention.js';
 
@@ -16,6 +17,25 @@ local function trim_seen(key)
 end
 `;
 
+/**
+ * Every script that queues work for a channel marks a subscriber's channel as having work, in the same
+ * step (state/keys.ts `subscriberOutboxesWithWork`): a wake-up lost while no process listened is found there.
+ */
+export const MARK_WORK = `
+local function mark_work(key, channel)
+  if string.sub(channel, 1, ${SUBSCRIBER_CHANNEL_PREFIX.length}) == '${SUBSCRIBER_CHANNEL_PREFIX}' then redis.call('SADD', key, channel) end
+end
+`;
+
+/**
+ * Forgets a subscriber's channel as having work when its outbox holds nothing: no item waiting (ready or
+ * deferred), none in flight. KEYS: the set, pending, inflight. ARGV: channel. Returns 1 when forgotten.
+ */
+export const FORGET_IDLE_SCRIPT = `
+if redis.call('ZCARD', KEYS[2]) > 0 or redis.call('EXISTS', KEYS[3]) == 1 then return 0 end
+return redis.call('SREM', KEYS[1], ARGV[1])
+`;
+
 /** Epoch ms from Redis' own clock. */
 const NOW_MS = `
 local function now_ms()
@@ -26,10 +46,10 @@ end
 
 /**
  * Adds one item unless its id was accepted before (the per-channel dedupe memory).
- * KEYS: pending, items, seen. ARGV: id, item JSON, ready-at ms ('' = now), dedupe memory ms, wake
- * channel, channel name. Returns 1 when added.
+ * KEYS: pending, items, seen, subscribers' outboxes with work. ARGV: id, item JSON, ready-at ms ('' =
+ * now), dedupe memory ms, wake channel, channel name. Returns 1 when added.
  */
-export const ENQUEUE_SCRIPT = `${NOW_MS}${TRIM_SEEN}
+export const ENQUEUE_SCRIPT = `${NOW_MS}${TRIM_SEEN}${MARK_WORK}
 local now = now_ms()
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - tonumber(ARGV[4]))
 if redis.call('ZADD', KEYS[3], 'NX', now, ARGV[1]) == 0 then return 0 end
@@ -37,6 +57,7 @@ trim_seen(KEYS[3])
 local ready = ARGV[3] == '' and now or tonumber(ARGV[3])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 redis.call('ZADD', KEYS[1], ready, ARGV[1])
+mark_work(KEYS[4], ARGV[6])
 redis.call('PUBLISH', ARGV[5], ARGV[6])
 return 1
 `;
@@ -126,10 +147,11 @@ return {tonumber(s[1] or '0') or 0, tonumber(s[2] or '0') or 0, now_ms()}
 /**
  * Puts records set aside as unreadable back in the queue once this version reads them (one set aside by
  * an older process during a rolling upgrade), each only if still as read and its id not waiting already:
- * at the front, under its own id. KEYS: unreadable, pending, items. ARGV: wake channel, channel name,
- * then per record: field, the bytes read, item id, item JSON. Returns how many were put back.
+ * at the front, under its own id. KEYS: unreadable, pending, items, subscribers' outboxes with work.
+ * ARGV: wake channel, channel name, then per record: field, the bytes read, item id, item JSON. Returns
+ * how many were put back.
  */
-export const RESTORE_SCRIPT = `
+export const RESTORE_SCRIPT = `${MARK_WORK}
 local n = 0
 for i = 3, #ARGV, 4 do
   if redis.call('HGET', KEYS[1], ARGV[i]) == ARGV[i + 1] then
@@ -141,7 +163,10 @@ for i = 3, #ARGV, 4 do
     end
   end
 end
-if n > 0 then redis.call('PUBLISH', ARGV[1], ARGV[2]) end
+if n > 0 then
+  mark_work(KEYS[4], ARGV[2])
+  redis.call('PUBLISH', ARGV[1], ARGV[2])
+end
 return n
 `;
 
@@ -179,11 +204,11 @@ return 1
 
 /**
  * Puts parked messages back at the front of the queue, under their own delivery ids.
- * KEYS: parked, pending, items, the dead letter's order. ARGV: wake channel, channel name, then per
- * message: delivery id, item JSON.
+ * KEYS: parked, pending, items, the dead letter's order, subscribers' outboxes with work. ARGV: wake
+ * channel, channel name, then per message: delivery id, item JSON.
  * Returns how many were requeued.
  */
-export const REQUEUE_SCRIPT = `
+export const REQUEUE_SCRIPT = `${MARK_WORK}
 local n = 0
 for i = 3, #ARGV, 2 do
   if redis.call('HDEL', KEYS[1], ARGV[i]) == 1 then
@@ -193,7 +218,10 @@ for i = 3, #ARGV, 2 do
     n = n + 1
   end
 end
-if n > 0 then redis.call('PUBLISH', ARGV[1], ARGV[2]) end
+if n > 0 then
+  mark_work(KEYS[5], ARGV[2])
+  redis.call('PUBLISH', ARGV[1], ARGV[2])
+end
 return n
 `;
 
@@ -220,11 +248,12 @@ return 0
  * Closes a digest period in one step: the staged events become one sealed batch, queued in the channel's
  * outbox. A period is sealed once: a run for a period at or before the last one sealed (a stalled job run
  * again, a retry after an error whose seal landed) changes nothing.
- * KEYS: staged, meta, batch hash, pending, items. ARGV: batch id, period end ISO, time zone, send-empty
+ * KEYS: staged, meta, batch hash, pending, items, subscribers' outboxes with work. ARGV: batch id, period
+ * end ISO, time zone, send-empty
  * (1/0), wake channel, channel name, first-period start ISO, the period's scheduled time (epoch ms).
  * Returns the number of events sealed, -1 when there was nothing to seal, -2 when the period was sealed.
  */
-export const SEAL_DIGEST_SCRIPT = `${NOW_MS}
+export const SEAL_DIGEST_SCRIPT = `${NOW_MS}${MARK_WORK}
 local last = tonumber(redis.call('HGET', KEYS[2], 'lastPeriodAt') or '-1')
 if tonumber(ARGV[8]) <= last then return -2 end
 redis.call('HSET', KEYS[2], 'lastPeriodAt', ARGV[8])
@@ -237,6 +266,7 @@ if count > 0 then redis.call('RENAME', KEYS[1], KEYS[3]) end
 local item = cjson.encode({v = ${RECORD_VERSION}, kind = 'digest', batchId = ARGV[1], period = {from = from, to = ARGV[2], timezone = ARGV[3]}})
 redis.call('HSET', KEYS[5], ARGV[1], item)
 redis.call('ZADD', KEYS[4], now_ms(), ARGV[1])
+mark_work(KEYS[6], ARGV[6])
 redis.call('PUBLISH', ARGV[5], ARGV[6])
 return count
 `;

@@ -6,6 +6,7 @@ import {
   CLAIM_SCRIPT,
   ENQUEUE_SCRIPT,
   FINISH_SCRIPT,
+  FORGET_IDLE_SCRIPT,
   REQUEUE_SCRIPT,
   RESTORE_SCRIPT,
   SEAL_DIGEST_SCRIPT,
@@ -89,10 +90,11 @@ export class Outbox {
     const item = recordJson(outboxItemSchema, { kind: 'message', deliveryId, message });
     const reply = await this.#redis.eval(
       ENQUEUE_SCRIPT,
-      3,
+      4,
       box.pending,
       box.items,
       box.seen,
+      this.#withWork,
       deliveryId,
       item,
       readyAt ?? '',
@@ -320,10 +322,11 @@ export class Outbox {
     if (args.length === 0) return 0;
     const reply = await this.#redis.eval(
       RESTORE_SCRIPT,
-      3,
+      4,
       box.unreadable,
       box.pending,
       box.items,
+      this.#withWork,
       this.wakeChannel,
       channel,
       ...args,
@@ -359,11 +362,12 @@ export class Outbox {
     ]);
     const reply = await this.#redis.eval(
       REQUEUE_SCRIPT,
-      4,
+      5,
       box.parked,
       box.pending,
       box.items,
       box.parkedOrder,
+      this.#withWork,
       this.wakeChannel,
       channel,
       ...args,
@@ -447,12 +451,13 @@ export class Outbox {
     const box = this.#box(channel);
     const reply = await this.#redis.eval(
       SEAL_DIGEST_SCRIPT,
-      5,
+      6,
       box.digestStaged,
       box.digestMeta,
       box.digestBatch(batch.batchId),
       box.pending,
       box.items,
+      this.#withWork,
       batch.batchId,
       batch.to,
       batch.timezone,
@@ -463,6 +468,46 @@ export class Outbox {
       batch.scheduledAt,
     );
     return Number(reply);
+  }
+
+  /**
+   * Subscribers' channels whose outbox may hold work: every script that queues work for one adds it. A
+   * drained one stays listed until {@link Outbox.forgetIfIdle} finds it empty.
+   */
+  async subscriberChannelsWithWork(): Promise<string[]> {
+    return this.#redis.smembers(this.#withWork);
+  }
+
+  /** Unlists a subscriber's channel whose outbox holds nothing (none waiting, none in flight); true when unlisted. */
+  async forgetIfIdle(channel: string): Promise<boolean> {
+    const box = this.#box(channel);
+    const reply = await this.#redis.eval(
+      FORGET_IDLE_SCRIPT,
+      3,
+      this.#withWork,
+      box.pending,
+      box.inflight,
+      channel,
+    );
+    return reply === 1;
+  }
+
+  /** Parked messages and staged digest events summed over many channels, in one pipelined read. */
+  async parkedAndStaged(channels: readonly string[]): Promise<{ parked: number; staged: number }> {
+    if (channels.length === 0) return { parked: 0, staged: 0 };
+    const pipeline = this.#redis.pipeline();
+    for (const channel of channels) {
+      const box = this.#box(channel);
+      pipeline.hlen(box.parked).hlen(box.digestStaged);
+    }
+    const replies = (await pipeline.exec()) ?? [];
+    const sum = (parity: number) =>
+      replies.reduce((total, [, n], i) => total + (i % 2 === parity ? Number(n ?? 0) : 0), 0);
+    return { parked: sum(0), staged: sum(1) };
+  }
+
+  get #withWork(): string {
+    return stateKeys(this.#root).subscriberOutboxesWithWork;
   }
 
   #box(channel: string): OutboxKeys {

@@ -3,7 +3,7 @@ import { snapshotSchema } from '../positions/schemas.js';
 import type { PositionEvent, Snapshot } from '../positions/types.js';
 import type { RouteVerdict } from '../routing/route.js';
 import { stateKeys } from './keys.js';
-import { TRIM_SEEN } from './outbox-lua.js';
+import { MARK_WORK, TRIM_SEEN } from './outbox-lua.js';
 import { RECORD_VERSION } from './outbox-records.js';
 import type { RedisClient } from './redis-connection.js';
 import { DEDUPE_MEMORY_MS, EVENT_SEEN_TTL_SECONDS, GLOBAL_EVENTS_FACTOR } from './retention.js';
@@ -11,7 +11,8 @@ import { RAISE_MARK_LUA } from './state-mark.js';
 
 /**
  * The one write of a poll. KEYS[1] snapshot hash, KEYS[2] global event stream, KEYS[3] mute-suppressed
- * counts, KEYS[4] the set of baselined issuers, KEYS[5] the high-water mark, then 2 keys per logged event (seen marker, issuer stream),
+ * counts, KEYS[4] the set of baselined issuers, KEYS[5] the high-water mark, KEYS[6] subscribers' outboxes
+ * with work, then 2 keys per logged event (seen marker, issuer stream),
  * then 3 per target (outbox: pending, items, seen; digest: staged, meta, seen).
  * ARGV: expected `at` ('' = none), new `at`, snapshot JSON, per-issuer cap, global cap, seen TTL (s),
  * dedupe memory (ms), wake channel, issuer id, event count, the event log entries (event JSON, routes JSON) each,
@@ -22,12 +23,12 @@ import { RAISE_MARK_LUA } from './state-mark.js';
  * Returns 1 written, 0 lost the race.
  * Mute-suppressed counts may count an event twice if a failed commit is replayed (a statistic only).
  */
-const COMMIT_SCRIPT = `${TRIM_SEEN}${RAISE_MARK_LUA}
+const COMMIT_SCRIPT = `${TRIM_SEEN}${MARK_WORK}${RAISE_MARK_LUA}
 local stored = redis.call('HGET', KEYS[1], 'at') or ''
 if stored ~= ARGV[1] then return 0 end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local k = 6
+local k = 7
 local a = 10
 local events = tonumber(ARGV[a]); a = a + 1
 for i = 1, events do
@@ -59,7 +60,10 @@ for i = 1, targets do
   if added > 0 then
     trim_seen(KEYS[k + 2])
     if kind == 'd' then redis.call('HSETNX', KEYS[k + 1], 'firstStagedAt', ARGV[2]) end
-    if kind == 'o' then redis.call('PUBLISH', ARGV[8], channel) end
+    if kind == 'o' then
+      mark_work(KEYS[6], channel)
+      redis.call('PUBLISH', ARGV[8], channel)
+    end
   end
   k = k + 3
 end
@@ -127,7 +131,14 @@ export async function commitPoll(redis: RedisClient, root: string, commit: PollC
     written: keys.baselined,
     member: snapshot.issuerId,
   };
-  const keyList = [store.snapshot, keys.events, keys.muteSuppressed, store.written, keys.stateMark];
+  const keyList = [
+    store.snapshot,
+    keys.events,
+    keys.muteSuppressed,
+    store.written,
+    keys.stateMark,
+    keys.subscriberOutboxesWithWork,
+  ];
   const args: Array<string | number> = [
     commit.expectedPolledAt ?? '',
     snapshot.polledAt,

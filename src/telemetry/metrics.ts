@@ -21,6 +21,10 @@ export interface Metrics {
   lastSweepAt: Gauge;
   channelOldestUndelivered: Gauge<'channel'>;
   noticeActive: Gauge<'notice' | 'severity'>;
+  subscribers: Gauge<'state'>;
+  subscriberOutboxItems: Gauge<'state'>;
+  subscriberOutboxesWithWork: Gauge;
+  subscriberOldestUndelivered: Gauge;
 }
 
 /** Creates the metrics on a fresh registry (in the order `/metrics` lists them). */
@@ -32,6 +36,35 @@ export function createMetrics(): Metrics {
     ...upstreamMetrics(registers),
     ...pollingMetrics(registers),
     ...outputMetrics(registers),
+    ...subscriberMetrics(registers),
+  };
+}
+
+/** Subscribers and their outboxes, summed (never one series per subscriber). */
+function subscriberMetrics(registers: Registers) {
+  return {
+    subscribers: new Gauge({
+      name: 'shortwatch_subscribers',
+      help: 'Subscribers by state (active, paused, unsubscribed) and those on a digest (digest).',
+      labelNames: ['state'],
+      registers,
+    }),
+    subscriberOutboxItems: new Gauge({
+      name: 'shortwatch_subscriber_outbox_items',
+      help: "Items in every subscriber's outboxes by state: ready, held (quiet hours), sending, parked, staged (for a digest).",
+      labelNames: ['state'],
+      registers,
+    }),
+    subscriberOutboxesWithWork: new Gauge({
+      name: 'shortwatch_subscriber_outboxes_with_work',
+      help: "Subscribers' outboxes with something to send or waiting to be sent.",
+      registers,
+    }),
+    subscriberOldestUndelivered: new Gauge({
+      name: 'shortwatch_subscriber_oldest_undelivered_seconds',
+      help: "Age of the oldest undelivered message over every subscriber's outbox; 0 when none.",
+      registers,
+    }),
   };
 }
 

@@ -10,6 +10,7 @@ import { processRecord } from '../../src/app/duties/process-heartbeat.js';
 import { rateLimitNoticeClears, rateLimitNoticeUp } from '../../src/app/duties/rate-limit-notice.js';
 import { refusalCheckLine } from '../../src/app/duties/refusal-confirmation.js';
 import { otherDeployments } from '../../src/app/duties/shared-budget.js';
+import { subscribersChanged } from '../../src/app/duties/subscriber-digests.js';
 import { ACCESS_REVOKED_NOTICE } from '../../src/budget/access-state.js';
 import { RATE_LIMITED_NOTICE } from '../../src/upstream-clients.js';
 
@@ -147,6 +148,17 @@ describe('directory-follow', () => {
   );
 });
 
+describe('subscriber-digests', () => {
+  it.each([
+    ['first look', undefined, '3', true],
+    ['unchanged', '3', '3', false],
+    ['a subscriber changed', '3', '4', true],
+    ['a worker, or no subscribers section', undefined, undefined, false],
+  ] as const)('%s', (_name, seen, version, changed) => {
+    expect(subscribersChanged(seen, version)).toBe(changed);
+  });
+});
+
 describe('docs/architecture.md', () => {
   const root = join(import.meta.dirname, '..', '..');
   it('lists every duty of src/app/duties/ in its table of periodic duties', () => {
@@ -157,7 +169,7 @@ describe('docs/architecture.md', () => {
     const doc = readFileSync(join(root, 'docs', 'architecture.md'), 'utf8');
     const section = doc.split("## The daemon's periodic duties")[1]?.split('\n## ')[0] ?? '';
     const listed = [...section.matchAll(/^\| `([a-z-]+)` \| 10 s \|/gm)].map((m) => m[1]);
-    expect(named).toHaveLength(10);
+    expect(named).toHaveLength(11);
     expect([...listed].sort()).toEqual([...named].sort());
   });
 });

@@ -67,6 +67,7 @@ const FRESH: StatusReport = {
   ],
   processes: [],
   sources: [],
+  subscribers: null,
   notices: [],
 };
 
@@ -145,6 +146,31 @@ describe('formatStatus', () => {
       /^fca +uk-ansp-current +not-read: html-page: an HTML page was served in place of the file +never$/m,
     );
     expect(text).not.toContain('REGISTER');
+  });
+
+  it('sums the subscribers and their outboxes, and says nothing of them without the section', () => {
+    expect(formatStatus(FRESH)).not.toContain('Subscriber');
+    const text = formatStatus({
+      ...FRESH,
+      subscribers: {
+        total: 2_000,
+        active: 1_990,
+        paused: 6,
+        unsubscribed: 4,
+        digest: 500,
+        outboxesWithWork: 3,
+        ready: 2,
+        held: 1,
+        sending: 1,
+        parked: 7,
+        staged: 120,
+        oldestUndeliveredMs: 90_000,
+      },
+    });
+    expect(text).toContain('\nSubscribers: 2000 (1990 active, 6 paused, 4 unsubscribed; 500 on a digest)\n');
+    expect(text).toContain(
+      '\nSubscriber outboxes: 3 with work; 2 ready, 1 held, 1 sending, 7 parked, 120 staged; oldest unsent 1m 30s\n',
+    );
   });
 
   it('counts and names the watchlist entries that do not resolve', () => {

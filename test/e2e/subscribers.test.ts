@@ -8,6 +8,8 @@ const SECRET = 'test-link-secret-0123456789-abcdefghijklmnop';
 const to = (mail: CapturedMail) =>
   mail.parsed.to && ('value' in mail.parsed.to ? mail.parsed.to.value : []).map((a) => a.address).join(',');
 const toAnn = (mail: CapturedMail) => to(mail) === 'ann@desk.example';
+const toBo = (mail: CapturedMail) => to(mail) === 'bo@desk.example';
+const isDigest = (mail: CapturedMail) => (mail.parsed.subject ?? '').startsWith('Short positions digest');
 const text = (mail: CapturedMail) => mail.parsed.text ?? '';
 /** A header's raw value (mailparser folds the List-* headers into one object). */
 const header = (mail: CapturedMail, name: string) =>
@@ -63,6 +65,24 @@ describe('subscribers: a trader managed at runtime, end to end', () => {
     ]);
     expect(added.code, added.stderr).toBe(0);
     const id = /Added subscriber ([a-z0-9]+)/.exec(added.stdout)?.[1] ?? '';
+    // Bo wants both: each change at once, and a digest on his own schedule (every 2 s, so the test sees one).
+    const bo = await runShortwatch([
+      '-c',
+      stack.configPath,
+      'subscribers',
+      'add',
+      '--name',
+      'Bo Digest',
+      '--email',
+      'bo@desk.example',
+      '--issuer',
+      first.name,
+      '--mode',
+      'both',
+      '--digest',
+      '*/2 * * * * *',
+    ]);
+    expect(bo.code, bo.stderr).toBe(0);
 
     stack.sandbox.scenario.disclose(second.svc_issuer_id, 'Elsewhere Capital LLP', 0.9);
     stack.sandbox.scenario.disclose(first.svc_issuer_id, 'Ann Watches Capital LLP', 0.8);
@@ -81,6 +101,19 @@ describe('subscribers: a trader managed at runtime, end to end', () => {
     const manage = /Manage my alerts: (\S+)/.exec(text(mail))?.[1] ?? '';
     expect(unsubscribe).toMatch(`${base}/unsubscribe/`);
     expect(manage).toMatch(`${base}/me/`);
+
+    // Bo's digest: sealed by his schedule's job, sent through the same pool, with his own links.
+    await waitFor("Bo's immediate e-mail and his digest", () => {
+      const mails = stack.smtp.mails.filter(toBo);
+      return mails.some(isDigest) && mails.some((m) => !isDigest(m));
+    });
+    const digests = stack.smtp.mails.filter((m) => toBo(m) && isDigest(m));
+    expect(digests).toHaveLength(1);
+    const digest = digests[0] as CapturedMail;
+    expect(text(digest)).toContain('Ann Watches Capital');
+    expect(text(digest)).not.toContain('Elsewhere Capital');
+    expect(header(digest, 'list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+    expect(stack.smtp.mails.filter((m) => toBo(m) && !isDigest(m))).toHaveLength(1);
 
     // The preference page: adds the second issuer, from the page itself.
     const page = await fetch(manage);
@@ -125,5 +158,16 @@ describe('subscribers: a trader managed at runtime, end to end', () => {
     expect(stack.smtp.mails.filter(toAnn)).toHaveLength(2);
     const audit = await runShortwatch(['-c', stack.configPath, 'subscribers', 'show', id]);
     expect(audit.stdout).toMatch(/unsubscribed \(v\d+\) by ann@desk\.example via one-click/);
+
+    // `status` and `/metrics` sum the subscribers and their outboxes (one series, not one per subscriber).
+    const status = await runShortwatch(['-c', stack.configPath, 'status']);
+    expect(status.stdout).toContain('Subscribers: 2 (1 active, 0 paused, 1 unsubscribed; 1 on a digest)');
+    expect(status.stdout).toMatch(/^Subscriber outboxes: \d+ with work; .* 0 parked/m);
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    expect(metrics).toMatch(/^shortwatch_subscribers\{state="unsubscribed"\} 1$/m);
+    expect(metrics).toMatch(/^shortwatch_subscribers\{state="digest"\} 1$/m);
+    expect(metrics).toMatch(/^shortwatch_subscriber_outbox_items\{state="parked"\} 0$/m);
+    expect(metrics).toMatch(/^shortwatch_deliveries_total\{channel="subscribers",outcome="sent"\} [1-9]/m);
+    expect(metrics).not.toContain(`channel="~`);
   });
 });

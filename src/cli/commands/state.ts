@@ -11,6 +11,7 @@ import {
   type StatusReport,
   type UpstreamStatus,
 } from '../../ops/status.js';
+import type { SubscribersStatus } from '../../ops/subscriber-status.js';
 import type { PositionEvent } from '../../positions/types.js';
 import { isSnapshotCorruptError } from '../../state/snapshot-corrupt-error.js';
 import type { Issuer } from '../../upstream/schemas.js';
@@ -132,12 +133,23 @@ export function formatStatus(r: StatusReport): string {
           ),
         ]
       : []),
+    ...(r.subscribers ? ['', ...subscriberLines(r.subscribers)] : []),
     '',
     `Schedulers: ${r.schedulers.map(describeScheduler).join('; ') || 'none'}${daemon ? '' : ' (no daemon running to run them)'}`,
     `Processes alive: ${r.processes.map((p) => `${p.id} (${p.role})`).join(', ') || 'none'}`,
     `Notices: ${r.notices.map((n) => `[${n.severity}] ${n.title}`).join('; ') || 'none'}`,
   ];
   return lines.join('\n');
+}
+
+/** Subscribers by state and their outboxes summed, in the channel table's words. */
+function subscriberLines(s: SubscribersStatus): string[] {
+  const oldest =
+    s.oldestUndeliveredMs === null ? '' : `; oldest unsent ${formatDuration(s.oldestUndeliveredMs)}`;
+  return [
+    `Subscribers: ${s.total} (${s.active} active, ${s.paused} paused, ${s.unsubscribed} unsubscribed; ${s.digest} on a digest)`,
+    `Subscriber outboxes: ${s.outboxesWithWork} with work; ${s.ready} ready, ${s.held} held, ${s.sending} sending, ${s.parked} parked, ${s.staged} staged${oldest}`,
+  ];
 }
 
 /** The upstream's access and budget, the plan, the last sweep and the watched issuers. */

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { extname } from 'node:path';
 import type { App } from '../../app.js';
 import { displayText } from '../../channels/format.js';
+import { cronPatternProblem } from '../../preflight/cron-pattern.js';
 import type { Subscriber, SubscriberInput } from '../../routing/subscriber.js';
 import { manageLink } from '../../routing/subscriber-links.js';
 import { type Actor, isSubscriberChangeError } from '../../state/subscriber-store.js';
@@ -75,7 +76,11 @@ function prefsFrom(options: SubscriberOptions, prefs: Record<string, unknown> = 
   if (minDelta !== undefined) next.minDelta = minDelta;
   if (options.mode !== undefined) next.mode = options.mode;
   if (options.timezone !== undefined) next.timezone = options.timezone;
-  if (options.digest !== undefined) next.digestSchedule = options.digest;
+  if (options.digest !== undefined) {
+    const problem = cronPatternProblem(options.digest, options.timezone ?? 'UTC');
+    if (problem) throw new CliError(`--digest "${options.digest}": ${problem}`, EXIT.usage);
+    next.digestSchedule = options.digest;
+  }
   if (options.pause) next.paused = true;
   if (options.resume) next.paused = false;
   return next;
