@@ -1,4 +1,5 @@
 import type { App } from '../../app.js';
+import { HolderIdentities } from '../../positions/holder-identity.js';
 import { EVENT_KINDS, holderQueryMatches } from '../../positions/index.js';
 import { DeliveryRecord } from '../../state/delivery-record.js';
 import type { LoggedEvent } from '../../state/poll-commit.js';
@@ -49,15 +50,27 @@ export function filterOf(query: URLSearchParams): EventFilter {
   };
 }
 
-/** Whether a logged event passes the filters. */
-export function matches(logged: LoggedEvent, f: EventFilter): boolean {
+/**
+ * Whether a logged event passes the filters. A holder is a typed name, a holder key, or a holder
+ * identity (`lei:<LEI>`, an alias's canonical holder: the holder page links one) across registers.
+ */
+export function matches(
+  logged: LoggedEvent,
+  f: EventFilter,
+  holders: HolderIdentities = HolderIdentities.none,
+): boolean {
   const { event } = logged;
   if (f.issuer && event.issuer.id !== f.issuer) return false;
-  if (f.holder && event.holderKey !== f.holder && !holderQueryMatches(f.holder, event.holder)) return false;
+  if (f.holder && !holderPasses(f.holder, event, holders)) return false;
   if (f.kind && event.kind !== f.kind) return false;
   if (f.channel && !logged.routes.some((r) => r.channel === f.channel && r.verdict !== 'skip')) return false;
   if (f.source && (event.source ?? API_SOURCE) !== f.source) return false;
   return true;
+}
+
+function holderPasses(holder: string, event: LoggedEvent['event'], holders: HolderIdentities): boolean {
+  if (event.holderKey === holder || holderQueryMatches(holder, event.holder)) return true;
+  return event.aggregate === undefined && holders.keyOf(event) === holders.resolve(holder);
 }
 
 /**
@@ -69,7 +82,8 @@ export async function loadTimeline(app: App, filter: EventFilter): Promise<Timel
   const logged = filter.issuer
     ? await app.ctx.eventLog.recentLogged({ issuerId: filter.issuer, limit })
     : await app.ctx.eventLog.recentLogged({ limit });
-  const shown = logged.filter((l) => matches(l, filter)).slice(0, SHOWN);
+  const holders = new HolderIdentities(app.settings.config.holders.aliases);
+  const shown = logged.filter((l) => matches(l, filter, holders)).slice(0, SHOWN);
   const oldest = shown.at(-1);
   if (!oldest) return [];
   const since = Date.parse(oldest.event.detectedAt) - CLOCK_SLACK_MS;
