@@ -1,8 +1,6 @@
 import { type HolderAlias, identityKeyOf, leiKey, leiOf } from '../text/holder-aliases.js';
 import { holderKey } from './holder-key.js';
 
-export { leiKey, leiOf };
-
 /** A holder as a position or an event names it: its holder key (the name's), name, and LEI where a register gives one. */
 export interface HolderRef {
   holderKey: string;
