@@ -8,8 +8,10 @@ import { App } from '../../src/app.js';
 import { printPositionsAsOf } from '../../src/cli/as-of.js';
 import { parseConfig } from '../../src/config/load.js';
 import { filterOf, loadTimeline } from '../../src/console/pages/events.js';
+import { holderPage } from '../../src/console/pages/holders.js';
 import { runRegisterPoll } from '../../src/jobs/registers/register-poll.js';
 import { registerIssuersSeen } from '../../src/lookup/as-of.js';
+import { holderKey } from '../../src/positions/index.js';
 import { RegisterStore } from '../../src/state/register-store.js';
 import { silentLogger } from '../../src/telemetry/logger.js';
 import { DAY_MS, HOUR_MS } from '../../src/time/units.js';
@@ -173,5 +175,21 @@ describe('a replayed week, asked what had been seen by three times', () => {
     );
     expect(text).toMatch(/Qube Research & Technologies Limited\s+0\.61%\s+2025-08-05\s+2026-11-05 09:00:00/);
     expect(text).not.toMatch(/0\.74%/);
+  });
+
+  it("shows a holder's page as of a time: the late filer absent before it was read", async () => {
+    const asOf = async (day: number) => {
+      const query = new URLSearchParams({ asOf: new Date(at(day)).toISOString() });
+      const result = await holderPage(
+        { app, csrf: '', query, form: new URLSearchParams() },
+        holderKey('Qube Research & Technologies Limited'),
+      );
+      return result.kind === 'page' ? { status: result.status ?? 200, body: result.body.value } : undefined;
+    };
+    expect((await asOf(1))?.status).toBe(404);
+    const thursday = await asOf(3);
+    expect(thursday?.status).toBe(200);
+    expect(thursday?.body).toMatch(/Randstad N\.V\.[\s\S]*0\.61%[\s\S]*2025-08-05/);
+    expect(thursday?.body).not.toContain('0.66%');
   });
 });

@@ -1,8 +1,11 @@
+import { seenBy } from '../../positions/as-of.js';
 import { HolderIdentities } from '../../positions/holder-identity.js';
 import type { PositionEvent } from '../../positions/types.js';
+import { parseInstant } from '../../record/time-range.js';
 import { GLOBAL_EVENTS_FACTOR } from '../../state/retention.js';
 import { chartLegend, stepChart } from '../chart/step-chart.js';
 import { holderSeries } from '../data/holder-series.js';
+import { positionsAsOf } from '../data/positions-as-of.js';
 import { allPositionsByHolder, type HolderPosition } from '../data/watched-positions.js';
 import { displayText, formatPercent, formatTime } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
@@ -81,6 +84,25 @@ ${changes.length > 0 ? html`<table><thead><tr><th>Detected</th><th>Issuer</th><t
 <p><a href="${paths.events({ holder: data.key })}">These events with where they were delivered</a></p>`;
 }
 
+/** The page's `asOf` query (a date-time, a date: its end, a duration ago) as epoch ms, if given and valid. */
+function asOfOf(ctx: PageContext): number | undefined {
+  const text = ctx.query.get('asOf')?.trim() ?? '';
+  return text === '' ? undefined : parseInstant(text, ctx.app.ctx.now().getTime(), true);
+}
+
+/** Positions grouped by holder identity. */
+function groupByIdentity(
+  positions: readonly HolderPosition[],
+  identities: HolderIdentities,
+): Map<string, HolderPosition[]> {
+  const byHolder = new Map<string, HolderPosition[]>();
+  for (const position of positions) {
+    const key = identities.keyOf(position);
+    byHolder.set(key, [...(byHolder.get(key) ?? []), position]);
+  }
+  return byHolder;
+}
+
 /** The deployment's holder identities (`holders.aliases`), as routing reads them. */
 function holderIdentities(app: PageContext['app']): HolderIdentities {
   return new HolderIdentities(app.settings.config.holders.aliases);
@@ -94,9 +116,15 @@ function holderIdentities(app: PageContext['app']): HolderIdentities {
 export async function holderPage(ctx: PageContext, key: string): Promise<PageResult> {
   const { app } = ctx;
   const identities = holderIdentities(app);
-  const byHolder = await allPositionsByHolder(app, identities);
+  const asOf = asOfOf(ctx);
+  const byHolder =
+    asOf === undefined
+      ? await allPositionsByHolder(app, identities)
+      : groupByIdentity(await positionsAsOf(app, asOf), identities);
   const limit = app.settings.config.poll.eventsKept * GLOBAL_EVENTS_FACTOR;
-  const logged = (await app.ctx.eventLog.recent({ limit })).filter((e) => e.aggregate === undefined);
+  const logged = (await app.ctx.eventLog.recent({ limit })).filter(
+    (e) => e.aggregate === undefined && (asOf === undefined || seenBy(e, asOf)),
+  );
   const named =
     [...byHolder.values()].flat().find((p) => p.holderKey === key) ?? logged.find((e) => e.holderKey === key);
   const identity = named === undefined ? identities.resolve(key) : identities.keyOf(named);
@@ -110,6 +138,10 @@ export async function holderPage(ctx: PageContext, key: string): Promise<PageRes
     );
   }
   const name = identities.nameOf(identity) ?? positions[0]?.holder ?? events[0]?.holder ?? key;
-  const data = { key: identity, name, positions, events, nowMs: app.ctx.now().getTime() };
-  return page({ title: displayText(name), section: '/holders' }, renderHolder(data));
+  const data = { key: identity, name, positions, events, nowMs: asOf ?? app.ctx.now().getTime() };
+  const note =
+    asOf === undefined
+      ? ''
+      : html`<p>As of ${new Date(asOf).toISOString()}: what shortwatch had seen by then, whatever date the register gives.</p>`;
+  return page({ title: displayText(name), section: '/holders' }, html`${note}${renderHolder(data)}`);
 }
