@@ -59,6 +59,17 @@ export class HolderIdentities {
     return byName;
   }
 
+  /**
+   * True when an entry names a holder the operator declared: an LEI, or a name or LEI the alias table
+   * lists (either side). Such an entry is known whatever the snapshots hold (`check` does not refuse it).
+   */
+  declares(entry: string): boolean {
+    const own = identityKeyOf(entry);
+    if (own === '') return false;
+    if (leiOf(entry) !== undefined || this.#next.has(own)) return true;
+    return [...this.#next.values()].includes(own);
+  }
+
   /** The display name the table gives an identity (a canonical name), if any. */
   nameOf(key: string): string | undefined {
     return this.#names.get(key);

@@ -51,6 +51,15 @@ describe('one holder across registers', () => {
     expect(identities.matches(entry, holder)).toBe(expected);
   });
 
+  it.each([
+    [LEI, true],
+    ['Marshall Wace LLP', true],
+    ['MW Europe Ltd.', true],
+    ['Citadel', false],
+  ])('declares %s: %s', (entry, expected) => {
+    expect(identities.declares(entry)).toBe(expected);
+  });
+
   it("a holder watchlist (a channel filter's holders) passes the fund in every register", () => {
     const event = (holder: typeof france | typeof otherSpelling): PositionEvent => ({
       id: 'e',
