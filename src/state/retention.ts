@@ -27,7 +27,7 @@ export const DELIVERY_IDS_LOGGED = 50;
 /**
  * Distinct disclosure dates and first-seen times a row of the record keeps of its events (issue 34: the
  * export carries both): a message from one read has one first-seen time and a few dates, so ten keep a
- * row's size bounded (about 350 bytes at most) without losing what a message usually carries.
+ * row's size bounded (about 450 bytes of JSON at most) without losing what a message usually carries.
  */
 export const DELIVERY_TIMES_LOGGED = 10;
 
