@@ -65,7 +65,11 @@ function addUpstreamCommands(program: Command, run: Run): void {
       "print one issuer's disclosed short positions (an id, a name or part of one, or a watchlist label)",
     )
     .option('--all', 'the full history instead of the active positions')
-    .action((issuer: string, opts: { all?: boolean }) =>
+    .option(
+      '--as-of <time>',
+      'what shortwatch had seen at TIME (a date-time, a date: its end, or a duration ago such as 2d), from its own state, with when it first saw each position: no upstream request',
+    )
+    .action((issuer: string, opts: { all?: boolean; asOf?: string }) =>
       run((ctx) => positionsCommand(ctx, issuer, opts).then(() => EXIT.ok))(),
     );
 }
@@ -106,7 +110,11 @@ function addStateCommands(program: Command, run: Run): void {
     .description('the latest detected events, newest first')
     .option('--limit <n>', 'how many (a whole number, at least 1)', '20')
     .option('--json', 'machine-readable output')
-    .action((issuer: string | undefined, opts: { limit: string; json?: boolean }) =>
+    .option(
+      '--as-of <time>',
+      'only events shortwatch had seen by TIME (detected then or before; a date-time, a date: its end, or a duration ago)',
+    )
+    .action((issuer: string | undefined, opts: { limit: string; json?: boolean; asOf?: string }) =>
       run((ctx) => eventsCommand(ctx, issuer, opts).then(() => EXIT.ok))(),
     );
   program
@@ -145,6 +153,10 @@ function addDeliveryCommands(program: Command, run: Run): void {
     .option('--channel <name>', 'only this channel')
     .option('--issuer <issuer>', 'only messages about this issuer (id, or words of its name)')
     .option('--holder <holder>', 'only messages naming this holder (any spelling, or a word of its name)')
+    .option(
+      '--as-of <when>',
+      "what had been told by then (as --until; each row carries its events' disclosed_on and first_seen)",
+    )
     .option('--format <format>', 'csv or jsonl', 'csv')
     .action((opts: ExportOptions) => run((ctx) => exportCommand(ctx, opts).then(() => EXIT.ok))());
   program

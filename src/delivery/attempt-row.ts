@@ -5,7 +5,7 @@ import { messageEvents, messageIssuers } from '../channels/message-events.js';
 import type { Message } from '../channels/types.js';
 import type { ChannelConfig } from '../config/schema.js';
 import type { AttemptRow } from '../state/delivery-record.js';
-import { DELIVERY_IDS_LOGGED } from '../state/retention.js';
+import { DELIVERY_IDS_LOGGED, DELIVERY_TIMES_LOGGED } from '../state/retention.js';
 
 /** What the receiver said, from a send's error (none: it took the message). */
 function answerOf(error: unknown): Pick<AttemptRow, 'answer' | 'action' | 'cause' | 'status' | 'error'> {
@@ -38,6 +38,11 @@ function messageIdsOf(message: Message, deliveryId: string, from: string): strin
     .join(' ');
 }
 
+/** The distinct values, sorted, the first `DELIVERY_TIMES_LOGGED`: a row stays small whatever it carried. */
+function distinct(values: readonly string[]): string[] {
+  return [...new Set(values.filter((value) => value !== ''))].sort().slice(0, DELIVERY_TIMES_LOGGED);
+}
+
 /**
  * The record's row for one send attempt of `message` on `channel` (pure): what it carried, the ids its
  * receiver saw, and the answer (`error` undefined when the send succeeded).
@@ -60,6 +65,12 @@ export function attemptRow(
     kinds: [...new Set(events.map((e) => e.kind))],
     events: events.length,
     eventIds: events.slice(0, DELIVERY_IDS_LOGGED).map((e) => e.id),
+    ...(events.length === 0
+      ? {}
+      : {
+          disclosedOn: distinct(events.map((e) => (e.current ?? e.previous)?.date ?? '')),
+          firstSeen: distinct(events.map((e) => e.detectedAt)),
+        }),
     ...answerOf(error),
   };
 }

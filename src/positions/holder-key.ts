@@ -1,10 +1,3 @@
-/**
- * The identity of a holder across spellings: NFKC, lower-cased, letters and digits only, so
- * `D. E. Shaw & Co., L.P.` and `D.E. SHAW & CO LP` are one holder.
- */
-export function holderKey(name: string): string {
-  return name
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]/gu, '');
-}
+// The holder key is plain text normalisation, kept in the base layer so the config's alias table
+// (`holders.aliases`) is checked with the same keys the diff uses.
+export { holderKey } from '../text/holder-key.js';

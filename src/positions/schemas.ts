@@ -67,6 +67,7 @@ export const positionEventSchema = z.object({
   issuer: z.object({ id: z.string(), name: z.string() }),
   holderKey: z.string(),
   holder: z.string(),
+  holderLei: z.string().optional(),
   previous: disclosureSchema.nullable(),
   current: disclosureSchema.nullable(),
   final: disclosureSchema.optional(),

@@ -145,6 +145,8 @@ export interface PositionEvent {
   issuer: { id: string; name: string };
   holderKey: string;
   holder: string;
+  /** The holder's LEI, where the register gives it (France): the holder's identity (holder-identity.ts). */
+  holderLei?: string;
   /** Before the change; null for `opened`. */
   previous: Disclosure | null;
   /** After the change; null for `closed` (the position fell below the disclosure threshold). */
@@ -157,7 +159,10 @@ export interface PositionEvent {
   thresholdsCrossed: number[];
   /** The issuer's aggregate disclosed short (sum of active values) before and after the poll. */
   issuerTotal: { before: number; after: number };
-  /** When shortwatch detected the change (ISO 8601). */
+  /**
+   * When shortwatch detected the change (ISO 8601): when it first saw the fact, whatever date the
+   * register gives it (a late filing is seen long after its position date). `--as-of` answers by it.
+   */
   detectedAt: string;
   /** The register source (`sources[].name`) the change was read from; absent: the upstream API. */
   source?: string;

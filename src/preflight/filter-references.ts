@@ -2,6 +2,7 @@ import { displayText } from '../channels/format.js';
 import type { ConfigIssue } from '../config/config-error.js';
 import type { Config } from '../config/schema.js';
 import { closestNames } from '../jobs/watchlist.js';
+import { HolderIdentities } from '../positions/holder-identity.js';
 import { issuerMatches } from '../routing/match-keys.js';
 import { looksLikeIsin } from '../sources/values.js';
 import type { Issuer } from '../upstream/index.js';
@@ -79,8 +80,10 @@ export function filterHolderReview(config: Config, known: readonly KnownHolder[]
   const review: HolderReview = { issues: [], warnings: [] };
   if (known.length === 0) return review;
   const entries = [...entriesOf(config, 'holders'), ...entriesOf(config, 'excludeHolders')];
+  // An LEI or a holder of the alias table is declared by the operator: one holder across registers.
+  const identities = new HolderIdentities(config.holders.aliases);
   for (const { path, value } of entries) {
-    if (isKnownHolder(value, known)) continue;
+    if (isKnownHolder(value, known) || identities.declares(value)) continue;
     const closest = closestHolders(value, known).map(displayText);
     const what = `holder "${displayText(value)}" matches no holder in the snapshots or the event log`;
     if (closest.length > 0) review.issues.push({ path, message: `${what}; closest: ${closest.join(', ')}` });

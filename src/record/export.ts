@@ -22,6 +22,8 @@ export const EXPORT_COLUMNS = [
   'kinds',
   'events',
   'event_ids',
+  'disclosed_on',
+  'first_seen',
   'answer',
   'action',
   'cause',
@@ -46,6 +48,9 @@ export function exportRow(row: RecordedAttempt): ExportRow {
     kinds: row.kinds.join('; '),
     events: row.events,
     event_ids: (row.eventIds ?? []).join('; '),
+    // Both times of the message's events: the dates the sources give them, and when first seen.
+    disclosed_on: (row.disclosedOn ?? []).join('; '),
+    first_seen: (row.firstSeen ?? []).join('; '),
     answer: row.answer,
     action: row.action ?? '',
     cause: row.cause ?? '',

@@ -1,7 +1,8 @@
 import type { ChannelFilter } from '../config/schema.js';
+import { HolderIdentities } from '../positions/holder-identity.js';
 import { round4 } from '../positions/round.js';
 import type { PositionEvent } from '../positions/types.js';
-import { holderMatches, issuerMatches } from './match-keys.js';
+import { issuerMatches } from './match-keys.js';
 
 /** The outcome of a channel filter on one event; a failure says which rule stopped it. */
 export type FilterResult = { pass: true } | { pass: false; reason: string };
@@ -37,14 +38,14 @@ function list(values: readonly (string | number)[]): string {
   return values.join(', ');
 }
 
-function checkParties(event: PositionEvent, filter: ChannelFilter): FilterResult {
+function checkParties(event: PositionEvent, filter: ChannelFilter, holders: HolderIdentities): FilterResult {
   if (active(filter.issuers) && !filter.issuers.some((entry) => issuerMatches(entry, event.issuer))) {
     return fail(`issuer "${event.issuer.name}" (${event.issuer.id}) not in issuers`);
   }
-  if (active(filter.holders) && !filter.holders.some((entry) => holderMatches(entry, event.holderKey))) {
+  if (active(filter.holders) && !filter.holders.some((entry) => holders.matches(entry, event))) {
     return fail(`holder "${event.holder}" not in holders`);
   }
-  const excluded = filter.excludeHolders?.find((entry) => holderMatches(entry, event.holderKey));
+  const excluded = filter.excludeHolders?.find((entry) => holders.matches(entry, event));
   if (excluded !== undefined) return fail(`holder "${event.holder}" in excludeHolders ("${excluded}")`);
   if (active(filter.kinds) && !filter.kinds.includes(event.kind)) {
     return fail(`kind ${event.kind} not in kinds (${list(filter.kinds)})`);
@@ -81,8 +82,15 @@ function checkSizes(event: PositionEvent, filter: ChannelFilter): FilterResult {
   return PASS;
 }
 
-/** Applies a channel filter to one event; every configured rule must pass, the first failure is the reason. */
-export function matchFilter(event: PositionEvent, filter: ChannelFilter): FilterResult {
-  const parties = checkParties(event, filter);
+/**
+ * Applies a channel filter to one event; every configured rule must pass, the first failure is the
+ * reason. `holders` entries name a holder across registers through the alias table (`holders.aliases`).
+ */
+export function matchFilter(
+  event: PositionEvent,
+  filter: ChannelFilter,
+  holders: HolderIdentities = HolderIdentities.none,
+): FilterResult {
+  const parties = checkParties(event, filter, holders);
   return parties.pass ? checkSizes(event, filter) : parties;
 }

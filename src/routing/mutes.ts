@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { ChannelConfig } from '../config/schema.js';
+import { HolderIdentities } from '../positions/holder-identity.js';
 import { holderKey } from '../positions/holder-key.js';
 import type { PositionEvent } from '../positions/types.js';
-import { holderMatches, issuerMatches, issuerNameKey } from './match-keys.js';
+import { issuerMatches, issuerNameKey } from './match-keys.js';
 
 /** What a mute silences: one holder or one issuer. */
 export type MuteScope = 'holder' | 'issuer';
@@ -52,13 +53,14 @@ export function isMuted(
   event: PositionEvent,
   channel: ChannelConfig,
   mutes: readonly Mute[],
+  holders: HolderIdentities = HolderIdentities.none,
 ): Mute | undefined {
   return mutes.find(
     (mute) =>
       (mute.channel === undefined || mute.channel === channel.name) &&
       (channel.mode !== 'digest' || mute.digests) &&
       (mute.scope === 'holder'
-        ? holderMatches(mute.target, event.holderKey)
+        ? holders.matches(mute.target, event)
         : issuerMatches(mute.target.trim(), event.issuer)),
   );
 }

@@ -1,6 +1,7 @@
 import type { ChannelConfig, ChannelFilter } from '../config/schema.js';
+import { HolderIdentities } from '../positions/holder-identity.js';
 import type { PositionEvent } from '../positions/types.js';
-import { holderMatches, issuerMatches } from './match-keys.js';
+import { issuerMatches } from './match-keys.js';
 import type { Mute } from './mutes.js';
 import { type DeliveryPlan, planDelivery } from './plan-delivery.js';
 import type { RouteOptions } from './route.js';
@@ -22,8 +23,8 @@ export function followsIssuer(subscriber: Subscriber, issuer: { id: string; name
 }
 
 /** True when the subscriber follows the event's holder wherever it is short. */
-function followsHolder(subscriber: Subscriber, event: PositionEvent): boolean {
-  return !event.aggregate && subscriber.watch.holders.some((entry) => holderMatches(entry, event.holderKey));
+function followsHolder(subscriber: Subscriber, event: PositionEvent, holders: HolderIdentities): boolean {
+  return !event.aggregate && subscriber.watch.holders.some((entry) => holders.matches(entry, event));
 }
 
 /**
@@ -98,7 +99,7 @@ export function planSubscribers(
       const wanted = issuerEvents.filter(
         (event) =>
           (issuerFollowed && (subscriber.prefs.aggregates || !event.aggregate)) ||
-          followsHolder(subscriber, event),
+          followsHolder(subscriber, event, options?.holders ?? HolderIdentities.none),
       );
       if (wanted.length === 0) continue;
       const channels = [

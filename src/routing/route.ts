@@ -1,5 +1,6 @@
 import { ALERT_DEFAULTS } from '../config/schema/alerts.js';
 import type { ChannelConfig, Config } from '../config/schema.js';
+import { HolderIdentities } from '../positions/holder-identity.js';
 import type { PositionEvent } from '../positions/types.js';
 import { matchFilter } from './filter.js';
 import { isMuted, type Mute } from './mutes.js';
@@ -38,6 +39,8 @@ export interface RouteOptions {
   confirmedCloses: 'digest' | 'silent';
   /** The channel named by `ops.channel`: it carries notices and the heartbeat, never events. */
   opsChannel: string | undefined;
+  /** One holder across registers (`holders.aliases`): what a `holders` entry or a holder mute names. */
+  holders?: HolderIdentities;
 }
 
 const DEFAULT_ROUTE_OPTIONS: RouteOptions = {
@@ -46,8 +49,12 @@ const DEFAULT_ROUTE_OPTIONS: RouteOptions = {
 };
 
 /** The routing options a config gives: every router (API polls, registers, `route`) reads them here. */
-export function routeOptionsOf(config: Pick<Config, 'alerts' | 'ops'>): RouteOptions {
-  return { confirmedCloses: config.alerts.confirmedCloses, opsChannel: config.ops.channel };
+export function routeOptionsOf(config: Pick<Config, 'alerts' | 'ops' | 'holders'>): RouteOptions {
+  return {
+    confirmedCloses: config.alerts.confirmedCloses,
+    opsChannel: config.ops.channel,
+    holders: new HolderIdentities(config.holders.aliases),
+  };
 }
 
 /** Why the ops channel skips every event, as `route` and the event log say it. */
@@ -81,9 +88,9 @@ function decide(
 ): Decision {
   // The operator's channel is for operators: an alert there buries the notice it exists for.
   if (channel.name === options.opsChannel) return { outcome: 'skip', reason: OPS_CHANNEL_SKIP };
-  const filtered = matchFilter(event, channel.filter);
+  const filtered = matchFilter(event, channel.filter, options.holders);
   if (!filtered.pass) return { outcome: 'skip', reason: filtered.reason };
-  const mute = isMuted(event, channel, mutes);
+  const mute = isMuted(event, channel, mutes, options.holders);
   if (mute) return { outcome: 'muted', mute };
   const disposition = dispositionOf(channel, now);
   if (channel.everyChange) return { outcome: 'route', disposition, held: false };

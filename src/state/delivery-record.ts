@@ -26,6 +26,13 @@ export const attemptRowSchema = z.object({
    * console's events page joins each event to its message by them. Rows written before had none.
    */
   eventIds: z.array(z.string()).optional(),
+  /**
+   * The distinct dates the sources give the message's events (position dates) and the distinct times
+   * shortwatch first saw them (detected), sorted, each the first `DELIVERY_TIMES_LOGGED`: the two differ
+   * for a late filing. Rows written before had none.
+   */
+  disclosedOn: z.array(z.string()).optional(),
+  firstSeen: z.array(z.string()).optional(),
   answer: z.enum(['ok', 'error']),
   /** What the error asked for: try again later, pause the channel, or give up (park). */
   action: z.enum(['retry', 'rate-limit', 'park']).optional(),

@@ -25,6 +25,13 @@ export const GLOBAL_EVENTS_FACTOR = 10;
 export const DELIVERY_IDS_LOGGED = 50;
 
 /**
+ * Distinct disclosure dates and first-seen times a row of the record keeps of its events (issue 34: the
+ * export carries both): a message from one read has one first-seen time and a few dates, so ten keep a
+ * row's size bounded (about 450 bytes of JSON at most) without losing what a message usually carries.
+ */
+export const DELIVERY_TIMES_LOGGED = 10;
+
+/**
  * Ids a channel's dedupe memory holds at most, besides its age ({@link DEDUPE_MEMORY_MS}): the oldest go
  * first. Dedupe guards against replays (a poll or commit run again within minutes or hours), far fewer
  * than this; at about 100 bytes an id the memory stays under 10 MB a channel.

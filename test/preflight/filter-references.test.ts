@@ -114,6 +114,17 @@ describe('filterHolderReview', () => {
     expect(review.warnings.map((w) => w.path)).toEqual(['channels[0].filter.excludeHolders[0]']);
   });
 
+  it('accepts an LEI and a holder of the alias table (issue 34: one holder across registers)', () => {
+    const config = withChannels([slack({ filter: { holders: ['213800ZZZMWACE00LP01', 'MW Europe'] } })], {
+      holders: { aliases: [{ alias: 'MW Europe', holder: 'Marshall Wace LLP' }] },
+    });
+    expect(filterHolderReview(config, KNOWN)).toEqual({ issues: [], warnings: [] });
+    const without = withChannels([slack({ filter: { holders: ['MW Europe'] } })]);
+    expect(filterHolderReview(without, KNOWN).warnings.map((w) => w.path)).toEqual([
+      'channels[0].filter.holders[0]',
+    ]);
+  });
+
   it('judges nothing before any holder is stored', () => {
     const config = withChannels([slack({ filter: { holders: ['Marshal Wace'] } })]);
     expect(filterHolderReview(config, [])).toEqual({ issues: [], warnings: [] });

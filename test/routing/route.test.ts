@@ -299,7 +299,11 @@ describe('explainRoute', () => {
 describe('the ops channel', () => {
   // The example config's ops channel has no filter: before issue 31 it got every alert (64 e-mails in 25 min).
   const ops = channel({ name: 'ops' });
-  const options = routeOptionsOf({ alerts: ALERT_DEFAULTS, ops: { channel: 'ops' } });
+  const options = routeOptionsOf({
+    alerts: ALERT_DEFAULTS,
+    ops: { channel: 'ops' },
+    holders: { aliases: [] },
+  });
 
   it('routes no event to the channel named by ops.channel, and says why', () => {
     const { groups, verdicts } = routeEvents([acme1, acme2], [desk, ops], [], DAY, options);
@@ -311,7 +315,11 @@ describe('the ops channel', () => {
   });
 
   it('routes events to a channel of that name when ops.channel names another', () => {
-    const other = routeOptionsOf({ alerts: ALERT_DEFAULTS, ops: { channel: 'desk' } });
+    const other = routeOptionsOf({
+      alerts: ALERT_DEFAULTS,
+      ops: { channel: 'desk' },
+      holders: { aliases: [] },
+    });
     const verdicts = explainRoute(acme1, [desk, ops], [], DAY, other);
     expect(verdicts.map((v) => [v.channel, v.verdict])).toEqual([
       ['desk', 'skip'],

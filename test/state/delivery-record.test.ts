@@ -19,6 +19,8 @@ function rowOf(n: number, overrides: Partial<AttemptRow> = {}): AttemptRow {
     kinds: ['increased', 'opened'],
     events: 2,
     eventIds: [`e${String(n).padStart(32, '0')}`, `e${String(n + 1).padStart(32, 'f')}`],
+    disclosedOn: ['2026-11-25', '2026-11-26'],
+    firstSeen: ['2026-11-26T09:14:07.512Z'],
     answer: 'ok',
     ...overrides,
   };
@@ -94,11 +96,11 @@ describe('the record of sent messages', () => {
     expect(rows.map((r) => r.deliveryId)).toEqual([rowOf(999).deliveryId]);
   });
 
-  it('a typical row costs under 540 bytes of Redis memory (the figure docs/operations.md gives)', async () => {
+  it('a typical row costs under 700 bytes of Redis memory (the figure docs/operations.md gives)', async () => {
     const rows = 2_000;
     for (let n = 0; n < rows; n += 1) await record.append(rowOf(n), KEEP);
     const bytes = Number(await t.redis.memory('USAGE', stateKeys(t.prefix).record, 'SAMPLES', 0));
-    expect(bytes / rows).toBeLessThan(540);
+    expect(bytes / rows).toBeLessThan(700);
     expect(bytes / rows).toBeGreaterThan(200);
   });
 });

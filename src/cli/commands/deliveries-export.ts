@@ -14,6 +14,7 @@ export interface ExportOptions {
   issuer?: string;
   holder?: string;
   format?: string;
+  asOf?: string;
 }
 
 function instant(text: string, option: string, nowMs: number, endOfDay: boolean): number {
@@ -34,7 +35,10 @@ export function exportQuery(
   const format = EXPORT_FORMATS.find((f) => f === (options.format ?? 'csv'));
   if (!format) throw new CliError(`--format must be one of ${EXPORT_FORMATS.join(', ')}`, EXIT.usage);
   const sinceMs = instant(options.since, '--since', nowMs, false);
-  const untilMs = options.until === undefined ? nowMs : instant(options.until, '--until', nowMs, true);
+  const until = options.until === undefined ? nowMs : instant(options.until, '--until', nowMs, true);
+  // As of a time: what had been told by then (its messages carried only events seen by then).
+  const untilMs =
+    options.asOf === undefined ? until : Math.min(until, instant(options.asOf, '--as-of', nowMs, true));
   if (untilMs < sinceMs) throw new CliError('--until is before --since', EXIT.usage);
   const { channel, issuer, holder } = options;
   const filters = {

@@ -12,9 +12,12 @@ import {
   type UpstreamStatus,
 } from '../../ops/status.js';
 import type { SubscribersStatus } from '../../ops/subscriber-status.js';
+import { seenBy } from '../../positions/as-of.js';
 import type { PositionEvent } from '../../positions/types.js';
+import { GLOBAL_EVENTS_FACTOR } from '../../state/retention.js';
 import { isSnapshotCorruptError } from '../../state/snapshot-corrupt-error.js';
 import type { Issuer } from '../../upstream/schemas.js';
+import { asOfMs } from '../as-of.js';
 import { withBudgetWait } from '../budget-wait.js';
 import type { CommandContext } from '../context.js';
 import { withApp } from '../context.js';
@@ -294,16 +297,33 @@ async function eventsIssuerId(app: App, argument: string): Promise<string> {
   }
 }
 
-/** `shortwatch events [ISSUER] [--limit N]`: the latest detected events, newest first. */
+/**
+ * The newest `limit` events of the log (one issuer's or all), or with `asOf` the newest of those
+ * shortwatch had seen by then (detected at or before it), read from as far back as the log keeps.
+ */
+async function eventsSeen(
+  app: App,
+  issuerId: string | undefined,
+  limit: number,
+  asOf: string | undefined,
+): Promise<PositionEvent[]> {
+  if (asOf === undefined) return app.ctx.eventLog.recent({ issuerId, limit });
+  const atMs = asOfMs(asOf, app.ctx.now().getTime());
+  const kept = app.settings.config.poll.eventsKept * (issuerId === undefined ? GLOBAL_EVENTS_FACTOR : 1);
+  const events = await app.ctx.eventLog.recent({ issuerId, limit: kept });
+  return events.filter((event) => seenBy(event, atMs)).slice(0, limit);
+}
+
+/** `shortwatch events [ISSUER] [--limit N] [--as-of T]`: the latest detected events, newest first. */
 export async function eventsCommand(
   ctx: CommandContext,
   issuer: string | undefined,
-  options: { limit: string; json?: boolean },
+  options: { limit: string; json?: boolean; asOf?: string },
 ): Promise<void> {
   const limit = parseCount(options.limit, '--limit');
   await withApp(ctx, async (app) => {
     const issuerId = issuer ? await eventsIssuerId(app, issuer) : undefined;
-    const events = await app.ctx.eventLog.recent({ issuerId, limit });
+    const events = await eventsSeen(app, issuerId, limit, options.asOf);
     if (options.json) {
       ctx.out(JSON.stringify(events, null, 2));
       return;

@@ -3,6 +3,7 @@ import { displayText } from '../../channels/format.js';
 import { normaliseName } from '../../jobs/watchlist.js';
 import { lookupIssuer } from '../../lookup/issuer-lookup.js';
 import type { Issuer } from '../../upstream/schemas.js';
+import { asOfMs, printPositionsAsOf } from '../as-of.js';
 import { withBudgetWait } from '../budget-wait.js';
 import { type CommandContext, withApp } from '../context.js';
 import { CliError } from '../exit.js';
@@ -41,9 +42,14 @@ export async function issuersCommand(ctx: CommandContext, options: { search?: st
 export async function positionsCommand(
   ctx: CommandContext,
   issuer: string,
-  options: { all?: boolean },
+  options: { all?: boolean; asOf?: string },
 ): Promise<void> {
   await withApp(ctx, async (app) => {
+    // What shortwatch had seen at a time: its own state, no upstream request.
+    if (options.asOf !== undefined) {
+      await printPositionsAsOf(app, issuer, asOfMs(options.asOf, app.ctx.now().getTime()), ctx.out);
+      return;
+    }
     // A registers-only deployment: the registers' kept reads, as the console's Sources pages show them.
     if (app.settings.config.upstream === undefined) {
       for (const found of await registerPositions(app, issuer)) {

@@ -4,6 +4,7 @@ import { alertsSchema } from './alerts.js';
 import { budgetSchema } from './budget.js';
 import { channelsSchema } from './channels.js';
 import { deliverySchema } from './delivery.js';
+import { holdersSchema } from './holders.js';
 import { httpSchema } from './http.js';
 import { logSchema } from './log.js';
 import { opsSchema } from './ops.js';
@@ -24,6 +25,7 @@ const sections = z.strictObject({
   alerts: alertsSchema.prefault({}),
   watchlist: watchlistSchema,
   sources: sourcesSchema,
+  holders: holdersSchema.prefault({}),
   channels: channelsSchema,
   subscribers: subscribersSchema.optional(),
   delivery: deliverySchema.prefault({}),

@@ -15,7 +15,7 @@ export const retentionSchema = z
       .min(1_000)
       .default(250_000)
       .describe(
-        'Most attempt rows the record keeps, whatever their age: the oldest go first. About 510 bytes a row, so the default caps the record near 130 MB of Redis memory (docs/operations.md, "The record of sent messages").',
+        'Most attempt rows the record keeps, whatever their age: the oldest go first. About 660 bytes a row, so the default caps the record near 165 MB of Redis memory (docs/operations.md, "The record of sent messages").',
       ),
   })
   .describe('How long shortwatch keeps what it has told each channel.');

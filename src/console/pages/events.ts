@@ -1,5 +1,8 @@
 import type { App } from '../../app.js';
+import { seenBy } from '../../positions/as-of.js';
+import { HolderIdentities } from '../../positions/holder-identity.js';
 import { EVENT_KINDS, holderQueryMatches } from '../../positions/index.js';
+import { parseInstant } from '../../record/time-range.js';
 import { DeliveryRecord } from '../../state/delivery-record.js';
 import type { LoggedEvent } from '../../state/poll-commit.js';
 import { GLOBAL_EVENTS_FACTOR } from '../../state/retention.js';
@@ -20,6 +23,10 @@ export interface EventFilter {
   channel: string;
   /** `API` for the upstream's events, a register source's name for its events; empty: every source. */
   source: string;
+  /** `asOf` as typed (a date-time, a date: its end, a duration ago): what shortwatch had seen by then. */
+  asOf?: string;
+  /** `asOf` as epoch ms; absent when not given or not an instant. */
+  asOfMs?: number;
 }
 
 /** The source filter's value for the upstream API's events: upper-case, so never a source's name. */
@@ -37,27 +44,45 @@ const CLOCK_SLACK_MS = HOUR_MS;
 /** Record rows a page view reads at most (newest first), so it costs the same whatever the record holds. */
 const RECORD_ROWS_READ = 10_000;
 
-/** The filters of a query string. */
-export function filterOf(query: URLSearchParams): EventFilter {
+/** The filters of a query string; `asOf` is read against `nowMs` (a duration is that long before it). */
+export function filterOf(query: URLSearchParams, nowMs = 0): EventFilter {
   const get = (name: string) => (query.get(name) ?? '').trim();
+  const asOf = get('asOf');
+  const asOfMs = asOf === '' ? undefined : parseInstant(asOf, nowMs, true);
   return {
     issuer: get('issuer'),
     holder: get('holder'),
     kind: get('kind'),
     channel: get('channel'),
     source: get('source'),
+    ...(asOf === '' ? {} : { asOf }),
+    ...(asOfMs === undefined ? {} : { asOfMs }),
   };
 }
 
-/** Whether a logged event passes the filters. */
-export function matches(logged: LoggedEvent, f: EventFilter): boolean {
+/**
+ * Whether a logged event passes the filters. A holder is a typed name, a holder key, or a holder
+ * identity (`lei:<LEI>`, an alias's canonical holder: the holder page links one) across registers.
+ */
+export function matches(
+  logged: LoggedEvent,
+  f: EventFilter,
+  holders: HolderIdentities = HolderIdentities.none,
+): boolean {
   const { event } = logged;
   if (f.issuer && event.issuer.id !== f.issuer) return false;
-  if (f.holder && event.holderKey !== f.holder && !holderQueryMatches(f.holder, event.holder)) return false;
+  if (f.holder && !holderPasses(f.holder, event, holders)) return false;
   if (f.kind && event.kind !== f.kind) return false;
   if (f.channel && !logged.routes.some((r) => r.channel === f.channel && r.verdict !== 'skip')) return false;
   if (f.source && (event.source ?? API_SOURCE) !== f.source) return false;
+  // As of a time: only what shortwatch had seen by then, whatever date the register gives it.
+  if (f.asOfMs !== undefined && !seenBy(event, f.asOfMs)) return false;
   return true;
+}
+
+function holderPasses(holder: string, event: LoggedEvent['event'], holders: HolderIdentities): boolean {
+  if (event.holderKey === holder || holderQueryMatches(holder, event.holder)) return true;
+  return event.aggregate === undefined && holders.keyOf(event) === holders.resolve(holder);
 }
 
 /**
@@ -69,7 +94,8 @@ export async function loadTimeline(app: App, filter: EventFilter): Promise<Timel
   const logged = filter.issuer
     ? await app.ctx.eventLog.recentLogged({ issuerId: filter.issuer, limit })
     : await app.ctx.eventLog.recentLogged({ limit });
-  const shown = logged.filter((l) => matches(l, filter)).slice(0, SHOWN);
+  const holders = new HolderIdentities(app.settings.config.holders.aliases);
+  const shown = logged.filter((l) => matches(l, filter, holders)).slice(0, SHOWN);
   const oldest = shown.at(-1);
   if (!oldest) return [];
   const since = Date.parse(oldest.event.detectedAt) - CLOCK_SLACK_MS;
@@ -125,6 +151,7 @@ function filterForm(f: EventFilter, channels: readonly string[], sources: readon
 <label>Kind<select name="kind">${option('', 'any', f.kind)}${EVENT_KINDS.map((k) => option(k, k, f.kind))}</select></label>
 <label>Channel<select name="channel">${option('', 'any', f.channel)}${channels.map((c) => option(c, c, f.channel))}</select></label>
 ${sources.length > 0 ? html`<label>Source<select name="source">${option('', 'any', f.source)}${option(API_SOURCE, 'upstream API', f.source)}${sources.map((s) => option(s, `register ${s}`, f.source))}</select></label>` : ''}
+<label>As of<input name="asOf" value="${f.asOf ?? ''}" placeholder="2026-11-01T09:00Z, 2026-11-01, 2d"></label>
 <button>Show</button> <a href="/events">clear</a></fieldset></form>`;
 }
 
@@ -134,14 +161,20 @@ export function renderTimeline(
   f: EventFilter,
   options: { channels: readonly string[]; sources: readonly string[] },
 ): SafeHtml {
-  return html`${filterForm(f, options.channels, options.sources)}
+  const asOf =
+    f.asOf === undefined
+      ? ''
+      : f.asOfMs === undefined
+        ? html`<p class="bad">"${f.asOf}" is not a date, a date-time or a duration: every event shown.</p>`
+        : html`<p>As of ${new Date(f.asOfMs).toISOString()}: only what shortwatch had seen by then (detected at or before it), whatever date the register gives.</p>`;
+  return html`${filterForm(f, options.channels, options.sources)}${asOf}
 <p class="muted">${entries.length} events${entries.length === SHOWN ? ` (the newest ${SHOWN})` : ''}, newest first. Each channel line says where the event went, or why not (the routing verdict kept with the event).</p>
 ${entries.length > 0 ? html`<table><thead><tr><th>Detected</th><th>Issuer</th><th>Holder</th><th>Kind</th><th>Change</th><th>Channels</th></tr></thead><tbody>${entries.map(entryRow)}</tbody></table>` : html`<p class="muted">no event matches</p>`}`;
 }
 
 /** GET /events. */
 export async function eventsPage(ctx: PageContext): Promise<PageResult> {
-  const filter = filterOf(ctx.query);
+  const filter = filterOf(ctx.query, ctx.app.ctx.now().getTime());
   const entries = await loadTimeline(ctx.app, filter);
   const { config } = ctx.app.settings;
   const channels = config.channels.map((c) => c.name);

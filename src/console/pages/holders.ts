@@ -1,7 +1,11 @@
+import { seenBy } from '../../positions/as-of.js';
+import { HolderIdentities } from '../../positions/holder-identity.js';
 import type { PositionEvent } from '../../positions/types.js';
+import { parseInstant } from '../../record/time-range.js';
 import { GLOBAL_EVENTS_FACTOR } from '../../state/retention.js';
 import { chartLegend, stepChart } from '../chart/step-chart.js';
 import { holderSeries } from '../data/holder-series.js';
+import { positionsAsOf } from '../data/positions-as-of.js';
 import { allPositionsByHolder, type HolderPosition } from '../data/watched-positions.js';
 import { displayText, formatPercent, formatTime } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
@@ -11,7 +15,8 @@ import { deltaText, fromText, issuerLink, kindText, originTags, toText } from '.
 
 /** GET /holders: every holder with a disclosed short in a watched issuer, most positions first. */
 export async function holdersPage(ctx: PageContext): Promise<PageResult> {
-  const byHolder = await allPositionsByHolder(ctx.app);
+  const identities = holderIdentities(ctx.app);
+  const byHolder = await allPositionsByHolder(ctx.app, identities);
   const rows = [...byHolder]
     .map(([key, list]) => ({ key, list, total: list.reduce((sum, p) => sum + p.value, 0) }))
     .sort((a, b) => b.list.length - a.list.length || b.total - a.total);
@@ -19,7 +24,7 @@ export async function holdersPage(ctx: PageContext): Promise<PageResult> {
 <table><thead><tr><th>Holder</th><th class="num">Issuers</th><th>Largest positions</th></tr></thead><tbody>${rows.map(
     (
       r,
-    ) => html`<tr><td><a href="${paths.holder(r.key)}">${displayText(r.list[0]?.holder ?? r.key)}</a></td><td class="num">${r.list.length}</td>
+    ) => html`<tr><td><a href="${paths.holder(r.key)}">${displayText(identities.nameOf(r.key) ?? r.list[0]?.holder ?? r.key)}</a></td><td class="num">${r.list.length}</td>
 <td>${[...r.list]
       .sort((a, b) => b.value - a.value)
       .slice(0, 4)
@@ -79,12 +84,52 @@ ${changes.length > 0 ? html`<table><thead><tr><th>Detected</th><th>Issuer</th><t
 <p><a href="${paths.events({ holder: data.key })}">These events with where they were delivered</a></p>`;
 }
 
-/** GET /holders/:key (a holder key, as alerts and mutes match holders). */
+/** The page's `asOf` query (a date-time, a date: its end, a duration ago) as epoch ms, if given and valid. */
+function asOfOf(ctx: PageContext): number | undefined {
+  const text = ctx.query.get('asOf')?.trim() ?? '';
+  return text === '' ? undefined : parseInstant(text, ctx.app.ctx.now().getTime(), true);
+}
+
+/** Positions grouped by holder identity. */
+function groupByIdentity(
+  positions: readonly HolderPosition[],
+  identities: HolderIdentities,
+): Map<string, HolderPosition[]> {
+  const byHolder = new Map<string, HolderPosition[]>();
+  for (const position of positions) {
+    const key = identities.keyOf(position);
+    byHolder.set(key, [...(byHolder.get(key) ?? []), position]);
+  }
+  return byHolder;
+}
+
+/** The deployment's holder identities (`holders.aliases`), as routing reads them. */
+function holderIdentities(app: PageContext['app']): HolderIdentities {
+  return new HolderIdentities(app.settings.config.holders.aliases);
+}
+
+/**
+ * GET /holders/:key: one holder across registers. The key is a holder identity (`lei:<LEI>`, an alias's
+ * canonical holder, a holder key) or any holder key of it, as an event links it: the page shows the
+ * identity that key belongs to, every position and logged change of it whatever the register.
+ */
 export async function holderPage(ctx: PageContext, key: string): Promise<PageResult> {
   const { app } = ctx;
-  const positions = (await allPositionsByHolder(app)).get(key) ?? [];
+  const identities = holderIdentities(app);
+  const asOf = asOfOf(ctx);
+  const byHolder =
+    asOf === undefined
+      ? await allPositionsByHolder(app, identities)
+      : groupByIdentity(await positionsAsOf(app, asOf), identities);
   const limit = app.settings.config.poll.eventsKept * GLOBAL_EVENTS_FACTOR;
-  const events = (await app.ctx.eventLog.recent({ limit })).filter((e) => e.holderKey === key);
+  const logged = (await app.ctx.eventLog.recent({ limit })).filter(
+    (e) => e.aggregate === undefined && (asOf === undefined || seenBy(e, asOf)),
+  );
+  const named =
+    [...byHolder.values()].flat().find((p) => p.holderKey === key) ?? logged.find((e) => e.holderKey === key);
+  const identity = named === undefined ? identities.resolve(key) : identities.keyOf(named);
+  const positions = byHolder.get(identity) ?? [];
+  const events = logged.filter((e) => identities.keyOf(e) === identity);
   if (positions.length === 0 && events.length === 0) {
     return page(
       { title: 'No such holder', section: '/holders' },
@@ -92,7 +137,11 @@ export async function holderPage(ctx: PageContext, key: string): Promise<PageRes
       404,
     );
   }
-  const name = positions[0]?.holder ?? events[0]?.holder ?? key;
-  const data = { key, name, positions, events, nowMs: app.ctx.now().getTime() };
-  return page({ title: displayText(name), section: '/holders' }, renderHolder(data));
+  const name = identities.nameOf(identity) ?? positions[0]?.holder ?? events[0]?.holder ?? key;
+  const data = { key: identity, name, positions, events, nowMs: asOf ?? app.ctx.now().getTime() };
+  const note =
+    asOf === undefined
+      ? ''
+      : html`<p>As of ${new Date(asOf).toISOString()}: what shortwatch had seen by then, whatever date the register gives.</p>`;
+  return page({ title: displayText(name), section: '/holders' }, html`${note}${renderHolder(data)}`);
 }

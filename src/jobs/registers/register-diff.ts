@@ -176,14 +176,27 @@ function issuerDiff(
     onFirstSeen: input.listedBefore?.has(key) === false ? 'alert' : input.onFirstSeen,
   });
   // A late filing is told so: the disclosure carries the date its holder filed it, where the register says.
-  const events = diff.events.map((event) => ({
-    ...event,
-    current: withFiling(
-      event.current,
-      issuer?.positions.find((p) => p.holderKey === event.holderKey),
-    ),
-  }));
+  const events = diff.events.map((event) => {
+    const lei = holderLeiOf(issuer, event.holderKey);
+    return {
+      ...event,
+      ...(lei === undefined ? {} : { holderLei: lei }),
+      current: withFiling(
+        event.current,
+        issuer?.positions.find((p) => p.holderKey === event.holderKey),
+      ),
+    };
+  });
   return { key, name, previous, diff: { ...diff, events } };
+}
+
+/**
+ * The holder's LEI where the register gives it (France): from its position, or for a close from the
+ * history rows the file keeps (the ended notification still names it).
+ */
+function holderLeiOf(issuer: RegisterIssuer | undefined, key: string): string | undefined {
+  const rows = [...(issuer?.positions ?? []), ...[...(issuer?.history ?? [])].reverse()];
+  return rows.find((p) => p.holderKey === key && p.holderLei !== undefined)?.holderLei;
 }
 
 /** The disclosure with the date its holder filed it, where the register says (a late filing is told so). */
