@@ -1,8 +1,8 @@
-import { editDistance } from '../jobs/watchlist.js';
 import { holderKey } from '../positions/holder-key.js';
 import { holderMatches } from '../routing/match-keys.js';
 import type { EventLog } from '../state/event-log.js';
 import type { SnapshotStore } from '../state/snapshot-store.js';
+import { editDistance } from '../text/edit-distance.js';
 
 // Which holders exist, for judging a holders filter or a holder mute. The upstream has no holder list, and
 // asking it for every issuer's positions would spend the budget, so the source is what this deployment

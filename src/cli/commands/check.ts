@@ -1,6 +1,6 @@
 import type { App } from '../../app.js';
 import type { Plan } from '../../budget/index.js';
-import { type ConfigIssue, isConfigError } from '../../config/config-error.js';
+import { type ConfigIssue, formatIssue, isConfigError } from '../../config/config-error.js';
 import type { Config } from '../../config/schema.js';
 import { isUnresolvedSecretError } from '../../config/unresolved-secret.js';
 import { describeWatchlist, planFor } from '../../jobs/plan-for.js';
@@ -73,7 +73,7 @@ interface CheckOutput {
  * Without `upstream` (registers only) there is no plan, key or issuer list to check: one line says so.
  */
 export async function checkCommand(ctx: CommandContext, options: { offline?: boolean }): Promise<number> {
-  const out = checkOutput(ctx.out);
+  const out = checkOutput(ctx.out, ctx.configFile);
   const problems = configIssues(ctx.config);
   const whole = isWholeDirectory(ctx.config.watchlist);
   if (problems.length === 0) out.ok(`config ${ctx.configFile}: ${describeConfig(ctx.config)}`);
@@ -270,7 +270,7 @@ function planOrUndefined(ctx: CommandContext): Plan | undefined {
   }
 }
 
-function checkOutput(print: (text: string) => void): CheckOutput {
+function checkOutput(print: (text: string) => void, file: string): CheckOutput {
   let failures = 0;
   let problems = 0;
   return {
@@ -283,7 +283,7 @@ function checkOutput(print: (text: string) => void): CheckOutput {
     },
     problem: (issue) => {
       problems += 1;
-      print(`FAIL  ${issue.path ? `${issue.path}: ` : ''}${issue.message}`);
+      print(`FAIL  ${formatIssue(file, issue)}`);
     },
     exitCode: () => (problems > 0 ? EXIT.usage : failures > 0 ? EXIT.failure : EXIT.ok),
   };
