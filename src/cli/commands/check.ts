@@ -11,6 +11,7 @@ import {
   type WatchedIssuer,
   watchEntries,
 } from '../../jobs/watchlist.js';
+import { verifyChannel } from '../../preflight/channel-reach.js';
 import { filterHolderReview } from '../../preflight/filter-references.js';
 import { readKnownHolders } from '../../preflight/known-holders.js';
 import { configIssues, directoryIssues } from '../../preflight/preflight.js';
@@ -108,14 +109,7 @@ async function checkWithApp(
   const eviction = await checkEvictionPolicy(app.redis);
   (eviction.state === 'noeviction' ? out.ok : out.warn)(describeEvictionPolicy(eviction));
   await checkTopology(ctx, app, out);
-  for (const [name, sender] of app.settings.senders) {
-    try {
-      out.ok(`channel ${name}: ${await sender.verify()}`);
-    } catch (error) {
-      if (isUnresolvedSecretError(error)) out.skip(`channel ${name}: not verified without its secret`);
-      else out.fail(`channel ${name}: ${describeFailure(error).message}`);
-    }
-  }
+  await checkChannels(ctx.config, app, out);
   if (!options.offline) await checkSources(ctx.config.sources, out);
   // The upstream check spends from the budget's ledger, a write; the holders are read for a start that cannot run.
   if (!writable) {
@@ -130,6 +124,28 @@ async function checkWithApp(
       ? resolveWatchlist(ctx.config.watchlist, null).watched
       : checkWatchlist(ctx, directory, out);
   await checkHolders(ctx, app, watched, out);
+}
+
+/**
+ * Every channel proven reachable without sending (preflight/channel-reach.ts), side by side so the
+ * whole takes one channel's bound, then told in the config's order.
+ */
+async function checkChannels(config: Config, app: App, out: CheckOutput): Promise<void> {
+  const verified = await Promise.all(
+    config.channels.map(async (channel) => {
+      const sender = app.settings.senders.get(channel.name);
+      if (sender === undefined) return () => out.skip(`channel ${channel.name}: no sender`);
+      try {
+        const what = await verifyChannel(channel, sender);
+        return () => out.ok(`channel ${channel.name}: ${what}`);
+      } catch (error) {
+        if (isUnresolvedSecretError(error))
+          return () => out.skip(`channel ${channel.name}: not verified without its secret`);
+        return () => out.fail(`channel ${channel.name}: ${describeFailure(error).message}`);
+      }
+    }),
+  );
+  for (const tell of verified) tell();
 }
 
 /** Whether Redis takes the deployment's writes, as `start` proves it first (state/redis-writable.ts). */
