@@ -11,11 +11,18 @@ import {
   type WatchedIssuer,
   watchEntries,
 } from '../../jobs/watchlist.js';
+import { holderStores } from '../../lookup/holder-lookup.js';
 import { verifyChannel } from '../../preflight/channel-reach.js';
 import { filterHolderReview } from '../../preflight/filter-references.js';
-import { readKnownHolders } from '../../preflight/known-holders.js';
+import {
+  filtersNameHolders,
+  gatherHolders,
+  type HolderKnowledge,
+  unjudgedSources,
+} from '../../preflight/holder-sources.js';
 import { configIssues, directoryIssues } from '../../preflight/preflight.js';
 import { inspectTopology } from '../../preflight/redis-topology.js';
+import type { RegisterSnapshot } from '../../sources/types.js';
 import { keyRoot } from '../../state/keys.js';
 import { checkEvictionPolicy, describeEvictionPolicy } from '../../state/redis-eviction.js';
 import { assertWritable } from '../../state/redis-writable.js';
@@ -110,7 +117,9 @@ async function checkWithApp(
   (eviction.state === 'noeviction' ? out.ok : out.warn)(describeEvictionPolicy(eviction));
   await checkTopology(ctx, app, out);
   await checkChannels(ctx.config, app, out);
-  if (!options.offline) await checkSources(ctx.config.sources, out);
+  const reads = options.offline
+    ? new Map<string, RegisterSnapshot>()
+    : await checkSources(ctx.config.sources, out);
   // The upstream check spends from the budget's ledger, a write; the holders are read for a start that cannot run.
   if (!writable) {
     out.skip('upstream and filter holders: Redis takes no writes (above)');
@@ -123,7 +132,7 @@ async function checkWithApp(
     directory === undefined
       ? resolveWatchlist(ctx.config.watchlist, null).watched
       : checkWatchlist(ctx, directory, out);
-  await checkHolders(ctx, app, watched, out);
+  await checkHolders(ctx, app, { watched, reads }, out);
 }
 
 /**
@@ -160,30 +169,42 @@ async function checkWrites(ctx: CommandContext, app: App, out: CheckOutput): Pro
   }
 }
 
-/** The filters' holders against the holders stored (preflight/filter-references.ts), as `start` judges them. */
+/**
+ * The filters' holders against every source that names holders (preflight/holder-sources.ts): the stored
+ * snapshots and event log, and the registers' files as just read (`--offline`: as stored), as `start`
+ * judges them. What could not be consulted (the upstream before its first sweep) is a WARN.
+ */
 async function checkHolders(
   ctx: CommandContext,
   app: App,
-  watched: readonly WatchedIssuer[],
+  at: { watched: readonly WatchedIssuer[]; reads: ReadonlyMap<string, RegisterSnapshot> },
   out: CheckOutput,
 ): Promise<void> {
-  const named = ctx.config.channels.some(
-    (c) => (c.filter.holders?.length ?? 0) + (c.filter.excludeHolders?.length ?? 0) > 0,
-  );
-  if (!named) return;
-  const known = await readKnownHolders(
-    app.ctx,
-    watched.map((issuer) => issuer.id),
-  );
-  if (known.length === 0) {
-    out.warn('filter holders not checked: no snapshot or event is stored yet (the first sweep stores them)');
+  if (!filtersNameHolders(ctx.config)) return;
+  const stores = holderStores(app.ctx);
+  const ids = at.watched.map((issuer) => issuer.id);
+  const knowledge = await gatherHolders(ctx.config, stores, ids, { fresh: at.reads });
+  const gaps = unjudgedSources(ctx.config, knowledge);
+  if (knowledge.holders.length === 0) {
+    out.warn(`filter holders not checked: nothing names a holder yet: ${gaps ?? 'no source'}`);
     return;
   }
-  const { issues, warnings } = filterHolderReview(ctx.config, known);
+  const { issues, warnings } = filterHolderReview(ctx.config, knowledge.holders);
   for (const issue of issues) out.problem(issue);
   for (const warning of warnings) out.warn(`${warning.path}: ${warning.message}`);
+  if (gaps !== undefined) out.warn(`filter holders not checked against ${gaps}`);
   if (issues.length + warnings.length === 0)
-    out.ok(`filter holders: each names one of the ${known.length} holders stored`);
+    out.ok(
+      `filter holders: each names one of the ${knowledge.holders.length} holders known (${holderSources(knowledge)})`,
+    );
+}
+
+/** Where the known holders came from, in words. */
+function holderSources(knowledge: HolderKnowledge): string {
+  const parts: string[] = [];
+  if (knowledge.fromUpstream > 0) parts.push('snapshots and event log');
+  if (knowledge.registers.length > 0) parts.push(`register ${knowledge.registers.join(', ')}`);
+  return parts.join(', ');
 }
 
 /** The topology reached (single, Sentinel, Cluster), each node's role, and what would lose data. */
