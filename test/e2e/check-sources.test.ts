@@ -61,11 +61,8 @@ describe('check reads each register source once', () => {
   // deployment too: nothing is stored under this stack's prefix, so the AFM file read now is what knows
   // Marshall Wace. The upstream's holders cannot be known without spending a request per issuer: a WARN.
   const afm = () => ({ name: 'afm', kind: 'afm-current', url: server.url('/afm.csv'), watchlist: 'all' });
-  const holding = (holders: string[]) => {
-    const config = withChannelPatch('desk', { filter: { holders } })({
-      ...stack.configObject,
-      sources: [afm()],
-    });
+  const holding = (holders: string[], sources = [afm()]) => {
+    const config = withChannelPatch('desk', { filter: { holders } })({ ...stack.configObject, sources });
     stack.writeConfig(config);
   };
 
@@ -90,6 +87,16 @@ describe('check reads each register source once', () => {
     expect(stdout).toMatch(
       /^ok {4}filter holders: each names one of the \d+ holders known \(register afm\)$/m,
     );
+    expect(code, stdout).toBe(0);
+  });
+
+  it('a fresh API deployment without registers: nothing names a holder yet, a WARN (exit 0), not a pass', async () => {
+    holding(['Marshal Wace'], []);
+    const { code, stdout } = await runShortwatch(['check', '--config', stack.configPath]);
+    expect(stdout).toMatch(
+      /^WARN {2}filter holders not checked: nothing names a holder yet: the upstream's holders \(none stored before the first sweep; asking would spend a request per issuer\)$/m,
+    );
+    expect(stdout, stdout).not.toMatch(/^ok {4}filter holders/m);
     expect(code, stdout).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
+import { connect, createServer as createTcpServer, type Socket, type Server as TcpServer } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isHostUnreachableError, type ReachStep } from '../../src/channels/reach-host.js';
@@ -34,6 +35,34 @@ function channel(fields: Record<string, unknown>) {
   return channelSchema.parse({ name: 'desk', ...signing, ...fields });
 }
 
+/**
+ * A port whose SYNs go unanswered: a child process listens with a backlog of 1 (0 is Node's default, 511)
+ * and then blocks its event loop, so it never accepts; two connections fill the kernel's queue, and the
+ * next connect hangs.
+ */
+async function blackHole(): Promise<{ port: number; child: ChildProcess; fillers: Socket[] }> {
+  const script = [
+    "const s = require('node:net').createServer();",
+    "s.listen({ port: 0, host: '127.0.0.1', backlog: 1 }, () => {",
+    "  require('node:fs').writeSync(1, String(s.address().port) + '\\n');",
+    '  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60000);',
+    '});',
+  ].join('\n');
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve) =>
+    child.stdout?.once('data', (d) => resolve(Number(String(d).trim()))),
+  );
+  const fillers: Socket[] = [];
+  for (const _ of [1, 2]) {
+    fillers.push(
+      await new Promise<Socket>((resolve) => {
+        const socket = connect(port, '127.0.0.1', () => resolve(socket));
+      }),
+    );
+  }
+  return { port, child, fillers };
+}
+
 async function listening<T extends Server | TcpServer>(server: T): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const address = server.address();
@@ -49,14 +78,17 @@ describe('verifyChannel: a channel proven reachable without sending, or the step
   const silent = createTcpServer(() => {});
   const http = createHttpServer((_, response) => response.end('never asked'));
   let requests = 0;
-  let ports: { expired: number; silent: number; http: number; closed: number };
+  let ports: { expired: number; silent: number; http: number; closed: number; hole: number };
   let smtp: SmtpStub;
+  let hole: Awaited<ReturnType<typeof blackHole>>;
 
   beforeAll(async () => {
     http.on('request', () => {
       requests += 1;
     });
+    hole = await blackHole();
     ports = {
+      hole: hole.port,
       expired: await listening(expired),
       silent: await listening(silent),
       http: await listening(http),
@@ -74,6 +106,8 @@ describe('verifyChannel: a channel proven reachable without sending, or the step
       if ('closeAllConnections' in server) server.closeAllConnections();
     }
     await smtp.close();
+    for (const socket of hole.fillers) socket.destroy();
+    hole.child.kill();
   });
 
   const cases: {
@@ -93,6 +127,12 @@ describe('verifyChannel: a channel proven reachable without sending, or the step
       fields: () => ({ kind: 'webhook', url: `http://127.0.0.1:${ports.closed}/hook` }),
       step: 'tcp',
       message: () => `TCP connect to 127.0.0.1:${ports.closed} refused: nothing listens there (ECONNREFUSED)`,
+    },
+    {
+      name: 'a webhook host that never answers the TCP handshake',
+      fields: () => ({ kind: 'webhook', url: `http://127.0.0.1:${ports.hole}/hook` }),
+      step: 'tcp',
+      message: () => `TCP connect to 127.0.0.1:${ports.hole} timed out after 0.3s`,
     },
     {
       name: 'a webhook host whose certificate has expired',
