@@ -4,6 +4,7 @@ import { readSource } from '../sources/read-source.js';
 import type { RegisterSnapshot } from '../sources/types.js';
 import type { EventLog } from '../state/event-log.js';
 import type { SnapshotStore } from '../state/snapshot-store.js';
+import { TimedOutError, within } from '../time/within.js';
 import {
   type KnownHolder,
   mergeHolders,
@@ -41,10 +42,24 @@ export function filtersNameHolders(config: Config): boolean {
   );
 }
 
-/** One register read whole (no validators, nothing stored); undefined when it would not be read. */
+/**
+ * How long a start waits for a register never read yet: a slow register must not hold a start for its
+ * whole fetch timeout (60 s by default). Past it the register's holders are told as not checked.
+ */
+const START_READ_MS = 20_000;
+
+/**
+ * One register read whole (no validators, nothing stored) within {@link START_READ_MS}; undefined when it
+ * would not be read or took longer (the register daemon reads it again at once, and says why).
+ */
 export async function readRegisterOnce(source: RegisterSourceConfig): Promise<RegisterSnapshot | undefined> {
-  const read = await readSource(source, undefined);
-  return read.status === 'read' ? read.snapshot : undefined;
+  try {
+    const read = await within(readSource(source, undefined), START_READ_MS, `register ${source.name}`);
+    return read.status === 'read' ? read.snapshot : undefined;
+  } catch (error) {
+    if (error instanceof TimedOutError) return undefined;
+    throw error;
+  }
 }
 
 /**
