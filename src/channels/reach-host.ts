@@ -13,6 +13,8 @@ export interface HostTarget {
   host: string;
   port: number;
   tls: boolean;
+  /** An SMTP server on a plain port: when it offers STARTTLS (nodemailer then upgrades), its TLS is checked. */
+  smtpStartTls?: boolean;
 }
 
 /** The step of reaching a host that failed. */
@@ -125,6 +127,45 @@ async function openTcp(target: HostTarget, addresses: string[], timeoutMs: numbe
   return bounded(opened, timeoutMs, timedOut, () => socket.destroy());
 }
 
+/** The next SMTP reply on `socket`: its lines up to the last (`250 …`, after any `250-…`). */
+function smtpReply(socket: Socket): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+      const lines = text.split('\r\n');
+      const last = lines.findIndex((line) => /^\d{3}(?: |$)/.test(line));
+      if (last < 0) return;
+      socket.off('data', onData);
+      socket.off('close', onClose);
+      resolve(lines.slice(0, last + 1));
+    };
+    const onClose = () => reject(new Error('closed'));
+    socket.on('data', onData);
+    socket.once('close', onClose);
+  });
+}
+
+/**
+ * On a plain SMTP port: the greeting, EHLO and, when the server offers it, STARTTLS, so its certificate
+ * is checked as nodemailer's upgrade will. True when TLS is to follow on the socket.
+ */
+async function startTls(socket: Socket, timeoutMs: number): Promise<boolean> {
+  const talk = async () => {
+    const greeting = await smtpReply(socket);
+    if (!greeting.at(-1)?.startsWith('220')) return false;
+    socket.write('EHLO shortwatch-check\r\n');
+    const hello = await smtpReply(socket);
+    if (!hello.some((line) => /^250[- ]STARTTLS\b/i.test(line))) return false;
+    socket.write('STARTTLS\r\n');
+    return (await smtpReply(socket)).at(-1)?.startsWith('220') === true;
+  };
+  // A slow greeting or a reply the probe cannot follow is left to the SMTP verify that comes next, with
+  // nodemailer's own longer greeting wait: it names what went wrong.
+  const gaveUp = () => new Error('no STARTTLS answer in time');
+  return bounded(talk(), timeoutMs, gaveUp).catch(() => false);
+}
+
 /** The TLS handshake over `socket`, checking the certificate against the host name as a send would. */
 async function handshake(target: HostTarget, socket: Socket, timeoutMs: number): Promise<void> {
   const servername = isIP(target.host) === 0 ? target.host : undefined;
@@ -159,9 +200,11 @@ export async function reachHost(target: HostTarget, timeoutMs: number): Promise<
   const addresses = await resolve(target.host, timeoutMs);
   const socket = await openTcp(target, addresses, timeoutMs);
   try {
-    if (target.tls) await handshake(target, socket, timeoutMs);
+    const upgraded = target.smtpStartTls === true && (await startTls(socket, timeoutMs));
+    if (target.tls || upgraded) await handshake(target, socket, timeoutMs);
+    const tls = target.tls ? ', TLS certificate valid' : upgraded ? ', STARTTLS certificate valid' : '';
+    return `${target.host}:${target.port} reached${tls}`;
   } finally {
     socket.destroy();
   }
-  return `${target.host}:${target.port} reached${target.tls ? ', TLS certificate valid' : ''}`;
 }

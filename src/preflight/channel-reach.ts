@@ -49,7 +49,12 @@ function smtpTarget(config: EmailConfig): HostTarget | undefined {
     }
   }
   const tls = config.secure === true;
-  return { host: config.host ?? 'localhost', port: config.port ?? (tls ? 465 : 587), tls };
+  return {
+    host: config.host ?? 'localhost',
+    port: config.port ?? (tls ? 465 : 587),
+    tls,
+    smtpStartTls: !tls,
+  };
 }
 
 /** The host a channel connects to when it sends; none for the console. */

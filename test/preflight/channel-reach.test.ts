@@ -172,6 +172,31 @@ describe('verifyChannel: a channel proven reachable without sending, or the step
     expect(requests).toBe(0);
   });
 
+  it('an SMTP server whose STARTTLS certificate has expired: the TLS step fails before any AUTH', async () => {
+    const tls = await startSmtpStub({
+      disabledCommands: [],
+      key: fixture('expired-localhost.key'),
+      cert: fixture('expired-localhost.pem'),
+    });
+    try {
+      const config = emailConfig({ host: 'localhost', port: tls.port });
+      const sender = createSender(config, deps);
+      const failure = await verifyChannel(config, sender, LIMITS).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      if (!isHostUnreachableError(failure))
+        throw new Error(`expected a HostUnreachableError, got ${String(failure)}`);
+      expect(failure.step).toBe('tls');
+      expect(failure.message).toBe(
+        `TLS with localhost:${tls.port}: certificate has expired (CERT_HAS_EXPIRED)`,
+      );
+      await sender.close();
+    } finally {
+      await tls.close();
+    }
+  });
+
   it('an SMTP server that refuses the password: the host is reached, AUTH fails with its 535', async () => {
     const config = emailConfig({
       host: '127.0.0.1',
