@@ -13,13 +13,6 @@ import {
 } from '../../jobs/watchlist.js';
 import { holderStores } from '../../lookup/holder-lookup.js';
 import { verifyChannel } from '../../preflight/channel-reach.js';
-import { filterHolderReview } from '../../preflight/filter-references.js';
-import {
-  filtersNameHolders,
-  gatherHolders,
-  type HolderKnowledge,
-  unjudgedSources,
-} from '../../preflight/holder-sources.js';
 import { configIssues, directoryIssues } from '../../preflight/preflight.js';
 import { inspectTopology } from '../../preflight/redis-topology.js';
 import type { RegisterSnapshot } from '../../sources/types.js';
@@ -32,6 +25,7 @@ import type { CommandContext } from '../context.js';
 import { withApp } from '../context.js';
 import { describeFailure, EXIT } from '../exit.js';
 import { describeChannelDuty } from './check-channels.js';
+import { checkHolders } from './check-holders.js';
 import { checkSources } from './check-sources.js';
 
 /** Where notices go without an ops channel (state/notice-routing.ts), told by `check`. */
@@ -132,7 +126,7 @@ async function checkWithApp(
     directory === undefined
       ? resolveWatchlist(ctx.config.watchlist, null).watched
       : checkWatchlist(ctx, directory, out);
-  await checkHolders(ctx, app, { watched, reads }, out);
+  await checkHolders(ctx.config, holderStores(app.ctx), { watched, reads }, out);
 }
 
 /**
@@ -167,44 +161,6 @@ async function checkWrites(ctx: CommandContext, app: App, out: CheckOutput): Pro
     out.fail(describeFailure(error).message);
     return false;
   }
-}
-
-/**
- * The filters' holders against every source that names holders (preflight/holder-sources.ts): the stored
- * snapshots and event log, and the registers' files as just read (`--offline`: as stored), as `start`
- * judges them. What could not be consulted (the upstream before its first sweep) is a WARN.
- */
-async function checkHolders(
-  ctx: CommandContext,
-  app: App,
-  at: { watched: readonly WatchedIssuer[]; reads: ReadonlyMap<string, RegisterSnapshot> },
-  out: CheckOutput,
-): Promise<void> {
-  if (!filtersNameHolders(ctx.config)) return;
-  const stores = holderStores(app.ctx);
-  const ids = at.watched.map((issuer) => issuer.id);
-  const knowledge = await gatherHolders(ctx.config, stores, ids, { fresh: at.reads });
-  const gaps = unjudgedSources(ctx.config, knowledge);
-  if (knowledge.holders.length === 0) {
-    out.warn(`filter holders not checked: nothing names a holder yet: ${gaps ?? 'no source'}`);
-    return;
-  }
-  const { issues, warnings } = filterHolderReview(ctx.config, knowledge.holders);
-  for (const issue of issues) out.problem(issue);
-  for (const warning of warnings) out.warn(`${warning.path}: ${warning.message}`);
-  if (gaps !== undefined) out.warn(`filter holders not checked against ${gaps}`);
-  if (issues.length + warnings.length === 0)
-    out.ok(
-      `filter holders: each names one of the ${knowledge.holders.length} holders known (${holderSources(knowledge)})`,
-    );
-}
-
-/** Where the known holders came from, in words. */
-function holderSources(knowledge: HolderKnowledge): string {
-  const parts: string[] = [];
-  if (knowledge.fromUpstream > 0) parts.push('snapshots and event log');
-  if (knowledge.registers.length > 0) parts.push(`register ${knowledge.registers.join(', ')}`);
-  return parts.join(', ');
 }
 
 /** The topology reached (single, Sentinel, Cluster), each node's role, and what would lose data. */
