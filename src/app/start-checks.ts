@@ -2,6 +2,7 @@ import { ConfigError } from '../config/config-error.js';
 import type { Config } from '../config/schema.js';
 import type { JobContext } from '../jobs/context.js';
 import { planFor } from '../jobs/plan-for.js';
+import { readRegisterOnce } from '../preflight/holder-sources.js';
 import { configIssues } from '../preflight/preflight.js';
 import { inspectTopology } from '../preflight/redis-topology.js';
 import {
@@ -12,6 +13,7 @@ import {
 import type { RedisClient } from '../state/redis-connection.js';
 import { checkEvictionPolicy, reportEvictionPolicy } from '../state/redis-eviction.js';
 import { assertWritable } from '../state/redis-writable.js';
+import { RegisterStore } from '../state/register-store.js';
 import type { Logger } from '../telemetry/logger.js';
 import { reconcileAccess } from './duties/access-notice.js';
 import type { LiveSettings } from './live-settings.js';
@@ -30,10 +32,16 @@ export async function preflight(
   return checkReferences(config, source, sources);
 }
 
-/** The stores the reference checks read, from a process's context (picked: a context's queues are a getter). */
-export function referenceStores(ctx: Pick<JobContext, 'directory' | 'snapshots' | 'eventLog' | 'logger'>) {
+/**
+ * The stores the reference checks read, from a process's context (picked: a context's queues are a
+ * getter), the register sources' stored reads, and a register read once when none is stored.
+ */
+export function referenceStores(
+  ctx: Pick<JobContext, 'directory' | 'snapshots' | 'eventLog' | 'logger' | 'redis' | 'prefix'>,
+) {
   const { directory, snapshots, eventLog, logger } = ctx;
-  return { directory, snapshots, eventLog, logger };
+  const registers = new RegisterStore(ctx.redis, ctx.prefix);
+  return { directory, snapshots, eventLog, logger, registers, readRegister: readRegisterOnce };
 }
 
 /** What a start checks and registers before its daemon runs. */

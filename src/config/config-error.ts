@@ -4,6 +4,20 @@ export interface ConfigIssue {
   message: string;
   /** The environment variable that was not set, when that is the problem. */
   variable?: string;
+  /** The line of the config file the problem is on (1-based), when it is known: unknown keys, YAML errors. */
+  line?: number;
+}
+
+/**
+ * One issue as a line: `file:12: channels[0].fliter: unknown key (did you mean filter?)` (the file and
+ * line first, as compilers print them, so an editor can jump there); a message of several lines (a YAML
+ * code frame) keeps them, indented under it.
+ */
+export function formatIssue(source: string, issue: ConfigIssue): string {
+  const at = issue.line === undefined ? '' : `${source}:${issue.line}: `;
+  const text = `${at}${issue.path ? `${issue.path}: ` : ''}${issue.message}`;
+  const [first, ...rest] = text.split('\n');
+  return [first, ...rest.map((line) => (line === '' ? '' : `    ${line}`))].join('\n');
 }
 
 /** Said once under a list naming unset variables: where shortwatch looks for them, and where it does not. */
@@ -20,7 +34,7 @@ export class ConfigError extends Error {
   ) {
     const hint = issues.some((i) => i.variable !== undefined) ? `\n${ENV_HINT}` : '';
     super(
-      `invalid config ${source}:\n${issues.map((i) => `  - ${i.path ? `${i.path}: ` : ''}${i.message}`).join('\n')}${hint}`,
+      `invalid config ${source}:\n${issues.map((i) => `  - ${formatIssue(source, i)}`).join('\n')}${hint}`,
     );
   }
 }

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { parseDocument } from 'yaml';
+import { type Document, isMap, isScalar, LineCounter, parseDocument, type YAMLError } from 'yaml';
 import { ConfigError, type ConfigIssue, formatKeyPath } from './config-error.js';
 import { type Interpolated, interpolate, type ReadText } from './interpolate.js';
+import { closestKey, keysAt } from './known-keys.js';
 import { type Config, configSchema } from './schema.js';
 
 /** Where the config comes from: `--config`, else `SHORTWATCH_CONFIG`, else `config/shortwatch.yaml`. */
@@ -23,20 +24,18 @@ export function parseConfig(
   readText: ReadText = (path) => readFileSync(path, 'utf8'),
   setAside: SetAside = (interpolated) => interpolated,
 ): Config {
-  const document = parseDocument(text, { prettyErrors: true });
-  if (document.errors.length > 0) {
-    throw new ConfigError(
-      source,
-      document.errors.map((e) => ({ path: '', message: `YAML: ${e.message.split('\n')[0]}` })),
-    );
-  }
-  const raw = document.toJS() ?? {};
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { prettyErrors: true, lineCounter });
+  if (document.errors.length > 0) throw new ConfigError(source, document.errors.map(yamlIssue));
+  const raw: unknown = document.toJS() ?? {};
   const { value, issues, unresolved } = setAside(interpolate(raw, env, readText));
   const result = configSchema.safeParse(value);
   const repeats = repeatsOf(unresolved);
   const schemaIssues: ConfigIssue[] = result.success
     ? []
-    : result.error.issues.filter((issue) => !repeats(issue)).flatMap(describeIssue);
+    : result.error.issues
+        .filter((issue) => !repeats(issue))
+        .flatMap((issue) => describeIssue(issue, { document, lineCounter, raw }));
   const all = [...issues, ...schemaIssues];
   if (all.length > 0 || !result.success) throw new ConfigError(source, all);
   return result.data;
@@ -75,9 +74,47 @@ function repeatsOf(unresolved: readonly PropertyKey[][]): (issue: ZodIssueLike) 
   };
 }
 
-function describeIssue(issue: ZodIssueLike): ConfigIssue[] {
+/**
+ * A YAML syntax error with its whole code frame (the lines and the caret under the fault), at its line:
+ * the frame is what lets a reader see the fault, so it is never cut.
+ */
+function yamlIssue(error: YAMLError): ConfigIssue {
+  // prettyErrors puts the position in the first line; the line is told as the issue's own.
+  const message = error.message.replace(/ at line \d+, column \d+:/, ':').trimEnd();
+  const line = error.linePos?.[0].line;
+  return { path: '', message: `YAML: ${message}`, ...(line === undefined ? {} : { line }) };
+}
+
+/** The parsed file a schema issue is placed in: its document, lines, and the value read. */
+interface ParsedFile {
+  document: Document;
+  lineCounter: LineCounter;
+  raw: unknown;
+}
+
+/** The line of `key` in the mapping at `path`, when the document has one there. */
+function keyLine(file: ParsedFile, path: readonly PropertyKey[], key: string): number | undefined {
+  const node = path.length === 0 ? file.document.contents : file.document.getIn(path, true);
+  if (!isMap(node)) return undefined;
+  const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === key);
+  const offset = isScalar(pair?.key) ? pair.key.range?.[0] : undefined;
+  return offset === undefined ? undefined : file.lineCounter.linePos(offset).line;
+}
+
+/** An unknown key at its line, with the key of the schema it most likely meant. */
+function unknownKey(file: ParsedFile, path: readonly PropertyKey[], key: string): ConfigIssue {
+  const meant = closestKey(key, keysAt(configSchema, path, file.raw));
+  const line = keyLine(file, path, key);
+  return {
+    path: formatKeyPath([...path, key]),
+    message: meant === undefined ? 'unknown key' : `unknown key (did you mean ${meant}?)`,
+    ...(line === undefined ? {} : { line }),
+  };
+}
+
+function describeIssue(issue: ZodIssueLike, file: ParsedFile): ConfigIssue[] {
   if (issue.code === 'unrecognized_keys' && issue.keys) {
-    return issue.keys.map((key) => ({ path: formatKeyPath([...issue.path, key]), message: 'unknown key' }));
+    return issue.keys.map((key) => unknownKey(file, issue.path, key));
   }
   const message = issue.message.endsWith('received undefined') ? 'is required' : issue.message;
   return [{ path: formatKeyPath(issue.path), message }];

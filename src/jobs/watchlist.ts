@@ -1,5 +1,6 @@
 import { displayText } from '../channels/format.js';
 import type { WatchEntry, Watchlist } from '../config/schema.js';
+import { editDistance } from '../text/edit-distance.js';
 import type { Issuer } from '../upstream/schemas.js';
 import { marketOf } from './observe/boundary.js';
 
@@ -141,20 +142,6 @@ function partDistance(target: string, candidate: string): number {
     best = Math.min(best, editDistance(target, candidate.slice(start, start + target.length)));
   }
   return best;
-}
-
-/** Levenshtein distance, two rows at a time. */
-export function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
 }
 
 /**

@@ -1,43 +1,62 @@
 import { displayText } from '../channels/format.js';
-import { resolveWatchlist, type WatchlistSetting } from '../jobs/watchlist.js';
+import type { Config } from '../config/schema.js';
+import { resolveWatchlist } from '../jobs/watchlist.js';
 import { holderKey, holderQueryMatches } from '../positions/index.js';
-import { closestHolders, isKnownHolder, readKnownHolders } from '../preflight/known-holders.js';
+import { gatherHolders, type HolderStores as KnownHolderStores } from '../preflight/holder-sources.js';
+import { closestHolders, isKnownHolder } from '../preflight/known-holders.js';
 import type { IssuerDirectory } from '../state/directory.js';
 import type { EventLog } from '../state/event-log.js';
+import type { RedisClient } from '../state/redis-connection.js';
+import { RegisterStore } from '../state/register-store.js';
 import type { SnapshotStore } from '../state/snapshot-store.js';
 import { issuerSources } from './issuer-lookup.js';
 import { LookupError } from './lookup-error.js';
 
-/** The stores a holder name is checked against. */
-export interface HolderStores {
+/** The stores a holder name is checked against: the issuer list, the snapshots, events and registers' reads. */
+export interface HolderStores extends KnownHolderStores {
+  directory: Pick<IssuerDirectory, 'load'>;
+}
+
+/** The stores of a process's context a holder is checked against, with the registers' stored reads. */
+export function holderStores(ctx: {
   directory: Pick<IssuerDirectory, 'load'>;
   snapshots: SnapshotStore;
   eventLog: EventLog;
+  redis: RedisClient;
+  prefix: string;
+}): HolderStores {
+  const { directory, snapshots, eventLog } = ctx;
+  return { directory, snapshots, eventLog, registers: new RegisterStore(ctx.redis, ctx.prefix) };
 }
 
 /**
- * Checks a holder the user named (`shortwatch mute holder`, the console's mute form) against the holders
- * this deployment stored (preflight/known-holders.ts), as filters are checked: one close to a stored holder
- * but matching none is a misspelling, refused with the closest (a mute of it would silence nothing and say
- * nothing); one close to none may be a holder that has not disclosed yet, which a desk may mute ahead, so it
- * is accepted with the returned note (a misspelling is a {@link LookupError}). Undefined: the holder is known.
+ * Checks a holder the user named (`shortwatch mute holder`, the console's mute form) against every holder
+ * this deployment knows (preflight/holder-sources.ts: the snapshots, the event log and the registers'
+ * stored reads), as filters are checked: one close to a known holder but matching none is a misspelling,
+ * refused with the closest (a mute of it would silence nothing and say nothing). One close to none may be
+ * a holder that has not disclosed yet, which a desk may mute ahead from the CLI (accepted with the
+ * returned note); `strict` refuses it too (the console, where a click must not silence nobody). With no
+ * holder known at all nothing can be judged: accepted with a note. Undefined: the holder is known.
  */
 export async function checkHolderName(
   stores: HolderStores,
-  watchlistSetting: WatchlistSetting,
+  config: Pick<Config, 'watchlist' | 'sources' | 'upstream'>,
   argument: string,
+  options: { strict?: boolean } = {},
 ): Promise<string | undefined> {
   // The watchlist bound by the saved issuer list: a command's settings bind none (only a daemon's do).
-  const { directory, watchlist } = await issuerSources(stores.directory, watchlistSetting);
+  const { directory, watchlist } = await issuerSources(stores.directory, config.watchlist);
   const watched = resolveWatchlist(watchlist, directory).watched.map((issuer) => issuer.id);
-  const known = await readKnownHolders(stores, watched);
+  const { holders: known } = await gatherHolders(config, stores, watched);
   if (isKnownHolder(argument, known)) return undefined;
   const what = `holder "${displayText(argument)}"`;
-  if (known.length === 0) return `no snapshot or event is stored yet to check ${what} against`;
+  if (known.length === 0) return `no snapshot, event or register read is stored yet to check ${what} against`;
   const closest = closestHolders(argument, known).map(displayText);
-  if (closest.length === 0)
-    return `${what} matches no holder stored yet, nor any close to it (not disclosed yet?)`;
-  throw new LookupError(`no ${what} in the snapshots or the event log; closest: ${closest.join(', ')}`);
+  const where = "the snapshots, the event log or the registers' files";
+  if (closest.length > 0) throw new LookupError(`no ${what} in ${where}; closest: ${closest.join(', ')}`);
+  if (options.strict)
+    throw new LookupError(`no ${what} in ${where}, nor any close to it (${known.length} holders known)`);
+  return `${what} matches no holder stored yet, nor any close to it (not disclosed yet?)`;
 }
 
 /** A typed holder read against the holders shortwatch knows for an issuer. */

@@ -71,7 +71,7 @@ export interface HolderReview {
 }
 
 /**
- * Each `holders` and `excludeHolders` entry that matches no known holder (see known-holders.ts). One close
+ * Each `holders` and `excludeHolders` entry that matches no known holder (see holder-sources.ts). One close
  * to a known holder is a misspelling and an issue; one close to none may be a holder that has never
  * disclosed a position on a watched issuer (a desk waiting for a fund to appear), so it is a warning.
  * With no holder known at all (nothing polled yet) nothing can be judged and nothing is reported. Pure.
@@ -85,7 +85,7 @@ export function filterHolderReview(config: Config, known: readonly KnownHolder[]
   for (const { path, value } of entries) {
     if (isKnownHolder(value, known) || identities.declares(value)) continue;
     const closest = closestHolders(value, known).map(displayText);
-    const what = `holder "${displayText(value)}" matches no holder in the snapshots or the event log`;
+    const what = `holder "${displayText(value)}" matches no holder in the snapshots, the event log or the registers' files`;
     if (closest.length > 0) review.issues.push({ path, message: `${what}; closest: ${closest.join(', ')}` });
     else review.warnings.push({ path, message: `${what}, nor any close to it (not disclosed yet?)` });
   }

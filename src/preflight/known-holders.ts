@@ -1,14 +1,17 @@
-import { editDistance } from '../jobs/watchlist.js';
 import { holderKey } from '../positions/holder-key.js';
 import { holderMatches } from '../routing/match-keys.js';
+import type { RegisterSnapshot } from '../sources/types.js';
 import type { EventLog } from '../state/event-log.js';
 import type { SnapshotStore } from '../state/snapshot-store.js';
+import { editDistance } from '../text/edit-distance.js';
 
-// Which holders exist, for judging a holders filter or a holder mute. The upstream has no holder list, and
-// asking it for every issuer's positions would spend the budget, so the source is what this deployment
-// stored: the positions of every watched issuer's snapshot (today's holders), the holders the snapshots
-// remember (fallen below the threshold), and the holders of the event log (closed positions too). A holder
-// none of them has is unknown here, which for a new deployment (nothing polled yet) is every holder.
+// Which holders exist, for judging a holders filter or a holder mute. Every source that names holders
+// counts: the positions of every watched issuer's snapshot (today's holders), the holders the snapshots
+// remember (fallen below the threshold), the holders of the event log (closed positions too), and the
+// registers' files (every holder of every issuer a register lists, watched or not: a fund is one across
+// registers). The upstream has no holder list, and asking it for every issuer's positions would spend the
+// budget, so its holders are known once polled. A fresh deployment knows the registers' holders (read
+// once at `check` and `start`, see reference-check.ts) and, without registers, nobody.
 
 /** A holder this deployment has seen: its key (what filters and mutes match) and a display name. */
 export interface KnownHolder {
@@ -18,6 +21,11 @@ export interface KnownHolder {
 
 /** How many of the newest logged events are read for their holders: the global log's usual size. */
 const EVENTS_READ = 5_000;
+
+/** The stored reads of the register sources: the last good read of each, by source name. */
+export interface StoredRegisters {
+  lastSnapshot(source: string): Promise<{ snapshot: RegisterSnapshot } | null>;
+}
 
 /** The holders the watched issuers' snapshots and the event log know, one per holder key. */
 export async function readKnownHolders(
@@ -36,6 +44,37 @@ export async function readKnownHolders(
     for (const key of Object.keys(snapshot.memory ?? {})) if (!byKey.has(key)) byKey.set(key, key);
   }
   return [...byKey].map(([key, name]) => ({ key, name }));
+}
+
+/** Every holder a register's read names, across all its issuers (a history file's rows too). Pure. */
+export function registerHolders(snapshot: RegisterSnapshot): KnownHolder[] {
+  const byKey = new Map<string, string>();
+  for (const issuer of snapshot.issuers) {
+    for (const position of [...issuer.positions, ...(issuer.history ?? [])])
+      if (!byKey.has(position.holderKey)) byKey.set(position.holderKey, position.holder);
+  }
+  return [...byKey].map(([key, name]) => ({ key, name }));
+}
+
+/** The register sources' stored reads, by name; a source never read well is left out. */
+export async function storedRegisterReads(
+  registers: StoredRegisters,
+  sources: readonly string[],
+): Promise<Map<string, RegisterSnapshot>> {
+  const reads = new Map<string, RegisterSnapshot>();
+  for (const source of sources) {
+    const stored = await registers.lastSnapshot(source);
+    if (stored !== null) reads.set(source, stored.snapshot);
+  }
+  return reads;
+}
+
+/** Known holders of several sources as one list, one per holder key (the first name seen kept). */
+export function mergeHolders(...lists: readonly (readonly KnownHolder[])[]): KnownHolder[] {
+  const byKey = new Map<string, KnownHolder>();
+  for (const list of lists)
+    for (const holder of list) if (!byKey.has(holder.key)) byKey.set(holder.key, holder);
+  return [...byKey.values()];
 }
 
 /** True when some known holder is the one `entry` names (by holder key, a prefix counting, as routing matches). */

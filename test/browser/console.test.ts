@@ -188,19 +188,30 @@ describe.skipIf(SKIP_WITHOUT_CHROMIUM)(`the web console in headless Chromium${CH
     await page.close();
   });
 
-  it('creates a mute with an expiry and removes it', async () => {
+  it('refuses a misspelt holder with the closest, then creates a mute with an expiry and removes it', async () => {
+    const holder = stack.sandbox.scenario
+      .active(issuerId)
+      ?.find((p) => /^\w{4,}/u.test(p.position_holder))?.position_holder;
+    if (holder === undefined) throw new Error('the issuer has no holder to mute');
+    const typo = holder.replace(/^(\w)(\w)(\w)/u, '$1$3$2');
     const page = await open('/mutes');
     await page.locator('select[name=scope]').selectOption('holder');
-    await page.locator('input[name=target]').fill('Quiet Fund LLP');
+    await page.locator('input[name=target]').fill(typo);
     await page.locator('input[name=for]').fill('2d');
     await page.locator('input[name=reason]').fill('on holiday <b>bold</b>');
     await page.getByRole('button', { name: 'Mute' }).click();
+    // Issue 31: a holder no source names is refused, the closest offered; the form comes back filled in.
+    await expect.poll(() => page.locator('main').textContent()).toContain(`closest: ${holder}`);
+    expect(await page.locator('main').textContent()).toContain(`Not muted: no holder "${typo}"`);
+    expect(await app.ctx.mutes.list()).toEqual([]);
+    await page.locator('input[name=target]').fill(holder);
+    await page.getByRole('button', { name: 'Mute' }).click();
     await page.waitForURL(/done=added/);
-    const row = page.locator('#mutes tr', { hasText: 'Quiet Fund LLP' });
+    const row = page.locator('#mutes tr', { hasText: holder });
     expect(await row.count()).toBe(1);
     expect(await row.textContent()).toContain('on holiday <b>bold</b>');
     const mutes = await app.ctx.mutes.list();
-    expect(mutes.map((m) => m.target)).toEqual(['Quiet Fund LLP']);
+    expect(mutes.map((m) => m.target)).toEqual([holder]);
     expect((mutes[0]?.until ?? 0) - (mutes[0]?.createdAt ?? 0)).toBe(2 * 86_400_000);
     await shoot(page, 'mutes');
     await row.getByRole('button', { name: 'Remove' }).click();

@@ -45,7 +45,7 @@ describe('parseConfig rejects, naming the key path', () => {
       'an unknown key (webhookURL)',
       yaml('channels: [{ name: desk, kind: slack, webhookURL: https://hooks.slack.invalid/x }]'),
       ENV,
-      { path: 'channels[0].webhookURL', message: 'unknown key' },
+      { path: 'channels[0].webhookURL', message: 'unknown key (did you mean webhookUrl?)', line: 2 },
     ],
     [
       'the required key that typo left out',
@@ -195,11 +195,67 @@ describe('parseConfig rejects, naming the key path', () => {
     expect(issuesOf(text, env)).toContainEqual(issue);
   });
 
-  it('reports YAML syntax errors without a key path', () => {
+  it('reports YAML syntax errors without a key path, at their line, with the whole code frame', () => {
     const [issue, ...rest] = issuesOf('upstream: [unclosed');
     expect(rest).toEqual([]);
     expect(issue?.path).toBe('');
     expect(issue?.message).toMatch(/^YAML: /);
+    const text = yaml('channels:', '  - name: desk', '    filter: { holders: [Marshall Wace', 'poll: {}');
+    let caught: unknown;
+    try {
+      parseConfig(text, 'config.yaml', ENV);
+    } catch (error) {
+      caught = error;
+    }
+    if (!isConfigError(caught)) throw new Error('expected a ConfigError');
+    // The frame names the line, shows it, and puts a caret under the fault, each line indented under the issue.
+    expect(caught.message).toContain(
+      ['', '        filter: { holders: [Marshall Wace', '    poll: {}', '    ^'].join('\n'),
+    );
+    expect(caught.message).toMatch(/\n {2}- config\.yaml:5: YAML: [^\n]+:\n\n/);
+  });
+
+  it.each<[string, string, string]>([
+    [
+      'a misspelt channel key',
+      '    fliter: { holders: [Marshall Wace] }',
+      'channels[0].fliter: unknown key (did you mean filter?)',
+    ],
+    [
+      'a misspelt key of one channel kind',
+      '    webhookURL: https://hooks.slack.invalid/y',
+      'channels[0].webhookURL: unknown key (did you mean webhookUrl?)',
+    ],
+    [
+      'a misspelt filter key',
+      '    filter: { holdres: [Marshall Wace] }',
+      'channels[0].filter.holdres: unknown key (did you mean holders?)',
+    ],
+    ['a key near nothing', '    colour: red', 'channels[0].colour: unknown key'],
+  ])('names an unknown key at its line, with the key meant: %s', (_, line, expected) => {
+    const text = yaml(
+      'channels:',
+      '  - name: desk',
+      '    kind: slack',
+      '    webhookUrl: https://hooks.slack.invalid/x',
+      line,
+    );
+    let caught: unknown;
+    try {
+      parseConfig(text, 'config.yaml', ENV);
+    } catch (error) {
+      caught = error;
+    }
+    if (!isConfigError(caught)) throw new Error('expected a ConfigError');
+    expect(caught.message.split('\n')).toContain(`  - config.yaml:6: ${expected}`);
+  });
+
+  it('a misspelt section is named with the section meant', () => {
+    expect(issuesOf(yaml('pol: { interval: 2m }'))).toContainEqual({
+      path: 'pol',
+      message: 'unknown key (did you mean poll?)',
+      line: 2,
+    });
   });
 
   it('reports several problems at once, each with its path, and the CLI exits 2', () => {
@@ -225,7 +281,9 @@ describe('parseConfig rejects, naming the key path', () => {
       'channels[0].webhookURL',
     ]) {
       expect(paths).toContain(path);
-      expect(caught.message).toContain(`  - ${path}: `);
+      expect(caught.message).toMatch(
+        new RegExp(`\\n {2}- (test\\.yaml:\\d+: )?${path.replace(/[.[\]]/g, '\\$&')}: `),
+      );
     }
     expect(describeFailure(caught).exitCode).toBe(EXIT.usage);
     expect(EXIT.usage).toBe(2);

@@ -159,7 +159,7 @@ describe('check and start refuse misspelt references and URLs; a refused start l
     const mute = await runShortwatch(['-c', stack.configPath, 'mute', 'holder', typo(holder), '--for', '7d']);
     expect(mute.code, mute.stderr).toBe(2);
     expect(mute.stderr).toContain(
-      `no holder "${typo(holder)}" in the snapshots or the event log; closest: ${holder}`,
+      `no holder "${typo(holder)}" in the snapshots, the event log or the registers' files; closest: ${holder}`,
     );
     await expectUntouched(before, 'mute');
     const known = await runShortwatch(['-c', stack.configPath, 'mute', 'holder', holder, '--for', '7d']);

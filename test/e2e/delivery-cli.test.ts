@@ -14,8 +14,13 @@ describe('deliveries: test-notify and check, from the CLI', () => {
     stack = await startStack({ issuers: 2 });
     const ok = await runShortwatch(['check', '-c', stack.configPath, '--offline']);
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toMatch(/^ok {4}channel desk: webhook http:\/\/127\.0\.0\.1:\d+\/\[redacted\]$/m);
-    expect(ok.stdout).toContain(`ok    channel alerts: SMTP ${stack.smtp.host}:${stack.smtp.port} ok`);
+    // Each host reached (DNS, TCP; TLS for https) without a request, and the SMTP server verified.
+    expect(ok.stdout).toMatch(
+      /^ok {4}channel desk: webhook http:\/\/127\.0\.0\.1:\d+\/\[redacted\]; 127\.0\.0\.1:\d+ reached$/m,
+    );
+    expect(ok.stdout).toContain(
+      `ok    channel alerts: SMTP ${stack.smtp.host}:${stack.smtp.port} ok; ${stack.smtp.host}:${stack.smtp.port} reached`,
+    );
     expect(ok.stdout).not.toContain('FAIL');
     expect(ok.stdout).not.toContain('/services/T000');
     expect(stack.slack.posts).toHaveLength(0);
@@ -30,12 +35,24 @@ describe('deliveries: test-notify and check, from the CLI', () => {
     expect(failed.code).toBe(2);
     expect(failed.stdout).toMatch(/^FAIL {2}channel desk: .*must use https/m);
     expect(failed.stdout).toMatch(
-      /^FAIL {2}channel alerts: SMTP 127\.0\.0\.1:\d+: verify failed: .*ECONNREFUSED/m,
+      /^FAIL {2}channel alerts: TCP connect to 127\.0\.0\.1:\d+ refused: nothing listens there \(ECONNREFUSED\)$/m,
     );
     expect(stack.slack.posts).toHaveLength(0);
     expect(stack.smtp.mails).toHaveLength(0);
     expect(stack.sandbox.stats.count()).toBe(0);
-  }, 60_000);
+
+    // A well-formed Slack URL whose host does not resolve is a runtime failure (exit 1) naming the
+    // step that failed and the host, never the URL's secret path (issue 31: check said `ok` before).
+    patchChannel(stack, 'alerts', { port: stack.smtp.port });
+    patchChannel(stack, 'desk', { webhookUrl: 'https://hooks.example.test/services/T000/B000/XXXX' });
+    const unresolved = await runShortwatch(['check', '-c', stack.configPath, '--offline']);
+    expect(unresolved.code, unresolved.stdout).toBe(1);
+    expect(unresolved.stdout).toMatch(
+      /^FAIL {2}channel desk: hooks\.example\.test does not resolve \(ENOTFOUND\)$/m,
+    );
+    expect(unresolved.stdout).toMatch(/^ok {4}channel alerts: /m);
+    expect(unresolved.stdout).not.toMatch(/T000|XXXX/);
+  }, 90_000);
 
   it('test-notify sends one clearly marked sample to the named channel only', async () => {
     stack = await startStack({ issuers: 2 });

@@ -3,13 +3,13 @@ import type { WatchEntry } from '../../src/config/schema.js';
 import {
   closestNames,
   describeProblem,
-  editDistance,
   isWholeDirectory,
   normaliseName,
   resolveWatchlist,
   watchEntries,
   watchlistProblems,
 } from '../../src/jobs/watchlist.js';
+import { editDistance } from '../../src/text/edit-distance.js';
 import type { Issuer } from '../../src/upstream/schemas.js';
 
 const directory: Issuer[] = [

@@ -7,7 +7,14 @@ import { loadConfig } from '../../src/config/load.js';
 import { holderKey } from '../../src/positions/holder-key.js';
 import { channelUrlIssues } from '../../src/preflight/channel-urls.js';
 import { filterHolderReview, filterIssuerIssues } from '../../src/preflight/filter-references.js';
-import { closestHolders, type KnownHolder } from '../../src/preflight/known-holders.js';
+import { type HolderKnowledge, unjudgedSources } from '../../src/preflight/holder-sources.js';
+import {
+  closestHolders,
+  type KnownHolder,
+  mergeHolders,
+  registerHolders,
+} from '../../src/preflight/known-holders.js';
+import type { NamedPosition, RegisterSnapshot } from '../../src/sources/types.js';
 import type { Issuer } from '../../src/upstream/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'shortwatch-refs-'));
@@ -107,8 +114,7 @@ describe('filterHolderReview', () => {
     expect(review.issues).toEqual([
       {
         path: 'channels[0].filter.holders[0]',
-        message:
-          'holder "Marshal Wace" matches no holder in the snapshots or the event log; closest: Marshall Wace LLP',
+        message: `holder "Marshal Wace" matches no holder in the snapshots, the event log or the registers' files; closest: Marshall Wace LLP`,
       },
     ]);
     expect(review.warnings.map((w) => w.path)).toEqual(['channels[0].filter.excludeHolders[0]']);
@@ -128,6 +134,78 @@ describe('filterHolderReview', () => {
   it('judges nothing before any holder is stored', () => {
     const config = withChannels([slack({ filter: { holders: ['Marshal Wace'] } })]);
     expect(filterHolderReview(config, [])).toEqual({ issues: [], warnings: [] });
+  });
+});
+
+/** A named position of a register read. */
+const named = (holder: string, percent = 0.6): NamedPosition => ({
+  holder,
+  holderKey: holderKey(holder),
+  percent,
+  date: '2026-11-20',
+});
+
+/** An AFM read of two issuers: one holder today in each, a third in the first one's history only. */
+const AFM_READ: RegisterSnapshot = {
+  kind: 'afm-current',
+  content: 'positions',
+  rows: 4,
+  namesHolders: true,
+  issuers: [
+    {
+      key: 'NL0000379121',
+      name: 'Randstad N.V.',
+      positions: [named('Marshall Wace LLP')],
+      history: [named('Marshall Wace LLP', 0.5), named('Qube Research & Technologies Ltd', 0.4)],
+    },
+    { key: 'NL0009739416', name: 'PostNL N.V.', positions: [named('Citadel Advisors LLC')] },
+  ],
+};
+
+describe('the holders a register read names (issue 31: a fresh deployment checks against them)', () => {
+  it("every holder of every issuer the read lists, history too, once each; a filter's misspelling is refused against them", () => {
+    const known = registerHolders(AFM_READ);
+    expect(known.map((h) => h.name)).toEqual([
+      'Marshall Wace LLP',
+      'Qube Research & Technologies Ltd',
+      'Citadel Advisors LLC',
+    ]);
+    // The same fund from the upstream's snapshots and a register is one holder, the first name kept.
+    const merged = mergeHolders([{ key: holderKey('MARSHALL WACE LLP'), name: 'MARSHALL WACE LLP' }], known);
+    expect(merged.map((h) => h.name)).toEqual([
+      'MARSHALL WACE LLP',
+      'Qube Research & Technologies Ltd',
+      'Citadel Advisors LLC',
+    ]);
+    const config = withChannels([slack({ filter: { holders: ['Qube Research', 'Citadell'] } })]);
+    expect(filterHolderReview(config, merged).issues.map((i) => i.message)).toEqual([
+      `holder "Citadell" matches no holder in the snapshots, the event log or the registers' files; closest: Citadel Advisors LLC`,
+    ]);
+  });
+
+  it.each<[string, Record<string, unknown>, Omit<HolderKnowledge, 'holders'>, string | undefined]>([
+    [
+      "a fresh API deployment: the upstream's holders",
+      {},
+      { fromUpstream: 0, registers: [] },
+      "the upstream's holders (none stored before the first sweep; asking would spend a request per issuer)",
+    ],
+    ['an API deployment that polled', {}, { fromUpstream: 12, registers: [] }, undefined],
+    [
+      'a register not read',
+      { sources: [{ name: 'afm', kind: 'afm-current', url: 'http://127.0.0.1/a.csv' }] },
+      { fromUpstream: 12, registers: [] },
+      'register afm (not read)',
+    ],
+    [
+      'a fresh deployment whose register was read',
+      { sources: [{ name: 'afm', kind: 'afm-current', url: 'http://127.0.0.1/a.csv' }] },
+      { fromUpstream: 0, registers: ['afm'] },
+      "the upstream's holders (none stored before the first sweep; asking would spend a request per issuer)",
+    ],
+  ])('what could not be consulted: %s', (_, extra, knowledge, expected) => {
+    const config = withChannels([slack()], extra);
+    expect(unjudgedSources(config, { holders: [], ...knowledge })).toBe(expected);
   });
 });
 

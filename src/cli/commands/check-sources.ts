@@ -15,12 +15,14 @@ export interface SourceCheckOutput {
  * Each register source read once, whole, as `start` would read it (the same fetch, decode, parse and
  * health; no validators, so never a 304): what it lists and how much of it the source's watchlist
  * follows, or why it would not be read. A watchlist entry that no issuer of the register matches is a
- * WARN with the closest names: it would follow nothing, silently. Nothing is stored.
+ * WARN with the closest names: it would follow nothing, silently. Nothing is stored; the reads are
+ * returned by source name, for the filters' holders to be checked against.
  */
 export async function checkSources(
   sources: readonly RegisterSourceConfig[],
   out: SourceCheckOutput,
-): Promise<void> {
+): Promise<Map<string, RegisterSnapshot>> {
+  const reads = new Map<string, RegisterSnapshot>();
   for (const [index, source] of sources.entries()) {
     const read = await readSource(source, undefined);
     const label = `source ${source.name} (${source.kind})`;
@@ -32,10 +34,12 @@ export async function checkSources(
       out.fail(`${label}: answered 304 to a request without validators`);
       continue;
     }
+    reads.set(source.name, read.snapshot);
     out.ok(`${label}: ${describeRead(source, read.snapshot)}`);
     for (const entry of unmatchedEntries(source, read.snapshot))
       out.warn(`sources[${index}].watchlist: ${entry}`);
   }
+  return reads;
 }
 
 function describeRead(source: RegisterSourceConfig, snapshot: RegisterSnapshot): string {

@@ -1,6 +1,6 @@
 import type { App } from '../../app.js';
 import type { Plan } from '../../budget/index.js';
-import { type ConfigIssue, isConfigError } from '../../config/config-error.js';
+import { type ConfigIssue, formatIssue, isConfigError } from '../../config/config-error.js';
 import type { Config } from '../../config/schema.js';
 import { isUnresolvedSecretError } from '../../config/unresolved-secret.js';
 import { describeWatchlist, planFor } from '../../jobs/plan-for.js';
@@ -11,10 +11,11 @@ import {
   type WatchedIssuer,
   watchEntries,
 } from '../../jobs/watchlist.js';
-import { filterHolderReview } from '../../preflight/filter-references.js';
-import { readKnownHolders } from '../../preflight/known-holders.js';
+import { holderStores } from '../../lookup/holder-lookup.js';
+import { verifyChannel } from '../../preflight/channel-reach.js';
 import { configIssues, directoryIssues } from '../../preflight/preflight.js';
 import { inspectTopology } from '../../preflight/redis-topology.js';
+import type { RegisterSnapshot } from '../../sources/types.js';
 import { keyRoot } from '../../state/keys.js';
 import { checkEvictionPolicy, describeEvictionPolicy } from '../../state/redis-eviction.js';
 import { assertWritable } from '../../state/redis-writable.js';
@@ -24,6 +25,7 @@ import type { CommandContext } from '../context.js';
 import { withApp } from '../context.js';
 import { describeFailure, EXIT } from '../exit.js';
 import { describeChannelDuty } from './check-channels.js';
+import { checkHolders } from './check-holders.js';
 import { checkSources } from './check-sources.js';
 
 /** Where notices go without an ops channel (state/notice-routing.ts), told by `check`. */
@@ -73,7 +75,7 @@ interface CheckOutput {
  * Without `upstream` (registers only) there is no plan, key or issuer list to check: one line says so.
  */
 export async function checkCommand(ctx: CommandContext, options: { offline?: boolean }): Promise<number> {
-  const out = checkOutput(ctx.out);
+  const out = checkOutput(ctx.out, ctx.configFile);
   const problems = configIssues(ctx.config);
   const whole = isWholeDirectory(ctx.config.watchlist);
   if (problems.length === 0) out.ok(`config ${ctx.configFile}: ${describeConfig(ctx.config)}`);
@@ -108,15 +110,10 @@ async function checkWithApp(
   const eviction = await checkEvictionPolicy(app.redis);
   (eviction.state === 'noeviction' ? out.ok : out.warn)(describeEvictionPolicy(eviction));
   await checkTopology(ctx, app, out);
-  for (const [name, sender] of app.settings.senders) {
-    try {
-      out.ok(`channel ${name}: ${await sender.verify()}`);
-    } catch (error) {
-      if (isUnresolvedSecretError(error)) out.skip(`channel ${name}: not verified without its secret`);
-      else out.fail(`channel ${name}: ${describeFailure(error).message}`);
-    }
-  }
-  if (!options.offline) await checkSources(ctx.config.sources, out);
+  await checkChannels(ctx.config, app, out);
+  const reads = options.offline
+    ? new Map<string, RegisterSnapshot>()
+    : await checkSources(ctx.config.sources, out);
   // The upstream check spends from the budget's ledger, a write; the holders are read for a start that cannot run.
   if (!writable) {
     out.skip('upstream and filter holders: Redis takes no writes (above)');
@@ -129,7 +126,29 @@ async function checkWithApp(
     directory === undefined
       ? resolveWatchlist(ctx.config.watchlist, null).watched
       : checkWatchlist(ctx, directory, out);
-  await checkHolders(ctx, app, watched, out);
+  await checkHolders(ctx.config, holderStores(app.ctx), { watched, reads }, out);
+}
+
+/**
+ * Every channel proven reachable without sending (preflight/channel-reach.ts), side by side so the
+ * whole takes one channel's bound, then told in the config's order.
+ */
+async function checkChannels(config: Config, app: App, out: CheckOutput): Promise<void> {
+  const verified = await Promise.all(
+    config.channels.map(async (channel) => {
+      const sender = app.settings.senders.get(channel.name);
+      if (sender === undefined) return () => out.skip(`channel ${channel.name}: no sender`);
+      try {
+        const what = await verifyChannel(channel, sender);
+        return () => out.ok(`channel ${channel.name}: ${what}`);
+      } catch (error) {
+        if (isUnresolvedSecretError(error))
+          return () => out.skip(`channel ${channel.name}: not verified without its secret`);
+        return () => out.fail(`channel ${channel.name}: ${describeFailure(error).message}`);
+      }
+    }),
+  );
+  for (const tell of verified) tell();
 }
 
 /** Whether Redis takes the deployment's writes, as `start` proves it first (state/redis-writable.ts). */
@@ -142,32 +161,6 @@ async function checkWrites(ctx: CommandContext, app: App, out: CheckOutput): Pro
     out.fail(describeFailure(error).message);
     return false;
   }
-}
-
-/** The filters' holders against the holders stored (preflight/filter-references.ts), as `start` judges them. */
-async function checkHolders(
-  ctx: CommandContext,
-  app: App,
-  watched: readonly WatchedIssuer[],
-  out: CheckOutput,
-): Promise<void> {
-  const named = ctx.config.channels.some(
-    (c) => (c.filter.holders?.length ?? 0) + (c.filter.excludeHolders?.length ?? 0) > 0,
-  );
-  if (!named) return;
-  const known = await readKnownHolders(
-    app.ctx,
-    watched.map((issuer) => issuer.id),
-  );
-  if (known.length === 0) {
-    out.warn('filter holders not checked: no snapshot or event is stored yet (the first sweep stores them)');
-    return;
-  }
-  const { issues, warnings } = filterHolderReview(ctx.config, known);
-  for (const issue of issues) out.problem(issue);
-  for (const warning of warnings) out.warn(`${warning.path}: ${warning.message}`);
-  if (issues.length + warnings.length === 0)
-    out.ok(`filter holders: each names one of the ${known.length} holders stored`);
 }
 
 /** The topology reached (single, Sentinel, Cluster), each node's role, and what would lose data. */
@@ -270,7 +263,7 @@ function planOrUndefined(ctx: CommandContext): Plan | undefined {
   }
 }
 
-function checkOutput(print: (text: string) => void): CheckOutput {
+function checkOutput(print: (text: string) => void, file: string): CheckOutput {
   let failures = 0;
   let problems = 0;
   return {
@@ -283,7 +276,7 @@ function checkOutput(print: (text: string) => void): CheckOutput {
     },
     problem: (issue) => {
       problems += 1;
-      print(`FAIL  ${issue.path ? `${issue.path}: ` : ''}${issue.message}`);
+      print(`FAIL  ${formatIssue(file, issue)}`);
     },
     exitCode: () => (problems > 0 ? EXIT.usage : failures > 0 ? EXIT.failure : EXIT.ok),
   };

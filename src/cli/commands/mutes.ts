@@ -1,7 +1,7 @@
 import type { App } from '../../app.js';
 import { displayText } from '../../channels/format.js';
 import { parseDuration } from '../../config/duration.js';
-import { checkHolderName } from '../../lookup/holder-lookup.js';
+import { checkHolderName, holderStores } from '../../lookup/holder-lookup.js';
 import { issuerSources, lookupIssuer, type NamedIssuer } from '../../lookup/issuer-lookup.js';
 import { issuerMatches, type Mute, type MuteScope, muteKey } from '../../routing/index.js';
 import type { CommandContext } from '../context.js';
@@ -35,7 +35,7 @@ export async function muteCommand(
       );
       if (issuer.via === 'label') stored = issuer.id;
     } else {
-      const note = await checkHolderName(app.ctx, app.settings.config.watchlist, target);
+      const note = await checkHolderName(holderStores(app.ctx), app.settings.config, target);
       if (note !== undefined) ctx.out(`Note: ${note}.`);
     }
     const mute = await app.ctx.mutes.add({

@@ -14,7 +14,7 @@ export const filterSchema = z
       .array(z.string().min(1))
       .optional()
       .describe(
-        'Holder names matched by holder key (spelling-insensitive). `check`, `start` and a reload refuse one near a holder of the stored snapshots or event log but matching none, and warn of one near none (not disclosed yet?).',
+        "Holder names matched by holder key (spelling-insensitive). `check`, `start` and a reload refuse one near a known holder but matching none, and warn of one near none (not disclosed yet?). Known: the stored snapshots and event log, and every holder of the registers' files (a register never read yet is read once by `check` and `start`). The upstream's holders are known from its first sweep on: before it, a warning says they were not checked.",
       ),
     excludeHolders: z
       .array(z.string().min(1))

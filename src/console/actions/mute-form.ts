@@ -1,6 +1,6 @@
 import type { App } from '../../app.js';
 import { parseDuration } from '../../config/duration.js';
-import { checkHolderName } from '../../lookup/holder-lookup.js';
+import { checkHolderName, holderStores } from '../../lookup/holder-lookup.js';
 import { issuerSources, lookupIssuer } from '../../lookup/issuer-lookup.js';
 import { isLookupError } from '../../lookup/lookup-error.js';
 import { isInvalidMuteError, type MuteRequest } from '../../routing/index.js';
@@ -31,8 +31,9 @@ export function muteFields(form: URLSearchParams): MuteFields {
 /**
  * Checks the form as `shortwatch mute` checks its arguments and turns it into a request: a duration, a
  * configured channel, and an issuer known to the issuer list or the watchlist (a label stored as the id,
- * since mutes match what routing sees), and a holder that is no misspelling of a stored one. A string
- * says what is wrong.
+ * since mutes match what routing sees), and a holder the deployment knows (lookup/holder-lookup.ts,
+ * strict: one no source names is refused with the closest match, as a misspelling). A string says what
+ * is wrong.
  */
 export async function muteRequest(app: App, f: MuteFields): Promise<MuteRequest | string> {
   if (f.scope !== 'holder' && f.scope !== 'issuer') return 'mute what? holder or issuer';
@@ -49,7 +50,7 @@ export async function muteRequest(app: App, f: MuteFields): Promise<MuteRequest 
         await issuerSources(app.ctx.directory, app.settings.config.watchlist),
       );
       if (issuer.via === 'label') target = issuer.id;
-    } else await checkHolderName(app.ctx, app.settings.config.watchlist, f.target);
+    } else await checkHolderName(holderStores(app.ctx), app.settings.config, f.target, { strict: true });
   } catch (error) {
     if (isLookupError(error)) return error.message;
     throw error;
