@@ -15,6 +15,7 @@ import {
   smtpReply,
   startSmtpStub,
 } from '../channels/email/smtp-stub.js';
+import { unusedMemory } from '../helpers/channel-memory.js';
 
 // Issue 31: `check` proves each channel reachable without sending, and says which part failed. Each case
 // is a real local stand-in: a port nothing listens on, a TLS server with an expired certificate, a port
@@ -25,7 +26,7 @@ const fixture = (name: string) => readFileSync(new URL(`../fixtures/tls/${name}`
 /** Short bounds: the silent port is given 300 ms a step, so the case takes about that. */
 const LIMITS = { stepMs: 300, verifyMs: 2_000 };
 
-const deps = { now: () => new Date('2026-11-28T12:00:00Z') };
+const deps = { now: () => new Date('2026-11-28T12:00:00Z'), memory: unusedMemory };
 
 /** A webhook's signing secret in the Standard Webhooks form its schema asks for. */
 const SIGNING_SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
