@@ -114,6 +114,8 @@ describe('removing the demo keys', () => {
       expect(await countKeysUnder(test.redis, test.prefix)).toBe(0);
       expect(await test.redis.get(`{${test.prefix}x}:c`)).toBe('3');
     } finally {
+      // The look-alike key is outside the prefix the cleanup deletes: this test's own, deleted here.
+      await test.redis.del(`{${test.prefix}x}:c`);
       await test.cleanup();
     }
   });
