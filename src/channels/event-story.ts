@@ -1,5 +1,6 @@
 import { lateFiling } from '../positions/late-filing.js';
 import { round4 } from '../positions/round.js';
+import { seenLateByDays } from '../positions/seen-late.js';
 import { crossesThreshold, DISCLOSURE_THRESHOLD, isAbove } from '../positions/threshold-story.js';
 import type {
   AggregateFacts,
@@ -9,6 +10,7 @@ import type {
   ThresholdStory,
 } from '../positions/types.js';
 import { formatDelta, formatPercent, KIND_VERB } from './format.js';
+import { formatInstant } from './time.js';
 
 /**
  * The facts every channel states for one holder in one message, in the order a trader reads them: who,
@@ -69,16 +71,30 @@ function days(count: number): string {
   return `${count} ${count === 1 ? 'day' : 'days'}`;
 }
 
-/** The line of one event on its own; a late filing says so, with both dates. */
+/** `28 Nov 2026 22:15 UTC`: when shortwatch first saw an event, in the one zone every channel shares. */
+function seenAt(event: PositionEvent): string {
+  return `${formatInstant(event.detectedAt, 'UTC', { year: true })} UTC`;
+}
+
+/**
+ * The line of one event on its own. A late filing says so, with both dates; an event first seen more
+ * than a day after the date it is disclosed (or reported) for says when it was first seen.
+ */
 function singleLine(event: PositionEvent): StoryLine {
   const line = storyLine(event);
   const late = lateFiling(event.current);
-  if (late === undefined) return line;
-  return {
-    ...line,
-    what: `${line.what}, filed late (position of ${late.date} reported ${late.reportedOn}, ${days(late.days)} later)`,
-    phrase: true,
-  };
+  const clauses: string[] = [];
+  if (late !== undefined)
+    clauses.push(
+      `filed late (position of ${late.date} reported ${late.reportedOn}, ${days(late.days)} later)`,
+    );
+  const dated = late?.reportedOn ?? line.date;
+  if (dated !== undefined && seenLateByDays(dated, event.detectedAt) !== undefined)
+    clauses.push(
+      late ? `first seen ${seenAt(event)}` : `disclosed for ${dated}, first seen ${seenAt(event)}`,
+    );
+  if (clauses.length === 0) return line;
+  return { ...line, what: [line.what, ...clauses].join(', '), phrase: true };
 }
 
 /** The line of one event: its threshold story's when it has one, else the plain change. */

@@ -1,16 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { storyLines, storySentence } from '../../src/channels/event-story.js';
 import { LATE_FILING_DAYS, lateFiling } from '../../src/positions/late-filing.js';
+import { seenLateByDays } from '../../src/positions/seen-late.js';
 import { makeEvent } from '../routing/events.js';
 
 // A register that says when a position was filed (Austria's reporting date, the AMF's start of
 // publication): a change filed late says so with both dates; one filed in time reads as any other.
-function filed(date: string, reportedOn: string) {
+function filed(date: string, reportedOn: string, detectedAt = `${reportedOn}T18:00:00.000Z`) {
   return makeEvent({
     id: `late-${reportedOn}`,
     source: 'fma',
     previous: { value: 0.6, date: '2025-12-01' },
     current: { value: 0.72, date, reportedOn },
+    detectedAt,
   });
 }
 
@@ -33,6 +35,43 @@ describe('late filings', () => {
     ]);
     expect(storyLines([filed('2026-01-05', '2026-01-06')]).map(storySentence)).toEqual([
       'MARSHALL WACE LLP raised 0.60% → 0.72% (+0.12 pp) on 2026-01-05',
+    ]);
+  });
+
+  it('are told with when shortwatch first saw them, when that is more than a day after the report', () => {
+    expect(
+      storyLines([filed('2026-01-05', '2026-03-02', '2026-03-09T08:30:00.000Z')]).map(storySentence),
+    ).toEqual([
+      'MARSHALL WACE LLP raised, filed late (position of 2026-01-05 reported 2026-03-02, 56 days later), first seen 9 Mar 2026 08:30 UTC: 0.60% → 0.72% (+0.12 pp) on 2026-01-05',
+    ]);
+  });
+});
+
+// Issue 34: what shortwatch knew when. A change first seen more than a day after the date it is
+// disclosed for (a register published late, a source that was down) says both.
+describe('first seen late', () => {
+  function seen(date: string, detectedAt: string) {
+    return makeEvent({
+      previous: { value: 0.6, date: '2025-12-01' },
+      current: { value: 0.72, date },
+      detectedAt,
+    });
+  }
+
+  it('is more than one whole day after the start of the disclosure date', () => {
+    expect(seenLateByDays('2026-01-09', '2026-01-10T23:59:59.000Z')).toBeUndefined();
+    expect(seenLateByDays('2026-01-09', '2026-01-11T00:00:00.000Z')).toBe(2);
+    // A simulated calendar ahead of the clock (the demo's sandbox): never late.
+    expect(seenLateByDays('2026-12-07', '2026-11-28T22:00:00.000Z')).toBeUndefined();
+    expect(seenLateByDays('not a date', '2026-11-28T22:00:00.000Z')).toBeUndefined();
+  });
+
+  it('says "disclosed for D, first seen T" in every line, and nothing when seen in time', () => {
+    expect(storyLines([seen('2026-01-09', '2026-01-12T07:05:00.000Z')]).map(storySentence)).toEqual([
+      'MARSHALL WACE LLP raised, disclosed for 2026-01-09, first seen 12 Jan 2026 07:05 UTC: 0.60% → 0.72% (+0.12 pp) on 2026-01-09',
+    ]);
+    expect(storyLines([seen('2026-01-09', '2026-01-10T07:05:00.000Z')]).map(storySentence)).toEqual([
+      'MARSHALL WACE LLP raised 0.60% → 0.72% (+0.12 pp) on 2026-01-09',
     ]);
   });
 });

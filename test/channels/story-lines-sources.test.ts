@@ -9,13 +9,15 @@ const raised = makeEvent({
   source: 'fsma',
   previous: { value: 0.6, date: '2025-08-07' },
   current: { value: 0.72, date: '2025-08-12' },
+  // Seen the day it was published: the lines here are about sources, not about when they were seen.
+  detectedAt: '2025-08-12T18:00:00.000Z',
 });
 const history = makeEvent({
   id: 'hist',
   source: 'fsmahist',
   previous: { value: 0.51, date: '2025-07-29' },
   current: { value: 0.6, date: '2025-08-07' },
-  detectedAt: '2026-03-03T10:00:01.000Z',
+  detectedAt: '2025-08-12T18:00:01.000Z',
 });
 
 describe('storyLines across sources', () => {
@@ -25,7 +27,8 @@ describe('storyLines across sources', () => {
       events: [raised, history],
       lines: [
         'MARSHALL WACE LLP raised 0.60% → 0.72% (+0.12 pp) on 2025-08-12',
-        'MARSHALL WACE LLP raised 0.51% → 0.60% (+0.09 pp) on 2025-08-07',
+        // The history's change was first seen with the current file, five days after its date.
+        'MARSHALL WACE LLP raised, disclosed for 2025-08-07, first seen 12 Aug 2025 18:00 UTC: 0.51% → 0.60% (+0.09 pp) on 2025-08-07',
       ],
     },
     {
