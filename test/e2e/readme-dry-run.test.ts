@@ -14,7 +14,6 @@ import { type SmtpCapture, startSmtpCapture } from '../../src/demo/smtp-capture.
 import { quietUntil } from '../../src/routing/quiet-hours.js';
 import { ledgerRoot } from '../../src/state/keys.js';
 import { createTestRedis, deleteByPrefix, type TestRedis } from '../helpers/redis.js';
-import { shellWords } from '../helpers/shell-words.js';
 import {
   type DaemonProcess,
   freePort,
@@ -23,26 +22,9 @@ import {
   stopDaemons,
   waitFor,
 } from './harness.js';
+import { readmeDryRun } from './readme-dry-run-steps.js';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const FAST_STEP = '2s';
-
-/** Step 3's shell block: its exports, in order, and its `npx shortwatch` commands, each as arguments. */
-function dryRun(): { env: Record<string, string>; commands: string[][] } {
-  const step = readme.slice(readme.indexOf('**3. Dry run against the sandbox**'));
-  const block = /```sh\n([\s\S]*?)```/.exec(step)?.[1] ?? '';
-  const env: Record<string, string> = {};
-  const commands: string[][] = [];
-  for (const words of block.split('\n').map(shellWords)) {
-    if (words[0] === 'export')
-      for (const pair of words.slice(1)) {
-        const at = pair.indexOf('=');
-        env[pair.slice(0, at)] = pair.slice(at + 1);
-      }
-    else if (words[0] === 'npx' && words[1] === 'shortwatch') commands.push(words.slice(2));
-  }
-  return { env, commands };
-}
 
 /** The example's holders' alert channel, as the dry run's environment loads it. */
 function holdersAlert(env: Record<string, string>) {
@@ -57,7 +39,7 @@ function holdersAlert(env: Record<string, string>) {
 const HOLDERS = /D\. ?E\. Shaw|Oxford Asset Management|Northcliff & Reyes Capital/i;
 
 describe("the README's dry run, run as written against the sandbox", () => {
-  const { env: exported, commands } = dryRun();
+  const { env: exported, commands } = readmeDryRun();
   let redis: TestRedis;
   let slack: SlackCapture;
   let smtp: SmtpCapture;
