@@ -4,7 +4,7 @@ export interface ConfigIssue {
   message: string;
   /** The environment variable that was not set, when that is the problem. */
   variable?: string;
-  /** The line of the config file the problem is on (1-based), when it is known: unknown keys, YAML errors. */
+  /** The line of the config file the problem is on (1-based), when it is known: unknown keys, bad values, YAML errors. */
   line?: number;
 }
 

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { type Document, isMap, isScalar, LineCounter, parseDocument, type YAMLError } from 'yaml';
+import { type Document, isMap, isNode, isScalar, LineCounter, parseDocument, type YAMLError } from 'yaml';
 import { ConfigError, type ConfigIssue, formatKeyPath } from './config-error.js';
 import { type Interpolated, interpolate, type ReadText } from './interpolate.js';
 import { closestKey, keysAt } from './known-keys.js';
@@ -117,5 +117,18 @@ function describeIssue(issue: ZodIssueLike, file: ParsedFile): ConfigIssue[] {
     return issue.keys.map((key) => unknownKey(file, issue.path, key));
   }
   const message = issue.message.endsWith('received undefined') ? 'is required' : issue.message;
-  return [{ path: formatKeyPath(issue.path), message }];
+  const line = valueLine(file, issue.path);
+  return [{ path: formatKeyPath(issue.path), message, ...(line === undefined ? {} : { line }) }];
+}
+
+/**
+ * The line a bad value is written at: its key's, or an array item's own. Undefined for a key the file
+ * leaves out (a required one): the section's line would point at something that is not wrong.
+ */
+function valueLine(file: ParsedFile, path: readonly PropertyKey[]): number | undefined {
+  const last = path.at(-1);
+  if (typeof last === 'string') return keyLine(file, path.slice(0, -1), last);
+  const node: unknown = path.length === 0 ? undefined : file.document.getIn(path, true);
+  const offset = isNode(node) ? node.range?.[0] : undefined;
+  return offset === undefined ? undefined : file.lineCounter.linePos(offset).line;
 }

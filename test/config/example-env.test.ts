@@ -148,8 +148,9 @@ describe('.env.example and config/example.yaml', () => {
   });
 
   it('SHORTWATCH_HTTP_CONSOLE takes true or false only, naming http.console otherwise', () => {
+    const line = example.split('\n').findIndex((text) => text.includes('${SHORTWATCH_HTTP_CONSOLE')) + 1;
     expect(issuesOf({ ...ENV, SHORTWATCH_HTTP_CONSOLE: 'yes' })).toEqual([
-      { path: 'http.console', message: 'must be true or false' },
+      { path: 'http.console', message: 'must be true or false', line },
     ]);
   });
 

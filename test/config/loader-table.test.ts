@@ -192,7 +192,30 @@ describe('parseConfig rejects, naming the key path', () => {
       { path: 'redis.url', message: `cannot read file ${join(dir, 'absent')} (ENOENT)` },
     ],
   ])('%s', (_, text, env, issue) => {
-    expect(issuesOf(text, env)).toContainEqual(issue);
+    // The lines are the next test's: here, what each issue says and where in the config.
+    const issues = issuesOf(text, env);
+    const withoutLine = issues.map(({ line: _line, ...rest }) => rest);
+    expect('line' in issue ? issues : withoutLine).toContainEqual(issue);
+  });
+
+  it("places a bad value at its key's line, an array item at its own, and a missing key at none", () => {
+    const text = [
+      'upstream: { baseUrl: https://api.example.com, apiKey: k }',
+      'redis: { url: redis://127.0.0.1:6379 }',
+      'poll:',
+      '  interval: 5mins',
+      'channels:',
+      '  - name: desk',
+      '    kind: slack',
+      '    url: https://hooks.example.com/x',
+      '    minValue: lots',
+    ].join('\n');
+    const issues = issuesOf(text);
+    expect(issues.find((i) => i.path === 'poll.interval')?.line).toBe(4);
+    expect(issues.find((i) => i.path === 'channels[0].minValue')?.line).toBe(9);
+    expect(
+      issuesOf('upstream: { apiKey: k }').find((i) => i.path === 'upstream.baseUrl')?.line,
+    ).toBeUndefined();
   });
 
   it('reports YAML syntax errors without a key path, at their line, with the whole code frame', () => {
