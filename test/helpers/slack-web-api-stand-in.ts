@@ -65,6 +65,11 @@ export class SlackWebApiStandIn {
   scopes = 'chat:write';
   /** E-mail → user id, for `users.lookupByEmail`. */
   readonly users = new Map<string, string>();
+  /**
+   * Awaited once a call has had its effect (a message stored, an edit applied) and before its answer is
+   * written: what a test does at the moment Slack accepted a call whose answer the sender has not read.
+   */
+  beforeAnswer: ((call: WebApiCall, answer: ScriptedAnswer) => Promise<void> | void) | undefined;
   private readonly known: Set<string>;
   private readonly closedForEdits = new Set<string>();
   private readonly limits = new Map<string, MethodLimit>();
@@ -146,7 +151,9 @@ export class SlackWebApiStandIn {
     const limited = this.overLimit(method);
     if (limited) return limited;
     if (token !== this.token) return refused('invalid_auth');
-    return this.answer(method, args);
+    const answer = this.answer(method, args);
+    await this.beforeAnswer?.({ method, token, args }, answer);
+    return answer;
   }
 
   private answer(method: string, args: Record<string, unknown>): Answer {
