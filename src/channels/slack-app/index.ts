@@ -66,11 +66,10 @@ export function createSlackAppSender(config: SlackAppChannelConfig, deps: SlackA
 
   const conversations = async (): Promise<string[]> => {
     const direct: string[] = [];
-    for (const email of config.directMessages)
-      direct.push(await directConversation(email, { call, memory }));
+    for (const email of config.directMessages) direct.push(await directConversation(email, { call, memory }));
     return config.channel === undefined ? direct : [config.channel, ...direct];
   };
-  const stepDeps = { call, memory, now: deps.now, timezone: config.timezone };
+  const stepDeps = { call, memory, now: deps.now, timezone: config.timezone, broadcast: config.broadcast };
 
   return {
     // No Web API method takes an idempotency key: delivery is at least once. A crash after Slack accepted
