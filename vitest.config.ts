@@ -31,6 +31,9 @@ const SLOW = [
   // A slack-app channel: 40 issuers' baseline, a burst, a SIGKILL and a restart (a second spawn, the
   // drain lease), a per-method 429 waited out, a reply and a flap's edit: 35-45 s on 2 busy cores.
   'test/e2e/slack-app-threads.test.ts',
+  // A slack-app burst on a private redis-server (AOF, fsync always) SIGKILLed as Slack accepts a parent,
+  // down some 4 s and restarted, then later changes in the threads: 31-48 s on 2 busy cores.
+  'test/e2e/slack-app-redis-restart.test.ts',
   'test/e2e/polling-cli.test.ts',
   // Subscribers end to end: spawned CLI adds, a digest every 2 s, the signed links, one-click: about 45 s.
   'test/e2e/subscribers.test.ts',

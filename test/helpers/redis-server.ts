@@ -12,15 +12,22 @@ export interface PrivateRedis {
   url: string;
   /** Pid of the running server (undefined while stopped). */
   pid(): number | undefined;
-  /** Stops it by pid (SIGTERM, SIGKILL after 5 s); resolves once it has exited. */
-  stop(): Promise<void>;
-  /** Starts it again on the same port with the same arguments (its data is gone: no persistence). */
+  /**
+   * Stops it by pid with `signal` (SIGTERM by default, SIGKILL after 5 s); resolves once it has exited.
+   * SIGKILL is a crash: nothing is written at exit, so only what persistence already holds survives.
+   */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+  /**
+   * Starts it again on the same port with the same arguments: its data is gone, unless `args` turned
+   * persistence on (`--appendonly yes --dir <dir>`), when it loads what the files hold.
+   */
   start(): Promise<void>;
 }
 
 /**
  * Starts `redis-server` on a free 127.0.0.1 port without persistence, plus `args` (e.g.
- * `['--maxmemory-policy', 'allkeys-lru']`, `['--requirepass', 'pw']`), and waits until it is ready.
+ * `['--maxmemory-policy', 'allkeys-lru']`, `['--requirepass', 'pw']`; later arguments win, so
+ * `['--appendonly', 'yes', '--dir', dir]` persists), and waits until it is ready.
  */
 export async function startPrivateRedis(args: string[] = [], password?: string): Promise<PrivateRedis> {
   if (!REDIS_SERVER) throw new Error('no redis-server on PATH');
@@ -44,13 +51,13 @@ export async function startPrivateRedis(args: string[] = [], password?: string):
     });
   };
 
-  const stop = async () => {
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
     const running = child;
     child = undefined;
     process.off('exit', killOnExit);
     if (!running || running.exitCode !== null || running.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
-    if (running.pid !== undefined) process.kill(running.pid, 'SIGTERM');
+    if (running.pid !== undefined) process.kill(running.pid, signal);
     const timer = setTimeout(() => running.kill('SIGKILL'), 5_000);
     await exited;
     clearTimeout(timer);

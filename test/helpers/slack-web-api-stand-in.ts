@@ -23,6 +23,8 @@ export type StoredMessage = SlackPayload & {
   edits: number;
   /** The message metadata posted with it (`{event_type, event_payload}`), if any. */
   metadata?: unknown;
+  /** A reply posted with `reply_broadcast: true`: Slack shows it in the conversation too (`thread_broadcast`). */
+  subtype?: 'thread_broadcast';
 };
 
 /** A per-method limit: at most `max` calls in any `windowMs`; more get a 429 with Retry-After. */
@@ -51,10 +53,12 @@ function parseArgs(req: IncomingMessage, text: string): Record<string, unknown> 
 /**
  * A local stand-in for Slack's Web API: `auth.test` answers with the scopes it is given in
  * `x-oauth-scopes`; `chat.postMessage` refuses a bad token, a channel it does not know, a `thread_ts` that is
- * no top-level message of that channel (`thread_not_found`) and blocks past Block Kit's limits
- * (`invalid_blocks`), and gives each message a `ts`; `chat.update` edits a message it has (else
- * `message_not_found`) unless its edit window is closed (`closeEditWindow`: `edit_window_closed`);
- * `users.lookupByEmail` (form fields) finds the users it is given, `conversations.open` opens a `D…` DM.
+ * no top-level message of that channel (`thread_not_found`), a `reply_broadcast` that is not a boolean or
+ * not on a reply (`invalid_arguments`) and blocks past Block Kit's limits (`invalid_blocks`), and gives each
+ * message a `ts` (a broadcast reply is stored with the `thread_broadcast` subtype); `chat.update` edits a
+ * message it has (else `message_not_found`) unless its edit window is closed (`closeEditWindow`:
+ * `edit_window_closed`); `users.lookupByEmail` (form fields) finds the users it is given,
+ * `conversations.open` opens a `D…` DM.
  * Each method may have a limit (`limit`), enforced per method with a 429 and Retry-After; a script answers first.
  */
 export class SlackWebApiStandIn {
@@ -65,6 +69,11 @@ export class SlackWebApiStandIn {
   scopes = 'chat:write';
   /** E-mail → user id, for `users.lookupByEmail`. */
   readonly users = new Map<string, string>();
+  /**
+   * Awaited once a call has had its effect (a message stored, an edit applied) and before its answer is
+   * written: what a test does at the moment Slack accepted a call whose answer the sender has not read.
+   */
+  beforeAnswer: ((call: WebApiCall, answer: ScriptedAnswer) => Promise<void> | void) | undefined;
   private readonly known: Set<string>;
   private readonly closedForEdits = new Set<string>();
   private readonly limits = new Map<string, MethodLimit>();
@@ -146,7 +155,9 @@ export class SlackWebApiStandIn {
     const limited = this.overLimit(method);
     if (limited) return limited;
     if (token !== this.token) return refused('invalid_auth');
-    return this.answer(method, args);
+    const answer = this.answer(method, args);
+    await this.beforeAnswer?.({ method, token, args }, answer);
+    return answer;
   }
 
   private answer(method: string, args: Record<string, unknown>): Answer {
@@ -201,8 +212,11 @@ export class SlackWebApiStandIn {
   }
 
   private post(args: Record<string, unknown>): Answer {
-    const { channel, thread_ts } = args;
+    const { channel, thread_ts, reply_broadcast } = args;
     if (typeof channel !== 'string' || !this.known.has(channel)) return refused('channel_not_found');
+    // A broadcast is of a reply: anything but a boolean, or one without `thread_ts`, is a sender's bug.
+    if (reply_broadcast !== undefined && (typeof reply_broadcast !== 'boolean' || thread_ts === undefined))
+      return refused('invalid_arguments');
     if (
       thread_ts !== undefined &&
       !this.posted.some((m) => m.ts === thread_ts && m.channel === channel && m.thread_ts === undefined)
@@ -214,7 +228,8 @@ export class SlackWebApiStandIn {
     const ts = `1700000000.${String(this.seq).padStart(6, '0')}`;
     const thread = typeof thread_ts === 'string' ? { thread_ts } : {};
     const metadata = args.metadata === undefined ? {} : { metadata: args.metadata };
-    this.posted.push({ ...payload, channel, ts, ...thread, ...metadata, edits: 0 });
+    const broadcast = reply_broadcast === true ? { subtype: 'thread_broadcast' as const } : {};
+    this.posted.push({ ...payload, channel, ts, ...thread, ...metadata, ...broadcast, edits: 0 });
     return ok({ channel, ts });
   }
 

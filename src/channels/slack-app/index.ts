@@ -7,6 +7,7 @@ import { timeoutAgent } from '../timeout-agent.js';
 import type { ChannelDeps, ChannelFactory, ChannelSender, IssuerEvents } from '../types.js';
 import { classifyWebApiAnswer, classifyWebApiFailure } from './classify.js';
 import { directConversation } from './direct.js';
+import { keptMemory } from './kept-memory.js';
 import { MethodGate } from './method-gate.js';
 import { runStep } from './run-step.js';
 import { DIRECT_SCOPES, missingScopes, REQUIRED_SCOPES } from './scopes.js';
@@ -60,22 +61,24 @@ export function createSlackAppSender(config: SlackAppChannelConfig, deps: SlackA
   let closed = false;
 
   const call = gatedCaller(api, new MethodGate(deps), deps.now);
+  // What a post Slack accepted leaves (a thread's parent, a told message) must outlive a Redis restart.
+  const memory = keptMemory(deps.memory, { sleep: deps.sleep, open: () => !closed });
 
   const conversations = async (): Promise<string[]> => {
     const direct: string[] = [];
-    for (const email of config.directMessages)
-      direct.push(await directConversation(email, { call, memory: deps.memory }));
+    for (const email of config.directMessages) direct.push(await directConversation(email, { call, memory }));
     return config.channel === undefined ? direct : [config.channel, ...direct];
   };
-  const stepDeps = { call, memory: deps.memory, now: deps.now, timezone: config.timezone };
+  const stepDeps = { call, memory, now: deps.now, timezone: config.timezone, broadcast: config.broadcast };
 
   return {
     // No Web API method takes an idempotency key: delivery is at least once. A crash after Slack accepted
     // a step but before the outbox recorded it repeats that step (a post in the same thread, or an edit
-    // that changes nothing). The stable id is the delivery id (`progress.deliveryId`): in the record of
+    // that changes nothing); a Redis outage there does not, as the step's writes wait for Redis
+    // (kept-memory.ts). The stable id is the delivery id (`progress.deliveryId`): in the record of
     // sent messages, and on every post as message metadata (run-step.ts).
     async send(message, progress) {
-      const steps = await planSteps(message, await conversations(), deps.memory, renderOptions);
+      const steps = await planSteps(message, await conversations(), memory, renderOptions);
       await sendInParts(steps, progress, async (step, where, later) => {
         if (later) await deps.sleep(gapMs);
         await runStep({ ...stepDeps, deliveryId: progress?.deliveryId }, step, where);

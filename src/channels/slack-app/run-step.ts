@@ -4,17 +4,19 @@ import type { SlackPayload } from '../slack/blocks.js';
 import { renderSlack } from '../slack/render.js';
 import { formatInstant, zonedDay } from '../time.js';
 import type { ChannelMemory, IssuerRef } from '../types.js';
+import { type BroadcastRule, broadcasts } from './broadcast.js';
 import { editNote, mergedEvents, replyNote, type ToldRecord, withNote } from './correction.js';
 import type { Step } from './steps.js';
 import { memoryTtlMs, threadDay, threadKey, toldKey } from './thread.js';
 import type { WebApiAnswer } from './web-api.js';
 
-/** What a step needs: the gated Web API call, the channel's memory, its clock and its zone. */
+/** What a step needs: the gated Web API call, the channel's memory, clock, zone and `broadcast` rule. */
 export interface StepDeps {
   call: (method: string, args: Record<string, unknown>, where: string) => Promise<WebApiAnswer>;
   memory: ChannelMemory;
   now: () => Date;
   timezone: string;
+  broadcast: BroadcastRule | undefined;
 }
 
 /**
@@ -50,19 +52,27 @@ function metadataOf(tag: DeliveryTag): Record<string, unknown> {
   return { metadata: { event_type: 'shortwatch_delivery', event_payload: { delivery_id: tag.deliveryId } } };
 }
 
+/** Where a post goes in its conversation: a thread's parent to reply to, and whether the reply is broadcast. */
+interface InThread {
+  thread: string;
+  events: readonly PositionEvent[];
+}
+
+function threadArgs(deps: StepDeps, reply: InThread | undefined): Record<string, unknown> {
+  if (reply === undefined) return {};
+  // `reply_broadcast` shows the reply in the conversation too: a move the channel set as worth it.
+  const broadcast = broadcasts(reply.events, deps.broadcast) ? { reply_broadcast: true } : {};
+  return { thread_ts: reply.thread, ...broadcast };
+}
+
 async function post(
   deps: StepDeps & DeliveryTag,
   conversation: string,
   payload: SlackPayload,
   where: string,
-  thread?: string,
+  reply?: InThread,
 ): Promise<string | undefined> {
-  const args = {
-    channel: conversation,
-    ...payload,
-    ...(thread === undefined ? {} : { thread_ts: thread }),
-    ...metadataOf(deps),
-  };
+  const args = { channel: conversation, ...payload, ...threadArgs(deps, reply), ...metadataOf(deps) };
   return (await deps.call('chat.postMessage', args, where)).body?.ts;
 }
 
@@ -75,7 +85,8 @@ async function issuerStep(
   const day = threadDay(step.events, deps.timezone) ?? zonedDay(deps.now().toISOString(), deps.timezone);
   const key = threadKey(step.conversation, step.issuer.id, day ?? 'none');
   const parent = await deps.memory.get(key);
-  const ts = await post(deps, step.conversation, step.payload, where, parent);
+  const reply = parent === undefined ? undefined : { thread: parent, events: step.events };
+  const ts = await post(deps, step.conversation, step.payload, where, reply);
   if (ts === undefined) return;
   // Stored before the outbox records the part: a crash in between re-posts this part, in the same thread.
   if (parent === undefined) await deps.memory.set(key, ts, memoryTtlMs(step.events, deps.now().getTime()));
@@ -114,7 +125,7 @@ async function editStep(deps: StepDeps & DeliveryTag, step: Extract<Step, { kind
   let first: string | undefined;
   for (const [index, payload] of replies.entries()) {
     const body = index === 0 ? withNote(payload, replyNote(corrections, record.ts)) : payload;
-    const ts = await post(deps, conversation, body, where, record.thread);
+    const ts = await post(deps, conversation, body, where, { thread: record.thread, events: corrections });
     first ??= ts;
   }
   if (first !== undefined && replies.length === 1)

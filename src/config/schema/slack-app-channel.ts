@@ -1,6 +1,27 @@
 import { z } from 'zod';
 import { channelBase, kindTag, ratePerSecond, requestTimeout, slackMention } from './channel-base.js';
-import { secret } from './value-types.js';
+import { percent, secret } from './value-types.js';
+
+/** A slack-app channel's `broadcast`: which thread replies Slack also shows in the conversation. */
+const broadcastSchema = z
+  .strictObject({
+    minDelta: percent
+      .optional()
+      .describe(
+        'A reply with a change of at least this many percentage points (up or down; a close counts its last value) also goes to the conversation.',
+      ),
+    kinds: z
+      .array(z.enum(['opened', 'increased', 'decreased', 'closed']))
+      .optional()
+      .describe('A reply with an event of one of these kinds also goes to the conversation.'),
+  })
+  .refine((rule) => rule.minDelta !== undefined || (rule.kinds?.length ?? 0) > 0, {
+    message: '`broadcast` needs `minDelta` or `kinds`',
+  })
+  .optional()
+  .describe(
+    "Thread replies that are also posted to the conversation (`reply_broadcast`: seen in the thread and in the channel): those whose change is at least `minDelta` pp or of one of `kinds`. Omitted: none, every later change of an issuer stays in the issuer's thread of the day.",
+  );
 
 /** A Slack app channel: a bot token posting through Slack's Web API (`chat.postMessage`). */
 export const slackAppFields = z
@@ -31,6 +52,7 @@ export const slackAppFields = z
       .url()
       .default('https://slack.com/api')
       .describe('Base URL of the Web API, without a trailing slash; change it only for a local stand-in.'),
+    broadcast: broadcastSchema,
     mention: slackMention,
     timeout: requestTimeout,
   })
