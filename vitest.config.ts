@@ -118,8 +118,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // The CLI the tests spawn, compiled once (test/helpers/compiled-cli.ts).
-    globalSetup: ['test/helpers/compiled-cli.ts'],
+    // The CLI the tests spawn, compiled once (test/helpers/compiled-cli.ts); the census of keys left in
+    // Redis, judged after the run (test/helpers/key-census.ts).
+    globalSetup: ['test/helpers/compiled-cli.ts', 'test/helpers/key-census.ts'],
     // Vitest's default on a 2-core machine is cpus - 1 = 1 worker. The e2e and slow files mostly wait
     // on child processes and time windows: with 3 forks, slowest first, the whole suite used 47% of 2
     // cores and took 422 s (one file waited out a 90 s timeout); 4 forks took 322 s at 54%.

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { recordPrefix } from './key-census.js';
 
 /** Redis URL for tests: `REDIS_URL` or the local default. */
 export const TEST_REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -16,6 +17,7 @@ export interface TestRedis {
 /** Opens a connection with a unique prefix `t-<uuid>`; never touches other keys, never FLUSHALL. */
 export async function createTestRedis(label = 't'): Promise<TestRedis> {
   const prefix = `${label}-${randomUUID().slice(0, 12)}`;
+  recordPrefix(prefix);
   const opened: Redis[] = [];
   const connect = () => {
     const client = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null, lazyConnect: false });

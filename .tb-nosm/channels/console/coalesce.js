@@ -1,0 +1,6 @@
+function coalesceConsole(groups) {
+  return groups.length;
+}
+export {
+  coalesceConsole
+};

@@ -1,0 +1,202 @@
+import { readFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { extname } from "node:path";
+import { displayText } from "../../channels/format.js";
+import { cronPatternProblem } from "../../preflight/cron-pattern.js";
+import { manageLink } from "../../routing/subscriber-links.js";
+import { isSubscriberChangeError } from "../../state/subscriber-store.js";
+import { withApp } from "../context.js";
+import { CliError, EXIT } from "../exit.js";
+import { readSubscriberFile, subscribersCsv, subscribersYaml } from "../subscriber-file.js";
+import { renderTable } from "../table.js";
+function operator() {
+  return { who: process.env.USER ?? "operator", via: "cli", from: hostname() };
+}
+async function changing(fn) {
+  try {
+    return await fn();
+  } catch (error) {
+    if (isSubscriberChangeError(error)) throw new CliError(error.message, EXIT.usage);
+    throw error;
+  }
+}
+async function find(app, who) {
+  const found = who.includes("@") ? await app.ctx.subscribers.byEmail(who) : await app.ctx.subscribers.get(who);
+  if (!found)
+    throw new CliError(`no subscriber "${displayText(who)}" (an id or an e-mail address)`, EXIT.usage);
+  return found;
+}
+function numberOption(value, name) {
+  if (value === void 0) return void 0;
+  const n = Number(value);
+  if (!Number.isFinite(n)) throw new CliError(`${name}: "${value}" is not a number`, EXIT.usage);
+  return n;
+}
+function prefsFrom(options, prefs = {}) {
+  const next = { ...prefs };
+  if (options.kinds !== void 0)
+    next.kinds = options.kinds.split(",").map((k) => k.trim()).filter(Boolean);
+  const minValue = numberOption(options.minValue, "--min-value");
+  if (minValue !== void 0) next.minValue = minValue;
+  const minDelta = numberOption(options.minDelta, "--min-delta");
+  if (minDelta !== void 0) next.minDelta = minDelta;
+  if (options.mode !== void 0) next.mode = options.mode;
+  if (options.timezone !== void 0) next.timezone = options.timezone;
+  if (options.digest !== void 0) {
+    const problem = cronPatternProblem(options.digest, options.timezone ?? "UTC");
+    if (problem) throw new CliError(`--digest "${options.digest}": ${problem}`, EXIT.usage);
+    next.digestSchedule = options.digest;
+  }
+  if (options.pause) next.paused = true;
+  if (options.resume) next.paused = false;
+  return next;
+}
+async function addSubscriberCommand(ctx, options) {
+  if (!options.name || !options.email) throw new CliError("--name and --email are required", EXIT.usage);
+  const input = {
+    name: options.name,
+    email: options.email,
+    watch: { issuers: options.issuer ?? [], holders: options.holder ?? [] },
+    prefs: prefsFrom(options)
+  };
+  await withApp(ctx, async (app) => {
+    const added = await changing(() => app.ctx.subscribers.add(input, operator()));
+    ctx.out(`Added subscriber ${added.id}: ${describe(added)}.`);
+  });
+}
+async function editSubscriberCommand(ctx, who, options) {
+  await withApp(ctx, async (app) => {
+    const current = await find(app, who);
+    const edited = await changing(
+      () => app.ctx.subscribers.update(current.id, (s) => edit(s, options), operator())
+    );
+    ctx.out(`Edited subscriber ${edited.id} (version ${edited.version}): ${describe(edited)}.`);
+  });
+}
+function edit(s, options) {
+  const without = (list, removed) => list.filter((item) => !(removed ?? []).some((r) => r.toLowerCase() === item.toLowerCase()));
+  const issuers = [
+    .../* @__PURE__ */ new Set([...without(s.watch.issuers, options.removeIssuer), ...options.issuer ?? []])
+  ];
+  const holders = [
+    .../* @__PURE__ */ new Set([...without(s.watch.holders, options.removeHolder), ...options.holder ?? []])
+  ];
+  return {
+    ...s,
+    name: options.name ?? s.name,
+    email: options.email ?? s.email,
+    watch: { issuers, holders },
+    prefs: { ...s.prefs, ...prefsFrom(options) }
+  };
+}
+async function removeSubscriberCommand(ctx, who) {
+  await withApp(ctx, async (app) => {
+    const current = await find(app, who);
+    await changing(() => app.ctx.subscribers.remove(current.id, operator()));
+    ctx.out(`Removed subscriber ${current.id} (${displayText(current.email)}).`);
+  });
+}
+async function listSubscribersCommand(ctx) {
+  await withApp(ctx, async (app) => {
+    const all = await app.ctx.subscribers.list();
+    if (all.length === 0) {
+      ctx.out(
+        'No subscribers. Add one: shortwatch subscribers add --name "Ann Trader" --email ann@desk.example --issuer "Fugro"'
+      );
+      return;
+    }
+    const rows = all.map((s) => [
+      s.id,
+      displayText(s.name),
+      displayText(s.email),
+      state(s),
+      String(s.watch.issuers.length),
+      String(s.watch.holders.length),
+      s.prefs.mode
+    ]);
+    ctx.out(renderTable(["ID", "NAME", "E-MAIL", "STATE", "ISSUERS", "HOLDERS", "MODE"], rows));
+    ctx.out(`${all.length} subscriber${all.length === 1 ? "" : "s"}.`);
+  });
+}
+async function showSubscriberCommand(ctx, who) {
+  await withApp(ctx, async (app) => {
+    const s = await find(app, who);
+    ctx.out(`${s.id}  ${displayText(s.name)} <${displayText(s.email)}>  ${state(s)}  version ${s.version}`);
+    ctx.out(`  issuers: ${s.watch.issuers.map(displayText).join(", ") || "(none)"}`);
+    ctx.out(`  holders anywhere: ${s.watch.holders.map(displayText).join(", ") || "(none)"}`);
+    ctx.out(`  wants: ${wants(s)}`);
+    const link = manageLink(app.settings.config, s, app.ctx.now());
+    if (link) ctx.out(`  manage link: ${link}`);
+    for (const entry of await app.ctx.subscribers.audit(s.id, 10))
+      ctx.out(
+        `  ${entry.at} ${entry.action} (v${entry.version}) by ${displayText(entry.who)} via ${entry.via}${entry.from ? ` from ${displayText(entry.from)}` : ""}`
+      );
+  });
+}
+async function importSubscribersCommand(ctx, file, options) {
+  const format = /\.ya?ml$/iu.test(extname(file)) ? "yaml" : "csv";
+  const rows = readSubscriberFile(readFileSync(file, "utf8"), format);
+  return withApp(ctx, async (app) => {
+    const counts = { added: 0, updated: 0, refused: 0 };
+    const actor = { who: `import ${file}`, via: "import", from: hostname() };
+    for (const { row, input } of rows) {
+      try {
+        const outcome = await importOne(app, input, actor, options.dryRun ?? false);
+        counts[outcome]++;
+      } catch (error) {
+        if (!isSubscriberChangeError(error)) throw error;
+        counts.refused++;
+        ctx.out(`row ${row}: ${error.message}`);
+      }
+    }
+    const verb = options.dryRun ? "Would add" : "Added";
+    ctx.out(
+      `${verb} ${counts.added}, ${options.dryRun ? "would update" : "updated"} ${counts.updated}, refused ${counts.refused} of ${rows.length} rows.`
+    );
+    return counts.refused > 0 ? EXIT.failure : EXIT.ok;
+  });
+}
+async function importOne(app, input, actor, dryRun) {
+  const store = app.ctx.subscribers;
+  const checked = store.check(input);
+  const existing = await store.byEmail(checked.email);
+  if (dryRun) return existing ? "updated" : "added";
+  if (!existing) {
+    await store.add(checked, actor);
+    return "added";
+  }
+  await store.update(existing.id, (s) => ({ ...s, ...checked }), actor, "imported");
+  return "updated";
+}
+async function exportSubscribersCommand(ctx, options) {
+  const format = options.format ?? "csv";
+  if (format !== "csv" && format !== "yaml")
+    throw new CliError(`--format: csv or yaml, not "${format}"`, EXIT.usage);
+  await withApp(ctx, async (app) => {
+    const all = await app.ctx.subscribers.list();
+    process.stdout.write(format === "csv" ? subscribersCsv(all) : subscribersYaml(all));
+  });
+}
+function state(s) {
+  if (s.unsubscribedAt) return `unsubscribed ${s.unsubscribedAt.slice(0, 10)}`;
+  return s.prefs.paused ? "paused" : "active";
+}
+function wants(s) {
+  const parts = [s.prefs.kinds.length > 0 ? s.prefs.kinds.join("/") : "every kind"];
+  if (s.prefs.minValue !== void 0) parts.push(`from ${s.prefs.minValue}%`);
+  if (s.prefs.minDelta !== void 0) parts.push(`moves of ${s.prefs.minDelta} pp or more`);
+  parts.push(s.prefs.aggregates ? "aggregates too" : "no aggregates", s.prefs.mode);
+  return parts.join(", ");
+}
+function describe(s) {
+  return `${displayText(s.name)} <${displayText(s.email)}>, ${s.watch.issuers.length} issuer(s), ${s.watch.holders.length} holder(s) anywhere, ${wants(s)}`;
+}
+export {
+  addSubscriberCommand,
+  editSubscriberCommand,
+  exportSubscribersCommand,
+  importSubscribersCommand,
+  listSubscribersCommand,
+  removeSubscriberCommand,
+  showSubscriberCommand
+};

@@ -1,0 +1,4 @@
+import { holderKey } from "../text/holder-key.js";
+export {
+  holderKey
+};

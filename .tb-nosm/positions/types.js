@@ -1,0 +1,4 @@
+const EVENT_KINDS = ["opened", "increased", "decreased", "closed"];
+export {
+  EVENT_KINDS
+};

@@ -1,0 +1,6 @@
+function holderKey(name) {
+  return name.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+}
+export {
+  holderKey
+};

@@ -1,0 +1,6 @@
+function backoffDelay(retry, baseMs, random) {
+  return Math.floor(baseMs * 2 ** retry * random());
+}
+export {
+  backoffDelay
+};
