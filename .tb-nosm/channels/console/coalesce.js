@@ -1,6 +1,0 @@
-function coalesceConsole(groups) {
-  return groups.length;
-}
-export {
-  coalesceConsole
-};

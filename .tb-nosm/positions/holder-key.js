@@ -1,4 +1,0 @@
-import { holderKey } from "../text/holder-key.js";
-export {
-  holderKey
-};

@@ -1,4 +1,0 @@
-const EVENT_KINDS = ["opened", "increased", "decreased", "closed"];
-export {
-  EVENT_KINDS
-};

@@ -1,6 +1,0 @@
-function backoffDelay(retry, baseMs, random) {
-  return Math.floor(baseMs * 2 ** retry * random());
-}
-export {
-  backoffDelay
-};
