@@ -55,6 +55,8 @@ export const subscriberSchema = subscriberInputSchema.extend({
   linkGeneration: z.number().int().nonnegative().default(0),
   /** Set by a one-click unsubscribe: nothing is sent to them until they subscribe again. */
   unsubscribedAt: z.string().optional(),
+  /** When `prefs.paused` was last turned on (set by the store, whoever paused them); absent while not paused. */
+  pausedAt: z.string().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

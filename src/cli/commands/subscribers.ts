@@ -6,7 +6,7 @@ import { displayText } from '../../channels/format.js';
 import { cronPatternProblem } from '../../preflight/cron-pattern.js';
 import type { Subscriber, SubscriberInput } from '../../routing/subscriber.js';
 import { manageLink } from '../../routing/subscriber-links.js';
-import { type Actor, isSubscriberChangeError } from '../../state/subscriber-store.js';
+import { type Actor, isSubscriberChangeError, SubscriberChangeError } from '../../state/subscriber-store.js';
 import type { CommandContext } from '../context.js';
 import { withApp } from '../context.js';
 import { CliError, EXIT } from '../exit.js';
@@ -179,7 +179,7 @@ export async function showSubscriberCommand(ctx: CommandContext, who: string): P
     if (link) ctx.out(`  manage link: ${link}`);
     for (const entry of await app.ctx.subscribers.audit(s.id, 10))
       ctx.out(
-        `  ${entry.at} ${entry.action} (v${entry.version}) by ${displayText(entry.who)} via ${entry.via}${entry.from ? ` from ${displayText(entry.from)}` : ''}`,
+        `  ${entry.at} ${entry.action} (v${entry.version}) by ${displayText(entry.who)} via ${entry.via}${entry.from ? ` from ${displayText(entry.from)}` : ''}${entry.changed.length > 0 ? `: ${entry.changed.join(', ')}` : ''}`,
       );
   });
 }
@@ -221,6 +221,11 @@ async function importOne(
 ): Promise<'added' | 'updated'> {
   const store = app.ctx.subscribers;
   const checked = store.check(input);
+  // Refused here as `--digest` is: the schema knows a pattern's length, only the scheduler's parser its sense.
+  const { digestSchedule, timezone } = checked.prefs;
+  const problem = cronPatternProblem(digestSchedule, timezone);
+  if (problem)
+    throw new SubscriberChangeError(`prefs.digestSchedule: "${digestSchedule}" ${problem}`, 'invalid');
   const existing = await store.byEmail(checked.email);
   if (dryRun) return existing ? 'updated' : 'added';
   if (!existing) {
