@@ -71,7 +71,7 @@ export function formEdit(s: Subscriber, form: URLSearchParams): FormEdit {
   return problem === undefined ? { ok: true, subscriber: typed } : { ok: false, problem, typed };
 }
 
-/** When the subscriber's next digest is due, in their time zone: `Mon 30 Nov 2026, 07:30 (Europe/London)`. */
+/** When the subscriber's next digest is due, in their time zone: `Mon, 30 Nov 2026, 07:30 (Europe/London)`. */
 function nextDigestText(s: Subscriber, now: Date): string {
   const { digestSchedule, timezone } = s.prefs;
   const next = nextCronRun(digestSchedule, timezone, now);
@@ -107,7 +107,7 @@ export function prefsForm(s: Subscriber, now: Date): SafeHtml {
 <label>Only positions of at least (%) <input name="minValue" inputmode="decimal" value="${s.prefs.minValue ?? ''}"></label>
 <label>Only moves of at least (percentage points) <input name="minDelta" inputmode="decimal" value="${s.prefs.minDelta ?? ''}"></label>
 <label class="check"><input type="checkbox" name="aggregates" value="1"${s.prefs.aggregates ? html` checked` : ''}> Register aggregates of my issuers</label>
-<fieldset><legend>How</legend>${mode('immediate', 'at once')}${mode('digest', 'daily digest')}${mode('both', 'both')}</fieldset>
+<fieldset><legend>How</legend>${mode('immediate', 'at once')}${mode('digest', 'in my digest')}${mode('both', 'both')}</fieldset>
 <fieldset><legend>My digest</legend>
 <label>Schedule (cron: minute hour day month weekday) <input name="digestSchedule" value="${s.prefs.digestSchedule}" autocomplete="off" spellcheck="false" aria-describedby="schedule-hint"></label>
 <label>Time zone <input name="timezone" value="${s.prefs.timezone}" autocomplete="off" spellcheck="false"></label>

@@ -63,8 +63,9 @@ function queueCell(q: SubscriberQueue): SafeHtml {
 
 function listRow(row: SubscriberRow, nowMs: number): SafeHtml {
   const s = row.subscriber;
-  return html`<tr data-subscriber="${s.id}"><td><a href="${paths.subscriber(s.id)}">${displayText(s.name)}</a></td><td>${displayText(s.email)}</td>
-<td>${watchSummary(s)}</td><td>${modeText(s)}</td><td>${stateCell(s, nowMs)}</td><td>${queueCell(row.queue)}</td></tr>`;
+  // State and outbox next to the name: on a phone the table scrolls with its first column pinned.
+  return html`<tr data-subscriber="${s.id}"><td><a href="${paths.subscriber(s.id)}">${displayText(s.name)}</a></td><td>${stateCell(s, nowMs)}</td>
+<td>${queueCell(row.queue)}</td><td>${watchSummary(s)}</td><td>${modeText(s)}</td><td>${displayText(s.email)}</td></tr>`;
 }
 
 /** The subscribers page, from its data (pure). */
@@ -80,7 +81,7 @@ export function renderSubscribers(data: SubscribersData): SafeHtml {
 <p class="muted">${shown}. Add, edit and import them with <code>shortwatch subscribers</code>; each manages their own alerts from the link in every message.</p>
 ${
   data.rows.length > 0
-    ? html`<table id="subscribers"><thead><tr><th>Name</th><th>E-mail</th><th>Follows</th><th>How</th><th>State</th><th>Outbox</th></tr></thead><tbody>${data.rows.map((r) => listRow(r, data.nowMs))}</tbody></table>`
+    ? html`<table id="subscribers"><thead><tr><th>Name</th><th>State</th><th>Outbox</th><th>Follows</th><th>How</th><th>E-mail</th></tr></thead><tbody>${data.rows.map((r) => listRow(r, data.nowMs))}</tbody></table>`
     : html`<p class="muted" id="subscribers-none">${data.total > 0 ? 'no subscriber matches' : 'no subscribers yet'}</p>`
 }`;
 }
@@ -146,7 +147,7 @@ ${prefsTable(s)}
 <h2>Changes</h2>
 ${auditTable(view.audit)}
 <h2>Received</h2>
-<p class="muted">${view.received.length} messages from the record of sent messages, ${formatTime(view.sinceMs)} to ${formatTime(view.untilMs)}, most recently tried first${view.cut ? ', from the newest rows only' : ''}.</p>
+<p class="muted">${view.received.length} message${view.received.length === 1 ? '' : 's'} from the record of sent messages, ${formatTime(view.sinceMs)} to ${formatTime(view.untilMs)}, most recently tried first${view.cut ? ', from the newest rows only' : ''}.</p>
 ${view.received.length > 0 ? recordTable(view.received) : html`<p class="muted" id="received-none">nothing received in this span</p>`}`;
 }
 
