@@ -1,7 +1,7 @@
 import { ianaTimezone } from '../config/schema/value-types.js';
 import { EVENT_KINDS } from '../positions/types.js';
 import { cronPatternProblem, nextCronRun } from '../preflight/cron-pattern.js';
-import { isSilenced, type Subscriber, wantsDigest } from '../routing/subscriber.js';
+import { isSilenced, type Subscriber, wantsDigest, webhookShown } from '../routing/subscriber.js';
 import { html, type SafeHtml } from './html.js';
 
 /** A preference form read: the subscriber it asks for, or why it is refused with the form as typed. */
@@ -98,7 +98,16 @@ export function prefsForm(s: Subscriber, now: Date): SafeHtml {
   const next = wantsDigest(s)
     ? html`<p class="muted" id="next-digest">Next digest: ${nextDigestText(s, now)}</p>`
     : '';
+  const routes = [
+    s.webhook === undefined ? '' : html`your webhook at <code>${webhookShown(s.webhook)}</code>`,
+    s.slackUser === undefined ? '' : html`a Slack message to <code>${s.slackUser}</code>`,
+  ].filter((part) => part !== '');
+  const also =
+    routes.length === 0
+      ? ''
+      : html`<p class="muted" id="routes">Each change also goes to ${routes.length === 2 ? html`${routes[0]} and ${routes[1]}` : routes[0]} (the desk sets these).</p>`;
   return html`<p>${s.name} · ${s.email} · <strong>${state}</strong></p>
+${also}
 <form method="post" class="prefs">
 <input type="hidden" name="version" value="${s.version}">
 <label>Issuers I follow (any holder), one per line: name, ISIN or id<br><textarea name="issuers" rows="6">${s.watch.issuers.join('\n')}</textarea></label>

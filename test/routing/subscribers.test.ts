@@ -93,7 +93,7 @@ const template = {
 
 describe('planSubscribers', () => {
   const events = [event('e1', 'Marshall Wace LLP'), event('e2', 'Citadel Advisors')];
-  const plan = (s: Subscriber) => planSubscribers(events, [s], template, [], new Date(NOW));
+  const plan = (s: Subscriber) => planSubscribers(events, [s], { email: template }, [], new Date(NOW));
 
   it('sends a followed issuer every holder, to their own channel', () => {
     const [target] = plan(subscriber({ issuers: ['fugro n.v.'] }));

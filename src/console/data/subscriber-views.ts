@@ -1,6 +1,6 @@
 import type { App } from '../../app.js';
 import { searchNewest } from '../../record/search.js';
-import { type Subscriber, subscriberChannel, subscriberDigestChannel } from '../../routing/subscriber.js';
+import { type Subscriber, subscriberChannels } from '../../routing/subscriber.js';
 import { DeliveryRecord } from '../../state/delivery-record.js';
 import type { OutboxCounts } from '../../state/outbox.js';
 import type { AuditEntry } from '../../state/subscriber-store.js';
@@ -31,6 +31,8 @@ export interface SubscriberView extends SubscriberRow {
   untilMs: number;
   /** The search stopped at its row budget before the span's start. */
   cut: boolean;
+  /** Whether `subscribers.webhook` and `subscribers.slack` name channels: without one, that route is unused. */
+  routes: { webhook: boolean; slack: boolean };
 }
 
 const RECEIVED_SPAN_MS = 30 * DAY_MS;
@@ -40,8 +42,8 @@ const AUDIT_SHOWN = 50;
 
 function queueOf(subscriber: Subscriber, counts: ReadonlyMap<string, OutboxCounts>): SubscriberQueue {
   const queue: SubscriberQueue = { queued: 0, parked: 0, staged: 0 };
-  // Both channels, whatever the mode now: a subscriber who left `digest` may still have a sealed one queued.
-  for (const channel of [subscriberChannel(subscriber.id), subscriberDigestChannel(subscriber.id)]) {
+  // Every route's channel, whatever they use now: a subscriber who left `digest` may still have one queued.
+  for (const channel of subscriberChannels(subscriber.id)) {
     const c = counts.get(channel);
     if (!c) continue;
     queue.queued += c.waiting + c.inflight;
@@ -52,9 +54,7 @@ function queueOf(subscriber: Subscriber, counts: ReadonlyMap<string, OutboxCount
 }
 
 async function queues(app: App, subscribers: readonly Subscriber[]): Promise<Map<string, OutboxCounts>> {
-  return app.ctx.outbox.queueCounts(
-    subscribers.flatMap((s) => [subscriberChannel(s.id), subscriberDigestChannel(s.id)]),
-  );
+  return app.ctx.outbox.queueCounts(subscribers.flatMap((s) => subscriberChannels(s.id)));
 }
 
 /** Whether a subscriber's name or address contains every word of `filter` (any case). */
@@ -86,8 +86,8 @@ export async function subscriberView(app: App, id: string): Promise<SubscriberVi
     app.ctx.subscribers.audit(id, AUDIT_SHOWN),
     searchNewest(
       record,
-      // Digest channel too, whatever the mode now: what they received under an earlier mode stays theirs.
-      { sinceMs, untilMs, channels: [subscriberChannel(id), subscriberDigestChannel(id)] },
+      // Every route, whatever they use now: what they received under an earlier mode stays theirs.
+      { sinceMs, untilMs, channels: subscriberChannels(id) },
       RECEIVED_SHOWN,
       RECORD_SCANNED,
     ),
@@ -100,5 +100,9 @@ export async function subscriberView(app: App, id: string): Promise<SubscriberVi
     sinceMs,
     untilMs,
     cut: found.cut,
+    routes: {
+      webhook: app.settings.config.subscribers?.webhook !== undefined,
+      slack: app.settings.config.subscribers?.slack !== undefined,
+    },
   };
 }

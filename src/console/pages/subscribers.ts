@@ -1,4 +1,4 @@
-import { isSilenced, type Subscriber, wantsDigest } from '../../routing/subscriber.js';
+import { isSilenced, type Subscriber, wantsDigest, webhookShown } from '../../routing/subscriber.js';
 import type { AuditEntry } from '../../state/subscriber-store.js';
 import {
   type SubscriberQueue,
@@ -42,8 +42,10 @@ export function watchSummary(s: Subscriber): string {
 
 function modeText(s: Subscriber): string {
   const digest = `digest ${s.prefs.digestSchedule} (${s.prefs.timezone})`;
-  if (s.prefs.mode === 'immediate') return 'at once';
-  return s.prefs.mode === 'digest' ? digest : `at once and ${digest}`;
+  const routes = ['e-mail', s.webhook ? 'webhook' : '', s.slackUser ? 'Slack DM' : ''].filter(Boolean);
+  const atOnce = routes.length > 1 ? `at once (${routes.join(', ')})` : 'at once';
+  if (s.prefs.mode === 'immediate') return atOnce;
+  return s.prefs.mode === 'digest' ? digest : `${atOnce} and ${digest}`;
 }
 
 /** Active, paused or unsubscribed, with when (a pause from before its time was kept shows none). */
@@ -131,10 +133,29 @@ function auditTable(entries: readonly AuditEntry[]): SafeHtml {
   )}</tbody></table>`;
 }
 
+/** Their personal routes beside e-mail: the webhook's origin only (its path may carry a token). */
+function alsoTo(view: SubscriberView): SafeHtml | '' {
+  const s = view.subscriber;
+  const unused = (configured: boolean, key: string) =>
+    configured ? '' : html` <span class="warn">(not used: no <code>subscribers.${key}</code>)</span>`;
+  const parts = [
+    s.webhook === undefined
+      ? ''
+      : html`<li>webhook <code>${webhookShown(s.webhook)}</code>${unused(view.routes.webhook, 'webhook')}</li>`,
+    s.slackUser === undefined
+      ? ''
+      : html`<li>Slack DM to <code>${s.slackUser}</code>${unused(view.routes.slack, 'slack')}</li>`,
+  ];
+  return s.webhook === undefined && s.slackUser === undefined
+    ? ''
+    : html`<p>Each change also goes to:</p><ul id="routes">${parts}</ul>`;
+}
+
 /** One subscriber's page, from its data (pure): no link of theirs is shown, signed or not. */
 export function renderSubscriber(view: SubscriberView, nowMs: number): SafeHtml {
   const s = view.subscriber;
   return html`<p>${displayText(s.email)} · ${stateCell(s, nowMs)} · <span class="muted">id <code>${s.id}</code>, version ${s.version}, added ${formatTime(s.createdAt)}, changed ${formatTime(s.updatedAt)}</span></p>
+${alsoTo(view)}
 <h2>Watchlist</h2>
 <h3>Issuers (any holder)</h3>
 ${listOrNone(s.watch.issuers, 'none')}
