@@ -1,8 +1,11 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CapturedMail } from '../../src/demo/smtp-capture.js';
 import { subscriberDigestSchedulerId } from '../../src/jobs/subscriber-digest.js';
 import { manageLink } from '../../src/routing/subscriber-links.js';
-import { freePort, spawnDaemon, startStack, usePerTest, waitFor } from './harness.js';
+import { freePort, runShortwatch, spawnDaemon, startStack, usePerTest, waitFor } from './harness.js';
 
 // A subscriber moves their digest's schedule and time zone on their own preference page while the
 // daemon runs: a bad cron or time zone is refused whole (nothing saved), a good one is stored, the
@@ -119,6 +122,14 @@ describe("a subscriber's digest schedule and time zone, edited on their preferen
       return !now.has(yearly) && now.get(moved);
     });
     expect(scheduler).toMatchObject({ pattern: EVERY_2S, tz: 'America/New_York' });
+
+    // An import is refused the same pattern, by its row (it used to store it, and the scheduler then skipped it).
+    const csv = join(mkdtempSync(join(tmpdir(), 'shortwatch-digest-')), 'desk.csv');
+    writeFileSync(csv, 'name,email,mode,digestSchedule\nCy Typo,cy@desk.example,digest,61 7 * * *\n');
+    const imported = await runShortwatch(['-c', stack.configPath, 'subscribers', 'import', csv]);
+    expect(imported.code).toBe(1);
+    expect(imported.stdout).toContain('row 2: prefs.digestSchedule: "61 7 * * *"');
+    expect(await app.ctx.subscribers.byEmail('cy@desk.example')).toBeUndefined();
 
     // The next change of Bo's issuer reaches him in a digest on the new schedule (not next January).
     stack.sandbox.scenario.disclose(first.svc_issuer_id, 'Bo Digest Capital LLP', 0.8);
