@@ -73,6 +73,8 @@ beforeAll(async () => {
     {
       name: 'Bo Digest',
       email: 'bo@desk.example',
+      webhook: 'https://hooks.desk.example/T0/B0/bo-secret-path',
+      slackUser: 'U0BO00001',
       watch: { issuers: [second.name], holders: ['Marshall Wace'] },
       prefs: { mode: 'both', digestSchedule: '0 17 * * 1-5', timezone: 'Europe/London', paused: true },
     },
@@ -132,8 +134,9 @@ describe.skipIf(SKIP_WITHOUT_CHROMIUM)(
         );
         const boRow = page.locator(`tr[data-subscriber="${bo.id}"]`);
         await expect(boRow.textContent()).resolves.toContain(
-          'at once and digest 0 17 * * 1-5 (Europe/London)',
+          'at once (e-mail, webhook, Slack DM) and digest 0 17 * * 1-5 (Europe/London)',
         );
+        expect(await page.content()).not.toContain('bo-secret-path');
         await expect(boRow.textContent()).resolves.toMatch(/paused\s*\d+ s ago/);
         await expect(page.locator('main').textContent()).resolves.toContain(
           '2 subscribers (1 active, 1 paused, 0 unsubscribed)',
