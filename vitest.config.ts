@@ -37,6 +37,10 @@ const SLOW = [
   'test/e2e/polling-cli.test.ts',
   // Subscribers end to end: spawned CLI adds, a digest every 2 s, the signed links, one-click: about 45 s.
   'test/e2e/subscribers.test.ts',
+  // A subscriber's digest schedule moved on their page: a spawned daemon, its scheduler, a digest every 2 s: about 27 s.
+  'test/e2e/subscriber-digest-schedule.test.ts',
+  // A subscriber's e-mail, personal webhook and Slack DM from one change: a spawned daemon, two CLI adds: about 10 s.
+  'test/e2e/subscriber-routes.test.ts',
   // 2,000 subscribers imported from CSV through the CLI (one store script each), then a dry run: about 20 s.
   'test/cli/subscribers-import.test.ts',
   // A redis-server kept loading by DEBUG RELOAD (three loads of about 2 s), the Sentinel failover: 27-29 s.

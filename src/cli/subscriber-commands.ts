@@ -22,6 +22,11 @@ function withPreferences(command: Command): Command {
   return command
     .option('--name <name>', "the person's name")
     .option('--email <address>', 'their e-mail address')
+    .option('--webhook <url>', 'also POST each change to their own https webhook (needs subscribers.webhook)')
+    .option(
+      '--slack-user <user>',
+      'also DM each change to this Slack user id or address (needs subscribers.slack)',
+    )
     .option('--issuer <issuer>', 'follow this issuer (id, ISIN or name), any holder; repeatable', collect)
     .option('--holder <holder>', 'follow this holder wherever it is short; repeatable', collect)
     .option('--kinds <list>', 'only these kinds, e.g. opened,closed')
@@ -43,6 +48,8 @@ export function addSubscriberCommands(program: Command, run: Run): void {
   withPreferences(group.command('edit <who>').description('change a subscriber (id or e-mail)'))
     .option('--remove-issuer <issuer>', 'stop following this issuer; repeatable', collect)
     .option('--remove-holder <holder>', 'stop following this holder; repeatable', collect)
+    .option('--remove-webhook', 'stop posting to their webhook')
+    .option('--remove-slack-user', 'stop sending them Slack DMs')
     .option('--pause', 'send them nothing until --resume')
     .option('--resume', 'send again (also after an unsubscribe)')
     .action((who: string, opts: SubscriberOptions) =>

@@ -8,6 +8,8 @@ import type { Subscriber, SubscriberInput } from '../routing/subscriber.js';
 export const CSV_COLUMNS = [
   'name',
   'email',
+  'webhook',
+  'slackUser',
   'issuers',
   'holders',
   'kinds',
@@ -57,6 +59,8 @@ function fromCsvRow(row: z.output<typeof csvRow>): SubscriberInput {
   return {
     name: row.name ?? '',
     email: row.email ?? '',
+    ...(row.webhook ? { webhook: row.webhook } : {}),
+    ...(row.slackUser ? { slackUser: row.slackUser } : {}),
     watch: { issuers: list(row.issuers), holders: list(row.holders) },
     prefs: Object.fromEntries(
       Object.entries(prefs).filter(([, v]) => v !== undefined),
@@ -96,6 +100,8 @@ export function subscribersCsv(subscribers: readonly Subscriber[]): string {
   const rows = subscribers.map((s) => [
     s.name,
     s.email,
+    s.webhook ?? '',
+    s.slackUser ?? '',
     s.watch.issuers.join('; '),
     s.watch.holders.join('; '),
     s.prefs.kinds.join('; '),
@@ -113,6 +119,13 @@ export function subscribersCsv(subscribers: readonly Subscriber[]): string {
 /** The subscribers as YAML another import reads back (the parts a person sets). */
 export function subscribersYaml(subscribers: readonly Subscriber[]): string {
   return stringifyYaml({
-    subscribers: subscribers.map(({ name, email, watch, prefs }) => ({ name, email, watch, prefs })),
+    subscribers: subscribers.map(({ name, email, webhook, slackUser, watch, prefs }) => ({
+      name,
+      email,
+      ...(webhook === undefined ? {} : { webhook }),
+      ...(slackUser === undefined ? {} : { slackUser }),
+      watch,
+      prefs,
+    })),
   });
 }

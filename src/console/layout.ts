@@ -8,6 +8,7 @@ export const SECTIONS = [
   { path: '/events', label: 'Events' },
   { path: '/sources', label: 'Sources' },
   { path: '/deliveries', label: 'Deliveries' },
+  { path: '/subscribers', label: 'Subscribers' },
   { path: '/mutes', label: 'Mutes' },
 ] as const;
 

@@ -15,6 +15,8 @@ export const paths = {
     event.source === undefined
       ? paths.issuer(event.issuer.id)
       : paths.sourceIssuer(event.source, event.issuer.id),
+  /** One subscriber's page in the console (never their own signed preference page). */
+  subscriber: (id: string) => `/subscribers/${encodeURIComponent(id)}`,
   events: (filter: Record<string, string | undefined> = {}) => {
     const query = new URLSearchParams();
     for (const [k, v] of Object.entries(filter)) if (v !== undefined && v !== '') query.set(k, v);

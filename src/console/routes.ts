@@ -11,6 +11,7 @@ import { overviewPage } from './pages/overview.js';
 import { exportDownload } from './pages/record-export.js';
 import { sourceIssuerPage } from './pages/source-issuer.js';
 import { sourcePage, sourcesPage } from './pages/sources.js';
+import { subscriberPage, subscribersPage } from './pages/subscribers.js';
 
 /** One route: a method, a path pattern (its groups are URL-decoded and passed on), and its handler. */
 interface Route {
@@ -41,6 +42,8 @@ const ROUTES: readonly Route[] = [
   { method: 'GET', pattern: /^\/deliveries$/, run: deliveriesPage },
   { method: 'POST', pattern: /^\/deliveries\/retry$/, run: retryAction },
   { method: 'GET', pattern: /^\/deliveries\/export$/, run: exportDownload },
+  { method: 'GET', pattern: /^\/subscribers$/, run: subscribersPage },
+  { method: 'GET', pattern: /^\/subscribers\/([^/]+)$/, run: (ctx, id = '') => subscriberPage(ctx, id) },
   { method: 'GET', pattern: /^\/mutes$/, run: mutesPage },
   { method: 'POST', pattern: /^\/mutes$/, run: createMuteAction },
   { method: 'POST', pattern: /^\/mutes\/remove$/, run: removeMuteAction },
@@ -48,7 +51,7 @@ const ROUTES: readonly Route[] = [
 
 /** The console's own top-level paths: anything else is left to the probes' server (and its 404). */
 const OWNED =
-  /^\/(?:$|issuers(?:\/|$)|holders(?:\/|$)|events$|sources(?:\/|$)|deliveries(?:\/|$)|mutes(?:\/|$)|login$|logout$|assets\/)/;
+  /^\/(?:$|issuers(?:\/|$)|holders(?:\/|$)|events$|sources(?:\/|$)|deliveries(?:\/|$)|subscribers(?:\/|$)|mutes(?:\/|$)|login$|logout$|assets\/)/;
 
 /** Whether the console answers this path at all. */
 export function ownsPath(path: string): boolean {

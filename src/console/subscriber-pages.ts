@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../app.js';
-import { EVENT_KINDS } from '../positions/types.js';
-import { isSilenced, type Subscriber } from '../routing/subscriber.js';
+import type { Subscriber } from '../routing/subscriber.js';
 import { type LinkPurpose, type LinkRefusal, readLink } from '../routing/subscriber-links.js';
 import { type Actor, isSubscriberChangeError } from '../state/subscriber-store.js';
 import { hostRules, postSourceAllowed } from './host-rules.js';
 import { html, type SafeHtml } from './html.js';
 import { send } from './respond.js';
+import { formEdit, prefsForm } from './subscriber-prefs-form.js';
 
 /** The public paths: a subscriber's own preference page and one-click unsubscribe, each behind a signed link. */
 export const SUBSCRIBER_PATH = /^\/(me|unsubscribe)\/([A-Za-z0-9._-]{10,400})$/u;
@@ -157,7 +157,8 @@ async function managePage(
   request: IncomingMessage,
   actor: Actor,
 ): Promise<Answer> {
-  if (method === 'GET') return { status: 200, title: 'My alerts', body: prefsForm(subscriber) };
+  const now = app.ctx.now();
+  if (method === 'GET') return { status: 200, title: 'My alerts', body: prefsForm(subscriber, now) };
   if (!postSourceAllowed(hostRules(app.settings.config.http), request.headers)) {
     return {
       status: 403,
@@ -165,10 +166,16 @@ async function managePage(
       body: html`<p class="notice bad">This form came from another site.</p>`,
     };
   }
+  const asked = formEdit(subscriber, form);
+  if (!asked.ok) {
+    // Refused whole, the form as they typed it: one typo costs them no other edit.
+    const body = html`<p class="notice bad" role="alert">${asked.problem}</p>${prefsForm(asked.typed, now)}`;
+    return { status: 400, title: 'My alerts', body };
+  }
   try {
     const saved = await app.ctx.subscribers.update(
       subscriber.id,
-      (s) => edited(s, form),
+      (s) => ({ ...s, watch: asked.subscriber.watch, prefs: asked.subscriber.prefs }),
       actor,
       'edited',
       Number(form.get('version')),
@@ -176,70 +183,14 @@ async function managePage(
     return {
       status: 200,
       title: 'My alerts',
-      body: html`<p class="notice" role="status">Saved: from the next change on.</p>${prefsForm(saved)}`,
+      body: html`<p class="notice" role="status">Saved: from the next change on.</p>${prefsForm(saved, now)}`,
     };
   } catch (error) {
     if (!isSubscriberChangeError(error)) throw error;
     return {
       status: 400,
       title: 'My alerts',
-      body: html`<p class="notice bad">${error.message}</p>${prefsForm(subscriber)}`,
+      body: html`<p class="notice bad">${error.message}</p>${prefsForm(subscriber, now)}`,
     };
   }
-}
-
-function lines(value: string | null): string[] {
-  return [
-    ...new Set(
-      (value ?? '')
-        .split(/\r?\n/u)
-        .map((line) => line.trim())
-        .filter((line) => line !== ''),
-    ),
-  ];
-}
-
-function optionalNumber(value: string | null): number | undefined {
-  return value === null || value.trim() === '' ? undefined : Number(value.replace(',', '.'));
-}
-
-function edited(s: Subscriber, form: URLSearchParams): Subscriber {
-  const mode = form.get('mode');
-  const { minValue: _v, minDelta: _d, ...prefs } = s.prefs;
-  const minValue = optionalNumber(form.get('minValue'));
-  const minDelta = optionalNumber(form.get('minDelta'));
-  return {
-    ...s,
-    watch: { issuers: lines(form.get('issuers')), holders: lines(form.get('holders')) },
-    prefs: {
-      ...prefs,
-      kinds: EVENT_KINDS.filter((kind) => form.getAll('kinds').includes(kind)),
-      ...(minValue === undefined ? {} : { minValue }),
-      ...(minDelta === undefined ? {} : { minDelta }),
-      aggregates: form.get('aggregates') === '1',
-      mode: mode === 'digest' || mode === 'both' ? mode : 'immediate',
-      paused: form.get('paused') === '1',
-    },
-  };
-}
-
-function prefsForm(s: Subscriber): SafeHtml {
-  const kind = (k: string) =>
-    html`<label class="check"><input type="checkbox" name="kinds" value="${k}"${s.prefs.kinds.includes(k as never) ? html` checked` : ''}> ${k}</label> `;
-  const mode = (m: string, label: string) =>
-    html`<label class="check"><input type="radio" name="mode" value="${m}"${s.prefs.mode === m ? html` checked` : ''}> ${label}</label> `;
-  const state = isSilenced(s) ? (s.unsubscribedAt ? 'unsubscribed' : 'paused') : 'receiving alerts';
-  return html`<p>${s.name} · ${s.email} · <strong>${state}</strong></p>
-<form method="post" class="prefs">
-<input type="hidden" name="version" value="${s.version}">
-<label>Issuers I follow (any holder), one per line: name, ISIN or id<br><textarea name="issuers" rows="6">${s.watch.issuers.join('\n')}</textarea></label>
-<label>Holders I follow anywhere, one per line<br><textarea name="holders" rows="3">${s.watch.holders.join('\n')}</textarea></label>
-<fieldset><legend>Kinds (none ticked: every kind)</legend>${EVENT_KINDS.map(kind)}</fieldset>
-<label>Only positions of at least (%) <input name="minValue" inputmode="decimal" value="${s.prefs.minValue ?? ''}"></label>
-<label>Only moves of at least (percentage points) <input name="minDelta" inputmode="decimal" value="${s.prefs.minDelta ?? ''}"></label>
-<label class="check"><input type="checkbox" name="aggregates" value="1"${s.prefs.aggregates ? html` checked` : ''}> Register aggregates of my issuers</label>
-<fieldset><legend>How</legend>${mode('immediate', 'at once')}${mode('digest', 'daily digest')}${mode('both', 'both')}</fieldset>
-<label class="check"><input type="checkbox" name="paused" value="1"${s.prefs.paused ? html` checked` : ''}> Pause all alerts</label>
-<p><button>Save</button></p>
-</form>`;
 }

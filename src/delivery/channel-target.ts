@@ -1,6 +1,6 @@
 import type { ChannelSender } from '../channels/types.js';
 import type { ChannelConfig } from '../config/schema.js';
-import { isSubscriberDigestChannel, subscriberIdOf } from '../routing/subscriber.js';
+import { subscriberRouteOf } from '../routing/subscriber.js';
 import type { DeliveryParts } from './parts.js';
 
 /** What a deliverer sends through: its channel's config and sender. */
@@ -16,18 +16,14 @@ export interface ChannelTarget {
  */
 export async function channelTarget(parts: DeliveryParts, name: string): Promise<ChannelTarget | undefined> {
   const { config, senders, subscriberMail } = parts.settings();
-  const id = subscriberIdOf(name);
-  if (id === undefined) {
+  const route = subscriberRouteOf(name);
+  if (route === undefined) {
     const channel = config.channels.find((c) => c.name === name);
     const sender = senders.get(name);
     return channel && sender ? { channel, sender } : undefined;
   }
   if (!subscriberMail) return undefined;
-  const subscriber = await parts.subscribers.get(id);
+  const subscriber = await parts.subscribers.get(route.id);
   if (!subscriber) return subscriberMail.gone(name);
-  const digest = isSubscriberDigestChannel(name);
-  return {
-    channel: subscriberMail.channelFor(subscriber, digest),
-    sender: subscriberMail.senderFor(subscriber, digest),
-  };
+  return subscriberMail.targetFor(subscriber, route.route);
 }

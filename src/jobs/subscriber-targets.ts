@@ -1,7 +1,6 @@
-import type { ChannelConfig } from '../config/schema.js';
 import type { PositionEvent } from '../positions/types.js';
 import { type DeliveryPlan, type Mute, routeOptionsOf } from '../routing/index.js';
-import { planSubscribers } from '../routing/plan-subscribers.js';
+import { planSubscribers, subscriberTemplates } from '../routing/plan-subscribers.js';
 import type { JobContext, Settings } from './context.js';
 
 /**
@@ -15,13 +14,9 @@ export async function subscriberTargets(
   events: readonly PositionEvent[],
   mutes: readonly Mute[],
 ): Promise<DeliveryPlan['targets']> {
-  const settings = config.subscribers;
-  if (!settings || events.length === 0) return [];
-  const template = config.channels.find(
-    (c): c is Extract<ChannelConfig, { kind: 'email' }> => c.name === settings.email && c.kind === 'email',
-  );
-  if (!template) return [];
+  const templates = subscriberTemplates(config);
+  if (!templates || events.length === 0) return [];
   const issuers = [...new Map(events.map((event) => [event.issuer.id, event.issuer])).values()];
   const candidates = await ctx.subscribers.candidates(issuers);
-  return planSubscribers(events, candidates, template, mutes, ctx.now(), routeOptionsOf(config));
+  return planSubscribers(events, candidates, templates, mutes, ctx.now(), routeOptionsOf(config));
 }

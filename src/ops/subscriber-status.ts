@@ -1,7 +1,9 @@
 import {
   isSilenced,
+  type Subscriber,
   subscriberChannel,
   subscriberDigestChannel,
+  subscriberRouteChannel,
   wantsDigest,
 } from '../routing/subscriber.js';
 import type { Outbox } from '../state/outbox.js';
@@ -28,6 +30,16 @@ export interface SubscribersStatus {
   oldestUndeliveredMs: number | null;
 }
 
+/** The outbox channels of the routes a subscriber uses now: e-mail, and their digest, webhook, Slack DM. */
+function routesInUse(s: Subscriber): string[] {
+  return [
+    subscriberChannel(s.id),
+    ...(wantsDigest(s) ? [subscriberDigestChannel(s.id)] : []),
+    ...(s.webhook === undefined ? [] : [subscriberRouteChannel(s.id, 'webhook')]),
+    ...(s.slackUser === undefined ? [] : [subscriberRouteChannel(s.id, 'slack')]),
+  ];
+}
+
 /** What the summary reads. */
 export interface SubscriberStatusStores {
   subscribers: Pick<SubscriberStore, 'list'>;
@@ -45,9 +57,7 @@ export async function collectSubscribers(
 ): Promise<SubscribersStatus> {
   const all = await stores.subscribers.list();
   const digest = all.filter(wantsDigest);
-  const counts = await stores.outbox.parkedAndStaged(
-    all.map((s) => subscriberChannel(s.id)).concat(digest.map((s) => subscriberDigestChannel(s.id))),
-  );
+  const counts = await stores.outbox.parkedAndStaged(all.flatMap(routesInUse));
   const withWork = await stores.outbox.subscriberChannelsWithWork();
   const status: SubscribersStatus = {
     total: all.length,

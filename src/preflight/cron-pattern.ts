@@ -27,3 +27,9 @@ export function cronPatternProblem(pattern: string, timezone: string): string | 
     return error instanceof Error ? error.message : String(error);
   }
 }
+
+/** When `pattern` next fires after `from`, in `timezone`; undefined when it cannot schedule a job. Pure. */
+export function nextCronRun(pattern: string, timezone: string, from: Date): Date | undefined {
+  if (cronPatternProblem(pattern, timezone) !== undefined) return undefined;
+  return CronExpressionParser.parse(pattern, { tz: timezone, currentDate: from }).next().toDate();
+}

@@ -6,6 +6,8 @@ export interface RecordQuery {
   sinceMs: number;
   untilMs: number;
   channel?: string;
+  /** Any of these channels (a subscriber's immediate and digest outboxes), beside `channel`. */
+  channels?: readonly string[];
   /** An issuer id, or words of its name (matched as holders are). */
   issuer?: string;
   /** A holder by entity key: any spelling of the fund, or a word of its name. */
@@ -20,6 +22,7 @@ function issuerQueryMatches(query: string, issuer: { id: string; name: string })
 /** Whether one recorded attempt passes the query's filters (the time range is the reader's). */
 export function recordMatches(row: RecordedAttempt, query: RecordQuery): boolean {
   if (query.channel && row.channel !== query.channel) return false;
+  if (query.channels && !query.channels.includes(row.channel)) return false;
   const issuer = query.issuer?.trim();
   if (issuer && !row.issuers.some((i) => issuerQueryMatches(issuer, i))) return false;
   const holder = query.holder?.trim();

@@ -1,4 +1,5 @@
 import type { ChannelConfig, ChannelFilter } from '../config/schema.js';
+import { Secret } from '../config/secret.js';
 import { HolderIdentities } from '../positions/holder-identity.js';
 import type { PositionEvent } from '../positions/types.js';
 import { issuerMatches } from './match-keys.js';
@@ -10,12 +11,36 @@ import {
   type Subscriber,
   subscriberChannel,
   subscriberDigestChannel,
+  subscriberRouteChannel,
   wantsDigest,
   wantsImmediate,
 } from './subscriber.js';
 
 /** The e-mail channel whose server and sender carry subscribers' messages. */
 type EmailChannel = Extract<ChannelConfig, { kind: 'email' }>;
+type WebhookChannel = Extract<ChannelConfig, { kind: 'webhook' }>;
+type SlackAppChannel = Extract<ChannelConfig, { kind: 'slack-app' }>;
+
+/** The configured channels subscribers' messages go through (`subscribers.email`, `.webhook`, `.slack`). */
+export interface SubscriberTemplates {
+  email: EmailChannel;
+  webhook?: WebhookChannel | undefined;
+  slack?: SlackAppChannel | undefined;
+}
+
+/** The configured channels `subscribers` names, by kind; undefined without the section or its e-mail channel. */
+export function subscriberTemplates(config: {
+  subscribers?: { email: string; webhook?: string | undefined; slack?: string | undefined } | undefined;
+  channels: readonly ChannelConfig[];
+}): SubscriberTemplates | undefined {
+  const settings = config.subscribers;
+  if (!settings) return undefined;
+  const named = <K extends ChannelConfig['kind']>(name: string | undefined, kind: K) =>
+    config.channels.find((c): c is Extract<ChannelConfig, { kind: K }> => c.name === name && c.kind === kind);
+  const email = named(settings.email, 'email');
+  if (!email) return undefined;
+  return { email, webhook: named(settings.webhook, 'webhook'), slack: named(settings.slack, 'slack-app') };
+}
 
 /** True when the subscriber follows the event's issuer (any holder). */
 export function followsIssuer(subscriber: Subscriber, issuer: { id: string; name: string }): boolean {
@@ -52,11 +77,8 @@ export function subscriberChannelConfig(
   };
 }
 
-function subscriberImmediateConfig(
-  subscriber: Subscriber,
-  template: EmailChannel,
-  issuerFollowed: boolean,
-): EmailChannel {
+/** What every immediate route of a subscriber shares: their filter, quiet hours, the outbox's name. */
+function immediateFields(subscriber: Subscriber, issuerFollowed: boolean, name: string) {
   const { prefs, watch } = subscriber;
   const filter: ChannelFilter = {
     ...(prefs.kinds.length > 0 ? { kinds: prefs.kinds } : {}),
@@ -64,14 +86,55 @@ function subscriberImmediateConfig(
     ...(prefs.minDelta === undefined ? {} : { minDelta: prefs.minDelta }),
     ...(issuerFollowed ? {} : { holders: watch.holders }),
   };
+  return { name, filter, mode: 'immediate' as const, quietHours: prefs.quietHours, everyChange: false };
+}
+
+function subscriberImmediateConfig(
+  subscriber: Subscriber,
+  template: EmailChannel,
+  issuerFollowed: boolean,
+): EmailChannel {
   return {
     ...template,
-    name: subscriberChannel(subscriber.id),
+    ...immediateFields(subscriber, issuerFollowed, subscriberChannel(subscriber.id)),
     to: [subscriber.email],
-    filter,
-    mode: 'immediate',
-    quietHours: prefs.quietHours,
-    everyChange: false,
+  };
+}
+
+/**
+ * The subscriber's personal webhook as a channel: the template's signing key, timeout and rate, their
+ * URL. Undefined when they have none or no `subscribers.webhook` is configured.
+ */
+export function subscriberWebhookConfig(
+  subscriber: Subscriber,
+  template: WebhookChannel | undefined,
+  issuerFollowed: boolean,
+): WebhookChannel | undefined {
+  if (!template || subscriber.webhook === undefined) return undefined;
+  const name = subscriberRouteChannel(subscriber.id, 'webhook');
+  return {
+    ...template,
+    ...immediateFields(subscriber, issuerFollowed, name),
+    url: new Secret(subscriber.webhook),
+  };
+}
+
+/**
+ * The subscriber's Slack DM as a channel: the template app's bot and rate, posting to their user alone
+ * (an id, or an address looked up). Undefined when they have none or no `subscribers.slack` is configured.
+ */
+export function subscriberSlackConfig(
+  subscriber: Subscriber,
+  template: SlackAppChannel | undefined,
+  issuerFollowed: boolean,
+): SlackAppChannel | undefined {
+  if (!template || subscriber.slackUser === undefined) return undefined;
+  const name = subscriberRouteChannel(subscriber.id, 'slack');
+  const { channel: _desk, ...app } = template;
+  return {
+    ...app,
+    ...immediateFields(subscriber, issuerFollowed, name),
+    directMessages: [subscriber.slackUser],
   };
 }
 
@@ -84,7 +147,7 @@ function subscriberImmediateConfig(
 export function planSubscribers(
   events: readonly PositionEvent[],
   subscribers: readonly Subscriber[],
-  template: EmailChannel,
+  templates: SubscriberTemplates,
   mutes: readonly Mute[],
   now: Date,
   options?: RouteOptions,
@@ -102,14 +165,7 @@ export function planSubscribers(
           followsHolder(subscriber, event, options?.holders ?? HolderIdentities.none),
       );
       if (wanted.length === 0) continue;
-      const channels = [
-        ...(wantsImmediate(subscriber)
-          ? [subscriberChannelConfig(subscriber, template, issuerFollowed)]
-          : []),
-        ...(wantsDigest(subscriber)
-          ? [subscriberChannelConfig(subscriber, template, issuerFollowed, true)]
-          : []),
-      ];
+      const channels = subscriberRoutes(subscriber, templates, issuerFollowed);
       // Planned over all of the issuer's events, so a message says what of the issuer it leaves out.
       const plan = planDelivery(issuerEvents, channels, mutes, now, options);
       const ids = new Set(wanted.map((event) => event.id));
@@ -120,6 +176,27 @@ export function planSubscribers(
     }
   }
   return targets;
+}
+
+/**
+ * Each route a subscriber wants, as a channel: e-mail at once, and their webhook and Slack DM with it
+ * (each its own outbox, so each keeps the outbox's guarantees on its own), and the digest.
+ */
+function subscriberRoutes(
+  subscriber: Subscriber,
+  templates: SubscriberTemplates,
+  issuerFollowed: boolean,
+): ChannelConfig[] {
+  const routes: Array<ChannelConfig | undefined> = [];
+  if (wantsImmediate(subscriber))
+    routes.push(
+      subscriberChannelConfig(subscriber, templates.email, issuerFollowed),
+      subscriberWebhookConfig(subscriber, templates.webhook, issuerFollowed),
+      subscriberSlackConfig(subscriber, templates.slack, issuerFollowed),
+    );
+  if (wantsDigest(subscriber))
+    routes.push(subscriberChannelConfig(subscriber, templates.email, issuerFollowed, true));
+  return routes.filter((route): route is ChannelConfig => route !== undefined);
 }
 
 function byIssuer(events: readonly PositionEvent[]): PositionEvent[][] {

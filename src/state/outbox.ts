@@ -59,6 +59,15 @@ export interface OutboxDepth {
   parked: number;
 }
 
+/** One outbox's items by state, as {@link Outbox.queueCounts} reads many at once. */
+export interface OutboxCounts {
+  waiting: number;
+  inflight: number;
+  parked: number;
+  /** Events staged for the channel's next digest. */
+  staged: number;
+}
+
 /** The outcome of a claim. */
 export type ClaimResult = 'claimed' | 'lease-lost' | 'busy';
 
@@ -504,6 +513,27 @@ export class Outbox {
     const sum = (parity: number) =>
       replies.reduce((total, [, n], i) => total + (i % 2 === parity ? Number(n ?? 0) : 0), 0);
     return { parked: sum(0), staged: sum(1) };
+  }
+
+  /**
+   * Each channel's queue in one pipelined read: waiting (ready or held), in flight, parked and staged for
+   * a digest. For a page listing many subscribers: one round trip, not one per outbox.
+   */
+  async queueCounts(channels: readonly string[]): Promise<Map<string, OutboxCounts>> {
+    const counts = new Map<string, OutboxCounts>();
+    if (channels.length === 0) return counts;
+    const pipeline = this.#redis.pipeline();
+    for (const channel of channels) {
+      const box = this.#box(channel);
+      pipeline.zcard(box.pending).exists(box.inflight).hlen(box.parked).hlen(box.digestStaged);
+    }
+    const replies = (await pipeline.exec()) ?? [];
+    const n = (i: number) => Number(replies[i]?.[1] ?? 0);
+    channels.forEach((channel, c) => {
+      const at = c * 4;
+      counts.set(channel, { waiting: n(at), inflight: n(at + 1), parked: n(at + 2), staged: n(at + 3) });
+    });
+    return counts;
   }
 
   get #withWork(): string {

@@ -29,6 +29,8 @@ export interface AuditEntry {
   who: string;
   via: string;
   from: string;
+  /** What the change changed: field paths such as `watch.issuers` or `prefs.mode` (empty for an add or a removal). */
+  changed: string[];
 }
 
 /** A change refused: no such subscriber, an address taken, or an edit that read an older version. */
@@ -57,6 +59,7 @@ const auditFields = z.object({
   who: z.string(),
   via: z.string(),
   from: z.string().default(''),
+  changed: z.string().default(''),
   at: z.string(),
 });
 
@@ -100,6 +103,7 @@ export class SubscriberStore {
       linkGeneration: 0,
       createdAt: at,
       updatedAt: at,
+      ...(parsed.prefs.paused ? { pausedAt: at } : {}),
     });
     // A fresh random id is never stored already: 'stale' cannot happen here.
     await this.#write(undefined, subscriber, 'added', actor);
@@ -126,12 +130,13 @@ export class SubscriberStore {
           'stale',
         );
       }
+      const at = this.#now().toISOString();
       const next = checked({
-        ...change(current),
+        ...withPausedAt(current, change(current), at),
         id,
         version: current.version + 1,
         createdAt: current.createdAt,
-        updatedAt: this.#now().toISOString(),
+        updatedAt: at,
       });
       if ((await this.#write(current, next, action, actor)) === 'ok') return next;
     }
@@ -217,7 +222,12 @@ export class SubscriberStore {
     for (const [, flat] of rows) {
       const parsed = auditFields.safeParse(Object.fromEntries(pairs(flat)));
       if (!parsed.success || (id && parsed.data.id !== id)) continue;
-      entries.push({ ...parsed.data, subscriberId: parsed.data.id });
+      const { changed, ...fields } = parsed.data;
+      entries.push({
+        ...fields,
+        subscriberId: fields.id,
+        changed: changed === '' ? [] : changed.split(','),
+      });
       if (entries.length >= count) break;
     }
     return entries;
@@ -256,7 +266,7 @@ export class SubscriberStore {
       after && after.watch.holders.length > 0 ? '1' : '0',
       removed.length,
       AUDIT_KEPT,
-      ...auditRow(subject, action, actor, this.#now()),
+      ...auditRow(subject, action, actor, this.#now(), changedFields(before, after)),
     );
     if (typeof reply === 'string' && reply.startsWith('taken:')) {
       throw new SubscriberChangeError(
@@ -301,7 +311,32 @@ redis.call('INCR', KEYS[5])
 return 1
 `;
 
-function auditRow(subject: Subscriber | undefined, action: string, actor: Actor, now: Date): string[] {
+/** The fields a person sets, or shortwatch's state of them, that differ between two versions of a subscriber. */
+function changedFields(before: Subscriber | undefined, after: Subscriber | undefined): string[] {
+  if (!before || !after) return [];
+  const fields = (s: Subscriber): Record<string, unknown> => ({
+    name: s.name,
+    email: s.email,
+    'watch.issuers': s.watch.issuers,
+    'watch.holders': s.watch.holders,
+    ...Object.fromEntries(Object.entries(s.prefs).map(([k, v]) => [`prefs.${k}`, v])),
+    linkGeneration: s.linkGeneration,
+    unsubscribedAt: s.unsubscribedAt,
+  });
+  const was = fields(before);
+  const now = fields(after);
+  return [...new Set([...Object.keys(was), ...Object.keys(now)])].filter(
+    (key) => JSON.stringify(was[key]) !== JSON.stringify(now[key]),
+  );
+}
+
+function auditRow(
+  subject: Subscriber | undefined,
+  action: string,
+  actor: Actor,
+  now: Date,
+  changed: readonly string[],
+): string[] {
   return [
     'id',
     subject?.id ?? '',
@@ -315,9 +350,23 @@ function auditRow(subject: Subscriber | undefined, action: string, actor: Actor,
     actor.via,
     'from',
     actor.from ?? '',
+    'changed',
+    changed.join(','),
     'at',
     now.toISOString(),
   ];
+}
+
+/**
+ * The change with `pausedAt` kept true to its pause: set when this change pauses, kept while paused,
+ * dropped when it resumes. The store sets it, so every way of pausing (CLI, page, import) records when.
+ */
+function withPausedAt(current: Subscriber, next: Subscriber, at: string): Subscriber {
+  const { pausedAt: _, ...rest } = next;
+  if (!next.prefs.paused) return rest;
+  // Paused before `pausedAt` was kept: unknown, rather than the time of this unrelated edit.
+  const since = current.prefs.paused ? current.pausedAt : at;
+  return since === undefined ? rest : { ...rest, pausedAt: since };
 }
 
 function pairs(flat: readonly string[]): Array<[string, string]> {

@@ -79,7 +79,13 @@ async function openPage(width: number): Promise<Page> {
 async function expectFits(page: Page, width: number): Promise<void> {
   const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
   expect(overflow).toBeLessThanOrEqual(0);
-  for (const selector of ['textarea[name="issuers"]', 'input[name="minValue"]', 'button']) {
+  for (const selector of [
+    'textarea[name="issuers"]',
+    'input[name="minValue"]',
+    'input[name="digestSchedule"]',
+    'input[name="timezone"]',
+    'button',
+  ]) {
     const box = await page.locator(selector).first().boundingBox();
     expect(box, selector).not.toBeNull();
     expect((box?.x ?? 0) + (box?.width ?? 0), selector).toBeLessThanOrEqual(width);
@@ -110,7 +116,7 @@ describe(`the subscriber's preference page in a browser${CHROMIUM_NOTE}`, {
     await page.screenshot({ path: join(OUT, 'me-375.png'), fullPage: true });
 
     await page.locator('textarea[name="issuers"]').fill('Fugro N.V.\nASML Holding N.V.');
-    await page.getByLabel('daily digest').check();
+    await page.getByLabel('in my digest').check();
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').waitFor();
     await expect(page.getByRole('status').textContent()).resolves.toContain('Saved');

@@ -191,6 +191,26 @@ describe('parseConfig rejects, naming the key path', () => {
       ENV,
       { path: 'redis.url', message: `cannot read file ${join(dir, 'absent')} (ENOENT)` },
     ],
+    [
+      'subscribers.webhook naming a channel that is not a webhook',
+      yaml(
+        `channels: [{ name: desk, ${SLACK} }, { name: mail, kind: email, host: smtp.invalid, from: a@b.example, to: [c@d.example] }]`,
+        'http: { port: 9464 }',
+        'subscribers: { email: mail, webhook: desk, linkSecret: "0123456789abcdef0123456789abcdef", publicUrl: "http://127.0.0.1:9464/" }',
+      ),
+      ENV,
+      { path: 'subscribers.webhook', message: '"desk" is not a webhook channel' },
+    ],
+    [
+      'subscribers.slack naming no channel',
+      yaml(
+        'channels: [{ name: mail, kind: email, host: smtp.invalid, from: a@b.example, to: [c@d.example] }]',
+        'http: { port: 9464 }',
+        'subscribers: { email: mail, slack: desk-app, linkSecret: "0123456789abcdef0123456789abcdef", publicUrl: "http://127.0.0.1:9464/" }',
+      ),
+      ENV,
+      { path: 'subscribers.slack', message: '"desk-app" is not a slack-app channel' },
+    ],
   ])('%s', (_, text, env, issue) => {
     // The lines are the next test's: here, what each issue says and where in the config.
     const issues = issuesOf(text, env);

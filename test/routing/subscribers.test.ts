@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { ChannelConfig } from '../../src/config/schema.js';
 import type { PositionEvent } from '../../src/positions/types.js';
 import { planSubscribers } from '../../src/routing/plan-subscribers.js';
-import { type Subscriber, subscriberSchema } from '../../src/routing/subscriber.js';
+import {
+  type Subscriber,
+  subscriberRouteChannel,
+  subscriberRouteOf,
+  subscriberSchema,
+  webhookShown,
+} from '../../src/routing/subscriber.js';
 import { readLink, signLink } from '../../src/routing/subscriber-links.js';
 
 const SECRET = 'x'.repeat(40);
@@ -93,7 +99,7 @@ const template = {
 
 describe('planSubscribers', () => {
   const events = [event('e1', 'Marshall Wace LLP'), event('e2', 'Citadel Advisors')];
-  const plan = (s: Subscriber) => planSubscribers(events, [s], template, [], new Date(NOW));
+  const plan = (s: Subscriber) => planSubscribers(events, [s], { email: template }, [], new Date(NOW));
 
   it('sends a followed issuer every holder, to their own channel', () => {
     const [target] = plan(subscriber({ issuers: ['fugro n.v.'] }));
@@ -112,5 +118,27 @@ describe('planSubscribers', () => {
     expect(plan(subscriber({ issuers: ['Fugro N.V.'], unsubscribedAt: '2026-11-20T00:00:00Z' }))).toEqual([]);
     expect(plan(subscriber({ issuers: ['Fugro N.V.'], prefs: { paused: true } }))).toEqual([]);
     expect(plan(subscriber({ issuers: ['Fugro N.V.'], prefs: { minDelta: 0.5 } }))).toEqual([]);
+  });
+});
+
+describe("a subscriber's routes as channel names", () => {
+  it.each([
+    ['~ab12cd', { id: 'ab12cd', route: 'mail' }],
+    ['~ab12cd-digest', { id: 'ab12cd', route: 'digest' }],
+    ['~ab12cd-hook', { id: 'ab12cd', route: 'webhook' }],
+    ['~ab12cd-dm', { id: 'ab12cd', route: 'slack' }],
+    ['desk', undefined],
+    ['desk-digest', undefined],
+  ] as const)('%s', (channel, expected) => {
+    expect(subscriberRouteOf(channel)).toEqual(expected);
+    if (expected) expect(subscriberRouteChannel(expected.id, expected.route)).toBe(channel);
+  });
+
+  it.each([
+    ['https://hooks.example.com/T0/B0/secretpath', 'https://hooks.example.com/…'],
+    ['https://hooks.example.com/?token=abc', 'https://hooks.example.com/…'],
+    ['https://hooks.example.com', 'https://hooks.example.com'],
+  ])('shows the webhook %s as %s (never its path or query)', (url, shown) => {
+    expect(webhookShown(url)).toBe(shown);
   });
 });

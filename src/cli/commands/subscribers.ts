@@ -4,9 +4,9 @@ import { extname } from 'node:path';
 import type { App } from '../../app.js';
 import { displayText } from '../../channels/format.js';
 import { cronPatternProblem } from '../../preflight/cron-pattern.js';
-import type { Subscriber, SubscriberInput } from '../../routing/subscriber.js';
+import { type Subscriber, type SubscriberInput, webhookShown } from '../../routing/subscriber.js';
 import { manageLink } from '../../routing/subscriber-links.js';
-import { type Actor, isSubscriberChangeError } from '../../state/subscriber-store.js';
+import { type Actor, isSubscriberChangeError, SubscriberChangeError } from '../../state/subscriber-store.js';
 import type { CommandContext } from '../context.js';
 import { withApp } from '../context.js';
 import { CliError, EXIT } from '../exit.js';
@@ -17,6 +17,10 @@ import { renderTable } from '../table.js';
 export interface SubscriberOptions {
   name?: string;
   email?: string;
+  webhook?: string;
+  slackUser?: string;
+  removeWebhook?: boolean;
+  removeSlackUser?: boolean;
   issuer?: string[];
   holder?: string[];
   removeIssuer?: string[];
@@ -92,6 +96,8 @@ export async function addSubscriberCommand(ctx: CommandContext, options: Subscri
   const input: SubscriberInput = {
     name: options.name,
     email: options.email,
+    ...(options.webhook === undefined ? {} : { webhook: options.webhook }),
+    ...(options.slackUser === undefined ? {} : { slackUser: options.slackUser }),
     watch: { issuers: options.issuer ?? [], holders: options.holder ?? [] },
     prefs: prefsFrom(options),
   };
@@ -125,8 +131,13 @@ function edit(s: Subscriber, options: SubscriberOptions): Subscriber {
   const holders = [
     ...new Set([...without(s.watch.holders, options.removeHolder), ...(options.holder ?? [])]),
   ];
+  const { webhook, slackUser, ...rest } = s;
+  const hook = options.removeWebhook ? undefined : (options.webhook ?? webhook);
+  const user = options.removeSlackUser ? undefined : (options.slackUser ?? slackUser);
   return {
-    ...s,
+    ...rest,
+    ...(hook === undefined ? {} : { webhook: hook }),
+    ...(user === undefined ? {} : { slackUser: user }),
     name: options.name ?? s.name,
     email: options.email ?? s.email,
     watch: { issuers, holders },
@@ -175,11 +186,13 @@ export async function showSubscriberCommand(ctx: CommandContext, who: string): P
     ctx.out(`  issuers: ${s.watch.issuers.map(displayText).join(', ') || '(none)'}`);
     ctx.out(`  holders anywhere: ${s.watch.holders.map(displayText).join(', ') || '(none)'}`);
     ctx.out(`  wants: ${wants(s)}`);
+    if (s.webhook !== undefined) ctx.out(`  webhook: ${displayText(webhookShown(s.webhook))}`);
+    if (s.slackUser !== undefined) ctx.out(`  slack user: ${displayText(s.slackUser)}`);
     const link = manageLink(app.settings.config, s, app.ctx.now());
     if (link) ctx.out(`  manage link: ${link}`);
     for (const entry of await app.ctx.subscribers.audit(s.id, 10))
       ctx.out(
-        `  ${entry.at} ${entry.action} (v${entry.version}) by ${displayText(entry.who)} via ${entry.via}${entry.from ? ` from ${displayText(entry.from)}` : ''}`,
+        `  ${entry.at} ${entry.action} (v${entry.version}) by ${displayText(entry.who)} via ${entry.via}${entry.from ? ` from ${displayText(entry.from)}` : ''}${entry.changed.length > 0 ? `: ${entry.changed.join(', ')}` : ''}`,
       );
   });
 }
@@ -221,6 +234,11 @@ async function importOne(
 ): Promise<'added' | 'updated'> {
   const store = app.ctx.subscribers;
   const checked = store.check(input);
+  // Refused here as `--digest` is: the schema knows a pattern's length, only the scheduler's parser its sense.
+  const { digestSchedule, timezone } = checked.prefs;
+  const problem = cronPatternProblem(digestSchedule, timezone);
+  if (problem)
+    throw new SubscriberChangeError(`prefs.digestSchedule: "${digestSchedule}" ${problem}`, 'invalid');
   const existing = await store.byEmail(checked.email);
   if (dryRun) return existing ? 'updated' : 'added';
   if (!existing) {
@@ -259,5 +277,6 @@ function wants(s: Subscriber): string {
 }
 
 function describe(s: Subscriber): string {
-  return `${displayText(s.name)} <${displayText(s.email)}>, ${s.watch.issuers.length} issuer(s), ${s.watch.holders.length} holder(s) anywhere, ${wants(s)}`;
+  const also = [s.webhook ? 'webhook' : '', s.slackUser ? 'Slack DM' : ''].filter(Boolean).join(' and ');
+  return `${displayText(s.name)} <${displayText(s.email)}>${also ? ` (and ${also})` : ''}, ${s.watch.issuers.length} issuer(s), ${s.watch.holders.length} holder(s) anywhere, ${wants(s)}`;
 }

@@ -94,13 +94,20 @@ function checkChannelReferences(config: Sections, ctx: z.RefinementCtx): void {
 function checkSubscribers(config: Sections, ctx: z.RefinementCtx): void {
   const { subscribers } = config;
   if (!subscribers) return;
-  const channel = config.channels.find((c) => c.name === subscribers.email);
-  if (channel?.kind !== 'email') {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['subscribers', 'email'],
-      message: `"${subscribers.email}" is not an email channel`,
-    });
+  const templates = [
+    ['email', subscribers.email, 'email'],
+    ['webhook', subscribers.webhook, 'webhook'],
+    ['slack', subscribers.slack, 'slack-app'],
+  ] as const;
+  for (const [key, name, kind] of templates) {
+    if (name === undefined) continue;
+    const channel = config.channels.find((c) => c.name === name);
+    if (channel?.kind !== kind)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['subscribers', key],
+        message: `"${name}" is not a ${kind} channel`,
+      });
   }
   if (!subscribers.publicUrl && !config.http.publicUrl) {
     ctx.addIssue({

@@ -10,6 +10,18 @@ export const subscribersSchema = z
       .describe(
         "Name of an `email` channel whose SMTP server, sender and rate carry every subscriber's e-mail (its own `to` and `filter` do not apply to them).",
       ),
+    webhook: z
+      .string()
+      .optional()
+      .describe(
+        "Name of a `webhook` channel whose signing key, timeout and rate carry subscribers' personal webhooks (a subscriber's `webhook` URL replaces its `url`; its own filter does not apply to them). Without it a subscriber's webhook is not used.",
+      ),
+    slack: z
+      .string()
+      .optional()
+      .describe(
+        "Name of a `slack-app` channel whose bot sends each subscriber with a `slackUser` their alerts as direct messages (its token needs `im:write`, and `users:read.email` for users given by address). Without it a subscriber's Slack user is not used.",
+      ),
     linkSecret: secret
       .refine((value) => value.reveal().length >= 32, 'must be at least 32 characters')
       .describe(

@@ -104,5 +104,10 @@ export function renderRecord(view: RecordView): SafeHtml {
   return html`<h2>Sent messages (the record)</h2>
 ${searchForm(view)}
 <p class="muted">${view.messages.length} messages from ${formatTime(sinceMs)} to ${formatTime(untilMs)}, most recently tried first${view.cut ? ', from the newest rows only (narrow the range for older ones)' : ''}. Download every attempt of this search: ${links[0]} · ${links[1]}</p>
-${view.messages.length > 0 ? html`<table id="record"><thead><tr><th>Accepted</th><th>Channel</th><th>Delivery / Message-ID</th><th>Issuers</th><th>Holders</th><th>Kinds</th><th class="num">Events</th><th class="num">Attempts</th><th>Answers</th></tr></thead><tbody>${view.messages.map(messageRow)}</tbody></table>` : html`<p class="muted" id="record-none">nothing recorded matches</p>`}`;
+${view.messages.length > 0 ? recordTable(view.messages) : html`<p class="muted" id="record-none">nothing recorded matches</p>`}`;
+}
+
+/** Recorded messages as a table, one row a message with its attempts (pure): the deliveries page's and a subscriber's. */
+export function recordTable(messages: readonly RecordedMessage[]): SafeHtml {
+  return html`<table id="record"><thead><tr><th>Accepted</th><th>Channel</th><th>Delivery / Message-ID</th><th>Issuers</th><th>Holders</th><th>Kinds</th><th class="num">Events</th><th class="num">Attempts</th><th>Answers</th></tr></thead><tbody>${messages.map(messageRow)}</tbody></table>`;
 }
