@@ -11,6 +11,7 @@ import type { Subscriber } from '../../src/routing/subscriber.js';
 import { manageLink } from '../../src/routing/subscriber-links.js';
 import { freePort, type Stack, startStack } from '../e2e/harness.js';
 import { CHROMIUM_NOTE, SKIP_WITHOUT_CHROMIUM } from './needs-chromium.js';
+import { picture } from './pictures.js';
 
 // A subscriber's own preference page (/me/<token>) in a real browser, on a phone and on a desk's screen:
 // it fits, it saves, and an edit made over someone else's is refused. Screenshots land in
@@ -113,7 +114,7 @@ describe(`the subscriber's preference page in a browser${CHROMIUM_NOTE}`, {
     await expect(page.getByRole('heading', { name: 'My alerts' }).isVisible()).resolves.toBe(true);
     await expect(page.locator('textarea[name="issuers"]').inputValue()).resolves.toContain('Fugro N.V.');
     await expectFits(page, 375);
-    await page.screenshot({ path: join(OUT, 'me-375.png'), fullPage: true });
+    await picture(page, join(OUT, 'me-375.png'));
 
     await page.locator('textarea[name="issuers"]').fill('Fugro N.V.\nASML Holding N.V.');
     await page.getByLabel('in my digest').check();
@@ -135,7 +136,7 @@ describe(`the subscriber's preference page in a browser${CHROMIUM_NOTE}`, {
     const first = await openPage(1280);
     const second = await openPage(1280);
     await expectFits(first, 1280);
-    await first.screenshot({ path: join(OUT, 'me-1280.png'), fullPage: true });
+    await picture(first, join(OUT, 'me-1280.png'));
     await first.getByLabel('Pause all alerts').check();
     await first.getByRole('button', { name: 'Save' }).click();
     await first.getByRole('status').waitFor();
