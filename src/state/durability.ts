@@ -142,7 +142,7 @@ export class Durability {
       NOT_DURABLE_NOTICE,
       'critical',
       'Messages wait for Redis replicas',
-      `${channel}'s next message has waited ${Math.round((now - since) / 1_000)} s for ${seen.replicas} replica${seen.replicas === 1 ? '' : 's'} to acknowledge the writes it depends on (${seen.acked} did). A replica is down or its link to the master is stuck: check \`INFO replication\` on the master. Sending it now could tell a change a failover then forgets and tells again; set redis.durability.replicas lower to send without them.`,
+      `${channel}'s next message has waited ${Math.round((now - since) / 1_000)} s for ${seen.replicas} replica${seen.replicas === 1 ? '' : 's'} to acknowledge the writes it depends on (${seen.acked} did). A replica is down or its link to the master is stuck: check \`INFO replication\` on the master. Sending it now could tell a change a failover then forgets and tells again; set redis.durability.replicas lower to send without them (or, for a replica lost for good under Sentinel, SENTINEL RESET on each sentinel so that it is no longer named).`,
     );
   }
 
