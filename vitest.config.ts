@@ -45,8 +45,9 @@ const SLOW = [
   'test/cli/subscribers-import.test.ts',
   // A redis-server kept loading by DEBUG RELOAD (three loads of about 2 s), the Sentinel failover: 27-29 s.
   'test/e2e/redis-loading.test.ts',
+  // The Sentinel failover, and the killed master restarted as the new one's replica: about 50 s.
   'test/e2e/ha-sentinel.test.ts',
-  // Two failovers to a stale replica (a frozen replication link), WAIT on and off: about 70 s. The
+  // Two failovers to a stale replica (a frozen replication link), WAIT on and off: about 60 s. The
   // issue's full count (18 failovers) is scripts/stale-replica-rounds.ts.
   'test/e2e/ha-stale-replica.test.ts',
   // The registers end to end, one stack each: the named-holder registers (SheetJS writes the modified

@@ -15,6 +15,7 @@ import { Notices } from '../state/notices.js';
 import { Outbox } from '../state/outbox.js';
 import { PollHealth } from '../state/poll-health.js';
 import type { RedisClient } from '../state/redis-connection.js';
+import { sentinelReplicas } from '../state/sentinel-replicas.js';
 import { SnapshotStore } from '../state/snapshot-store.js';
 import { StateMark } from '../state/state-mark.js';
 import { SubscriberStore } from '../state/subscriber-store.js';
@@ -88,6 +89,7 @@ export function buildContext(config: Config, deps: ContextDeps): JobContext {
       return { ...durableReplicas(section), timeoutMs: timeout, noticeAfterMs: noticeAfter };
     },
     notices: ctx.notices,
+    sentinelReplicas: sentinelReplicas(() => settings().config.redis, nowMs),
     onRollback: (rollback) => reportRolledBack(ctx, rollback),
     now: nowMs,
     logger: deps.logger,

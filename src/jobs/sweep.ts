@@ -244,8 +244,11 @@ async function writeSweep(
   });
   await ctx.queues.poll.addBulk(due.map((poll) => pollJob(ctx, poll, lastUpdated, now)));
   const dueIds = due.map((d) => d.issuer.id);
-  await ctx.pollHealth.markDue(dueIds, now);
-  await reportPollHealth(ctx, read.watched, withDue(read.health, dueIds, now));
+  // Due from the time the mark is written, not the sweep's start: a sweep whose Redis calls stalled for
+  // seconds (a failover) would otherwise find the issuers it has just marked overdue already.
+  const markedAt = ctx.now();
+  await ctx.pollHealth.markDue(dueIds, markedAt);
+  await reportPollHealth(ctx, read.watched, withDue(read.health, dueIds, markedAt));
   ctx.metrics.lastSweepAt.set(now.getTime() / 1000);
 }
 

@@ -80,8 +80,14 @@ async function inspectSentinel(client: Redis, config: RedisConfig): Promise<Topo
   nodes.push(...(replicasSeen ?? []));
   const upSentinels = nodes.filter((n) => n.role === 'sentinel').length;
   if (connected === 0) {
+    const named = replicasSeen?.length ?? 0;
+    // redis.durability auto waits for a replica the sentinels name, down or not (state/durability.ts).
+    const held =
+      named > 0 && config.durability.replicas === 'auto'
+        ? ` The sentinels name ${named} replica${named === 1 ? '' : 's'} that ${named === 1 ? 'is' : 'are'} not connected: messages with events wait for one (redis.durability.replicas auto) until it is back, or the sentinels forget it (SENTINEL RESET ${sentinel.name}).`
+        : '';
     warnings.push(
-      `redis.sentinel: the master ${master} of ${sentinel.name} has no connected replica, so a failover has nothing to promote and losing the master stops shortwatch. Run at least one replica (replicaof ${master}).`,
+      `redis.sentinel: the master ${master} of ${sentinel.name} has no connected replica, so a failover has nothing to promote and losing the master stops shortwatch. Run at least one replica (replicaof ${master}).${held}`,
     );
   }
   if (upSentinels < 3) {

@@ -21,8 +21,12 @@ import type { Rollback, StateMark } from './state-mark.js';
 /** The settings in force: replicas to wait for (0: no `WAIT`), one `WAIT`'s timeout, when to tell. */
 export interface DurabilitySettings {
   replicas: number;
-  /** At most the replicas the master has connected (`auto`): a master left alone sends without waiting. */
-  atMostConnected?: boolean;
+  /**
+   * At most the replicas the topology names for the master, connected or not (`auto`): a master that has
+   * none (a Cluster shard or Sentinel group run without one) sends without waiting; one whose replica is
+   * down or not yet linked waits for it.
+   */
+  atMostKnown?: boolean;
   timeoutMs: number;
   noticeAfterMs: number;
 }
@@ -33,6 +37,8 @@ export interface DurabilityDeps {
   root: string;
   settings: () => DurabilitySettings;
   notices: Pick<Notices, 'raise' | 'clear'>;
+  /** The replicas the sentinels name for the master group, down ones too (Sentinel only; 0 elsewhere). */
+  sentinelReplicas?: () => Promise<number>;
   /** A rollback the raise found (writes lost): told by the caller's one report. */
   onRollback: (rollback: Rollback) => Promise<void>;
   now: () => number;
@@ -84,12 +90,19 @@ export class Durability {
       return 0;
     }
     const { timeoutMs, noticeAfterMs, ...wanted } = this.#deps.settings();
-    if (wanted.replicas === 0 || !dependsOnState(message)) return null;
-    const node = client instanceof Cluster ? await this.#slotNode(client) : client;
-    const replicas = wanted.atMostConnected
-      ? Math.min(wanted.replicas, await connectedReplicas(node))
-      : wanted.replicas;
-    if (replicas === 0) return null;
+    if (!dependsOnState(message)) return null;
+    const cluster = client instanceof Cluster ? client : undefined;
+    const node =
+      wanted.replicas === 0 ? undefined : client instanceof Cluster ? await this.#slotNode(client) : client;
+    const replicas =
+      node && wanted.atMostKnown
+        ? await this.#knownReplicas(node, cluster, wanted.replicas)
+        : wanted.replicas;
+    if (!node || replicas === 0) {
+      // Nothing to wait for: sent. A wait this channel had is over; the next one is timed from its own start.
+      await this.#durable(channel);
+      return null;
+    }
     const acked = waitReply.parse(await node.wait(replicas, timeoutMs));
     if (acked >= replicas) {
       await this.#durable(channel);
@@ -129,16 +142,35 @@ export class Durability {
       NOT_DURABLE_NOTICE,
       'critical',
       'Messages wait for Redis replicas',
-      `${channel}'s next message has waited ${Math.round((now - since) / 1_000)} s for ${seen.replicas} replica${seen.replicas === 1 ? '' : 's'} to acknowledge the writes it depends on (${seen.acked} did). A replica is down or its link to the master is stuck: check \`INFO replication\` on the master. Sending it now could tell a change a failover then forgets and tells again; set redis.durability.replicas lower to send without them.`,
+      `${channel}'s next message has waited ${Math.round((now - since) / 1_000)} s for ${seen.replicas} replica${seen.replicas === 1 ? '' : 's'} to acknowledge the writes it depends on (${seen.acked} did). A replica is down or its link to the master is stuck: check \`INFO replication\` on the master. Sending it now could tell a change a failover then forgets and tells again; set redis.durability.replicas lower to send without them (or, for a replica lost for good under Sentinel, SENTINEL RESET on each sentinel so that it is no longer named).`,
     );
+  }
+
+  /**
+   * `auto`: `wanted`, or fewer when the topology names fewer replicas for the master. Those connected
+   * (`ROLE`) are enough to know in the usual case; only when fewer are connected than wanted does it ask
+   * who should be there: the slot's replicas in the cluster's map, or the sentinels' list (which names a
+   * replica that is down, and the old master after a failover, until an operator resets it).
+   */
+  async #knownReplicas(node: Redis, cluster: Cluster | undefined, wanted: number): Promise<number> {
+    const connected = await connectedReplicas(node);
+    if (connected >= wanted) return wanted;
+    const named = cluster
+      ? Math.max(0, (cluster.slots[await this.#slotOf(cluster)]?.length ?? 1) - 1)
+      : await (this.#deps.sentinelReplicas?.() ?? Promise.resolve(0));
+    return Math.min(wanted, Math.max(connected, named));
+  }
+
+  async #slotOf(cluster: Cluster): Promise<number> {
+    this.#slot ??= cluster
+      .call('CLUSTER', 'KEYSLOT', stateKeys(this.#deps.root).stateMark)
+      .then((slot) => z.number().int().parse(slot));
+    return this.#slot;
   }
 
   /** The master connection of the deployment's slot: the one a routed raise went through. */
   async #slotNode(cluster: Cluster): Promise<Redis> {
-    this.#slot ??= cluster
-      .call('CLUSTER', 'KEYSLOT', stateKeys(this.#deps.root).stateMark)
-      .then((slot) => z.number().int().parse(slot));
-    const slot = await this.#slot;
+    const slot = await this.#slotOf(cluster);
     const address = cluster.slots[slot]?.[0];
     const node = cluster.nodes('master').find((n) => `${n.options.host}:${n.options.port}` === address);
     if (!node) throw new Error(`no connection to the master of slot ${slot} (${address ?? 'unknown'})`);

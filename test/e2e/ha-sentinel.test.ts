@@ -169,6 +169,16 @@ describe.skipIf(!REDIS_BINARIES.server || !REDIS_BINARIES.sentinel)('Redis Senti
     const failedOverAt = Date.now();
     expect(newMaster).toBe(redis.replica.address);
     running.sandbox.faults.clear();
+    // Until the old master is back, the sentinels name it, down, as the replica a message with events
+    // waits for (redis.durability auto: nothing is told that no replica holds); `check` says so.
+    const alone = await runShortwatch(['-c', running.configPath, 'check', '--offline'], {
+      HA_HTTP_PORT: String(await freePort()),
+    });
+    expect(alone.stdout).toMatch(
+      /WARN {2}redis\.sentinel: the master \S+ of \S+ has no connected replica.* The sentinels name 1 replica that is not connected: messages with events wait for one/,
+    );
+    // It comes back, as an operator restarts it, and the sentinels make it the new master's replica.
+    await redis.restartMaster();
 
     // Polling resumed: a sweep after the promotion asked for the issuer list. How soon (about one gate
     // interval, plus the longest reconnect wait of a connection that was between attempts, plus the

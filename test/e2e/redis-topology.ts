@@ -98,12 +98,15 @@ async function startServer(
   extra: string[],
   withPorts: () => Promise<string[]> = async () => [],
 ): Promise<RedisProcess> {
+  return onFreePort(async (port) => startServerOn(port, dir, [...extra, ...(await withPorts())]));
+}
+
+/** Starts `redis-server` on `port` (one it held before: a node started again) with `extra` arguments. */
+async function startServerOn(port: number, dir: string, extra: string[]): Promise<RedisProcess> {
   const binary = REDIS_BINARIES.server;
   if (!binary) throw new Error('no redis-server on PATH');
-  return onFreePort(async (port) => {
-    const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', ...extra];
-    return spawnRedis(binary, [...args, ...(await withPorts())], port, /Ready to accept connections/);
-  });
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', ...extra];
+  return spawnRedis(binary, args, port, /Ready to accept connections/);
 }
 
 /** Stops every process (SIGTERM, SIGKILL after 5 s) and removes the temp dir. */
@@ -184,6 +187,11 @@ export interface PrivateSentinel {
   currentMaster(): Promise<string | undefined>;
   /** Every key matching `pattern` on the current master. */
   keys(pattern?: string): Promise<string[]>;
+  /**
+   * Starts the first master again (after a test killed it) on its port with its AOF, and waits until the
+   * sentinels made it the new master's replica and it is in sync: what an operator does after a failover.
+   */
+  restartMaster(): Promise<RedisProcess>;
   stop(): Promise<void>;
 }
 
@@ -199,7 +207,8 @@ export async function startRedisSentinel(downAfterMs = 1_000): Promise<PrivateSe
   const all: RedisProcess[] = [];
   const stop = () => stopAll(all, dir);
   try {
-    const master = await startServer(dir, ['--appendonly', 'yes', '--appendfilename', 'master.aof']);
+    const masterArgs = ['--appendonly', 'yes', '--appendfilename', 'master.aof'];
+    const master = await startServer(dir, masterArgs);
     all.push(master);
     const replica = await startServer(dir, [
       '--appendonly',
@@ -256,6 +265,20 @@ export async function startRedisSentinel(downAfterMs = 1_000): Promise<PrivateSe
       const node = [master, replica].find((p) => p.address === address);
       return node ? keysOf([node], pattern) : [];
     };
+    const restartMaster = async () => {
+      if (master.running()) throw new Error('the first master is still running');
+      const again = await startServerOn(master.port, dir, masterArgs);
+      all.push(again);
+      // It starts as a master of its own AOF; the sentinels turn it into the new master's replica.
+      await waitFor(
+        'the old master back as a replica in sync',
+        // (Turned into a replica, the node closes its clients' connections: asked again.)
+        async () =>
+          /master_link_status:up/.test(await ask(again.port, ['INFO', 'replication']).catch(() => '')),
+        45_000,
+      );
+      return again;
+    };
     return {
       name,
       master,
@@ -264,6 +287,7 @@ export async function startRedisSentinel(downAfterMs = 1_000): Promise<PrivateSe
       sentinelNodes: sentinels.map((s) => s.address),
       currentMaster,
       keys,
+      restartMaster,
       stop,
     };
   } catch (error) {
@@ -394,8 +418,18 @@ export async function startProxiedSentinel(downAfterMs = 1_000): Promise<Proxied
       const link = info
         .split('\n')
         .filter((line) => /^(role|master_link|master_sync|master_host|master_port)/.test(line));
+      // What the sentinels did meanwhile (their +/- events) says who told the node to be what.
+      const events = sentinels.map((sentinel, i) =>
+        sentinel
+          .output()
+          .split('\n')
+          .filter((line) => / [+-][a-z-]+ /.test(line))
+          .slice(-15)
+          .map((line) => `  sentinel ${i}: ${line}`)
+          .join('\n'),
+      );
       throw new Error(
-        `${error instanceof Error ? error.message : String(error)} (${link.join(', ').trim()})`,
+        `${error instanceof Error ? error.message : String(error)} (${link.join(', ').trim()}); nodes ${nodes.map((n) => `${n.address} -> :${n.server.port}`).join(', ')}\n${events.join('\n')}`,
       );
     }
   };
@@ -472,6 +506,27 @@ export async function startProxiedSentinel(downAfterMs = 1_000): Promise<Proxied
       );
       const promotedAt = Date.now();
       lastFailoverAt = promotedAt;
+      // The old master comes back only once every sentinel names the new one and none is failing over:
+      // a sentinel still at odds (one that saw the new master miss its pings on a loaded machine) would
+      // otherwise promote the node coming back, mid-sync, in a second failover of its own.
+      await waitFor(
+        'every sentinel to name the promoted replica, with no failover in progress',
+        async () => {
+          const views = await Promise.all(
+            sentinels.map(async (s) => ({
+              address: await ask(s.port, ['SENTINEL', 'GET-MASTER-ADDR-BY-NAME', name]).catch(() => ''),
+              master: await ask(s.port, ['SENTINEL', 'MASTER', name]).catch(() => ''),
+            })),
+          );
+          return views.every(
+            (v) =>
+              v.address.split('\n').join(':') === replica.address &&
+              !/failover_in_progress|o_down|s_down/.test(v.master),
+          );
+        },
+        30_000,
+        50,
+      );
       master.proxy.forgetFreezes();
       master.server = await startNode(master.server.port, master.proxy.port, replica.address);
       await inSync(master);

@@ -66,7 +66,10 @@ describe.skipIf(!REDIS_SERVER)('Durability: WAIT on a real replica', () => {
   });
 
   it('a replica that keeps up: sent at once, the mark on the replica already', async () => {
+    // A replica that keeps up answers in a millisecond; the generous timeout is for a loaded machine.
+    settings.timeoutMs = 3_000;
     expect(await durability.beforeSend(client, 'desk', EVENTS)).toBeNull();
+    settings.timeoutMs = 100;
     const seq = await client.hget(stateKeys(PREFIX).stateMark, 'seq');
     expect(await onReplica.hget(stateKeys(PREFIX).stateMark, 'seq')).toBe(seq);
   });
@@ -84,5 +87,67 @@ describe.skipIf(!REDIS_SERVER)('Durability: WAIT on a real replica', () => {
     expect(await durability.beforeSend(client, 'desk', EVENTS)).toBeNull();
     settings.replicas = 1;
     expect(rollbacks).toEqual([]);
+  });
+
+  /** A Durability of its own on the test's connection, with a clock the test moves. */
+  function gate(own: DurabilitySettings, clock: { ms: number }, sentinelReplicas?: () => Promise<number>) {
+    const notices = new Notices(client, PREFIX, {
+      logger: silentLogger(),
+      now: () => new Date(clock.ms),
+      opsChannel: () => undefined,
+      channelsFor: () => [],
+    });
+    const gated = new Durability({
+      mark: new StateMark(client, PREFIX),
+      root: PREFIX,
+      settings: () => own,
+      notices,
+      ...(sentinelReplicas ? { sentinelReplicas } : {}),
+      onRollback: async (rollback) => {
+        rollbacks.push(rollback);
+      },
+      now: () => clock.ms,
+      logger: silentLogger(),
+    });
+    return gated;
+  }
+
+  it('a wait ended by a send without WAIT: the next wait is timed from its own start (no notice at once)', async () => {
+    // The link is still frozen: every WAIT for 1 replica times out.
+    await client.hdel(stateKeys(PREFIX).notices, NOT_DURABLE_NOTICE);
+    const own: DurabilitySettings = { replicas: 1, timeoutMs: 50, noticeAfterMs: 60_000 };
+    const clock = { ms: 1_000_000 };
+    const gated = gate(own, clock);
+    expect(await gated.beforeSend(client, 'desk', EVENTS)).toBeGreaterThan(0);
+    // The operator turns the wait off: the message goes.
+    own.replicas = 0;
+    expect(await gated.beforeSend(client, 'desk', EVENTS)).toBeNull();
+    // Two minutes later the wait is on again and the next message waits: a wait of 0 s, not of two minutes.
+    own.replicas = 1;
+    clock.ms += 120_000;
+    expect(await gated.beforeSend(client, 'desk', EVENTS)).toBeGreaterThan(0);
+    expect(await client.hexists(stateKeys(PREFIX).notices, NOT_DURABLE_NOTICE)).toBe(0);
+    clock.ms += 60_000;
+    expect(await gated.beforeSend(client, 'desk', EVENTS)).toBeGreaterThan(0);
+    expect(await client.hexists(stateKeys(PREFIX).notices, NOT_DURABLE_NOTICE)).toBe(1);
+  });
+
+  it('auto with no replica connected: waits while the sentinels name one, sends when none is named', async () => {
+    await replica.stop();
+    await waitFor('the master sees no replica', async () =>
+      /connected_slaves:0/.test(await client.info('replication')),
+    );
+    const own: DurabilitySettings = { replicas: 1, atMostKnown: true, timeoutMs: 50, noticeAfterMs: 60_000 };
+    let named = 1;
+    const gated = gate(own, { ms: 2_000_000 }, async () => named);
+    // The replica the sentinels name is down: the message waits for it rather than go un-replicated.
+    expect(await gated.beforeSend(client, 'desk', EVENTS)).toBeGreaterThan(0);
+    // A master run without replicas has nothing to wait for.
+    named = 0;
+    expect(await gated.beforeSend(client, 'desk', EVENTS)).toBeNull();
+    // Without the sentinels' word (one node, or a number set by hand), a replica set by hand is waited for.
+    expect(
+      await gate({ ...own, atMostKnown: false }, { ms: 0 }).beforeSend(client, 'desk', EVENTS),
+    ).toBeGreaterThan(0);
   });
 });

@@ -81,7 +81,7 @@ const durabilitySchema = z
       .union([z.literal('auto'), z.number().int().min(0).max(16)])
       .default('auto')
       .describe(
-        'How many replicas must hold a write before a message that depends on it is sent (Redis `WAIT`): the commit of its events, its claim and the previous message\'s "sent" record. `auto`: 1 under `sentinel` or `cluster` while the master has a replica connected (none after a failover left it alone: nothing could hold the write), 0 on one node (`url`); a number is kept whatever is connected; 0 turns the wait off. Set 1 or more for a `url` whose master has replicas (a managed primary with a replica behind one endpoint).',
+        "How many replicas must hold a write before a message that depends on it is sent (Redis `WAIT`): the commit of its events, its claim and the previous message's \"sent\" record. `auto`: 1 under `sentinel` or `cluster` when the topology names a replica for the master (the sentinels' list, down ones too, or the slot's replicas in the cluster map), so a master whose replica is down or not yet back after a failover holds its messages (with the `deliveries-not-durable` notice) until one holds them; none for a master run without replicas, and on one node (`url`); 0 turns the wait off. Set 1 or more for a `url` whose master has replicas (a managed primary with a replica behind one endpoint).",
       ),
     timeout: duration
       .prefault('1s')
@@ -136,10 +136,10 @@ export type RedisConfig = z.output<typeof redisSchema>;
 
 /**
  * How many replicas a dependent send waits for: `redis.durability.replicas`, and whether at most the replicas
- * the master has connected (`auto` under Sentinel or Cluster: 1, none while it has no replica at all).
+ * the topology names for the master (`auto` under Sentinel or Cluster: 1, none for a master run without one).
  */
-export function durableReplicas(config: RedisConfig): { replicas: number; atMostConnected: boolean } {
+export function durableReplicas(config: RedisConfig): { replicas: number; atMostKnown: boolean } {
   const { replicas } = config.durability;
-  if (replicas !== 'auto') return { replicas, atMostConnected: false };
-  return { replicas: config.sentinel || config.cluster ? 1 : 0, atMostConnected: true };
+  if (replicas !== 'auto') return { replicas, atMostKnown: false };
+  return { replicas: config.sentinel || config.cluster ? 1 : 0, atMostKnown: true };
 }
