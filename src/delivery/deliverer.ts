@@ -244,7 +244,9 @@ export class ChannelDeliverer {
     const next = { ...inflight, claimedBy: this.#incarnation, touchedAt: now };
     const taken = await this.#ctx.outbox.takeOver(this.#channel, this.#lease.owner, current, graceMs, next);
     if (taken === 'taken') return next;
-    return taken === 'lost' ? 100 : Math.min(IDLE_MS, taken);
+    // The whole wait (the loop looks again within a second): a subscriber's turn ends on a long one
+    // instead of holding a slot for the grace.
+    return taken === 'lost' ? 100 : taken;
   }
 
   /** Puts back, once a minute, the records set aside as unreadable that this version reads. */
