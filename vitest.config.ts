@@ -43,6 +43,8 @@ const SLOW = [
   'test/e2e/subscriber-routes.test.ts',
   // 2,000 subscribers imported from CSV through the CLI (one store script each), then a dry run: about 20 s.
   'test/cli/subscribers-import.test.ts',
+  // 50 subscribers' outboxes drained by 4 deliverer slots to a parsing SMTP server: 20-25 s under load.
+  'test/delivery/subscriber-deliverers-cap.test.ts',
   // A redis-server kept loading by DEBUG RELOAD (three loads of about 2 s), the Sentinel failover: 27-29 s.
   'test/e2e/redis-loading.test.ts',
   // The Sentinel failover, and the killed master restarted as the new one's replica: about 50 s.

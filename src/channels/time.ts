@@ -1,17 +1,30 @@
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
+/** One formatter per zone: building one costs far more than using it (an e-mail formats several dates). */
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+function zoneFormat(timezone: string): Intl.DateTimeFormat {
+  let format = formats.get(timezone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', {
+      timeZone: timezone,
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    // Only zones Intl accepted get here (it throws on others): at most the few hundred IANA names.
+    formats.set(timezone, format);
+  }
+  return format;
+}
+
 /** Parts of an instant in a time zone, read with Intl so daylight saving is right. */
 function zonedParts(date: Date, timezone: string): Record<string, string> {
-  const format = new Intl.DateTimeFormat('en-GB', {
-    timeZone: timezone,
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  });
-  return Object.fromEntries(format.formatToParts(date).map((part) => [part.type, part.value]));
+  const parts = zoneFormat(timezone).formatToParts(date);
+  return Object.fromEntries(parts.map((part) => [part.type, part.value]));
 }
 
 /**

@@ -22,6 +22,22 @@ const READ_LIMIT = 2_000;
 const RECORD_RETRY_MS = { first: 100, max: 2_000 } as const;
 /** How often the records set aside as unreadable are read again (a newer process may have written them). */
 const RESTORE_EVERY_MS = 60_000;
+/** How long a subscriber's deliverer keeps its slot while others wait for one (delivery/subscriber-slots.ts). */
+const TURN_MS = 2_000;
+
+/**
+ * How a subscriber's deliverer runs: in turns, holding one of its process's few slots only while it has
+ * something to send now. A turn ends when the outbox has nothing ready, when another process holds the
+ * channel's lease (that one drains it), when the next send is more than a second away (a retry's backoff,
+ * a pause), or after {@link TURN_MS} of sending while other channels wait. Never with a sent message
+ * unrecorded or a send under way.
+ */
+export interface DelivererTurn {
+  /** Whether other channels wait for a slot. */
+  contended(): boolean;
+  /** The turn ended and the lease was given up: `again` when work is left now, `afterMs` when later. */
+  ended(outcome: { again: boolean; afterMs?: number }): void;
+}
 
 /**
  * Drains one channel's outbox in order, in whichever process holds the channel's lease: one sender per
@@ -58,10 +74,15 @@ export class ChannelDeliverer {
   #offsetMs = 0;
   /** Redis' time of the last look at the records set aside as unreadable. */
   #restoredAt = Number.NEGATIVE_INFINITY;
+  /** Present for a subscriber's channel: the deliverer runs in turns. */
+  readonly #turn: DelivererTurn | undefined;
+  /** What the last look found: nothing ready to send, or the channel's lease held by another process. */
+  #found: 'work' | 'nothing' | 'lease-elsewhere' = 'work';
 
-  constructor(ctx: DeliveryParts, channel: string) {
+  constructor(ctx: DeliveryParts, channel: string, turn?: DelivererTurn) {
     this.#ctx = ctx;
     this.#channel = channel;
+    this.#turn = turn;
     this.#stall = new StallWatch(ctx, channel);
     const key = stateKeys(ctx.prefix).outbox(channel).lease;
     this.#lease = new Lease(ctx.redis, key, `${ctx.processId}|${channel}`, DRAIN_LEASE_MS);
@@ -115,8 +136,12 @@ export class ChannelDeliverer {
 
   async #run(): Promise<void> {
     let failing = false;
+    const turnStartedAt = this.#ctx.now().getTime();
     while (this.#running) {
       let waitMs = IDLE_MS;
+      /** The wait the look asked for before the second's bound: a turn ends on a long one. */
+      let askedMs = IDLE_MS;
+      this.#found = 'work';
       try {
         if (this.#unrecorded) {
           // Recorded whoever holds the lease now: no other holder sends a live claimant's message.
@@ -124,10 +149,12 @@ export class ChannelDeliverer {
         } else if (await this.#lease.take()) {
           this.#lease.keepAlive();
           await this.#stall.check(this.#ctx.now().getTime());
+          askedMs = await this.#step();
           // Back within a second however long the wait: the stall watch looks while a channel is paused.
-          waitMs = Math.min(await this.#step(), IDLE_MS);
+          waitMs = Math.min(askedMs, IDLE_MS);
         } else {
           await this.#releaseOwnClaim(this.#ctx.outbox);
+          this.#found = 'lease-elsewhere';
           waitMs = DRAIN_LEASE_MS / 2;
         }
         failing = false;
@@ -137,8 +164,27 @@ export class ChannelDeliverer {
           this.#ctx.logger.warn({ channel: this.#channel, err: error }, 'deliverer cannot reach its outbox');
         failing = true;
       }
+      const turnMs = this.#ctx.now().getTime() - turnStartedAt;
+      const end = failing ? undefined : this.#turnEnd(askedMs, turnMs);
+      if (end) return this.#endTurn(end);
       await this.#sleep(waitMs);
     }
+  }
+
+  /** Whether a subscriber's turn is over after a look that asks to wait `waitMs`, and how it ends. */
+  #turnEnd(waitMs: number, turnMs: number): { again: boolean; afterMs?: number } | undefined {
+    if (!this.#turn || this.#woken || this.#unrecorded || this.#sending) return undefined;
+    if (this.#found !== 'work') return { again: false };
+    if (waitMs > IDLE_MS) return { again: false, afterMs: waitMs };
+    return turnMs >= TURN_MS && this.#turn.contended() ? { again: true } : undefined;
+  }
+
+  /** Gives the lease up, then the slot: work published meanwhile (a poke) queues the channel again. */
+  async #endTurn(end: { again: boolean; afterMs?: number }): Promise<void> {
+    this.#running = false;
+    const bound = new Promise((resolve) => setTimeout(resolve, 1_000).unref());
+    await Promise.race([this.#lease.release().catch(() => undefined), bound]);
+    this.#turn?.ended({ ...end, again: end.again || this.#woken });
   }
 
   /**
@@ -162,7 +208,10 @@ export class ChannelDeliverer {
   /** One look at the outbox: sends at most one message; returns how long to wait before the next look. */
   async #step(): Promise<number> {
     const target = await channelTarget(this.#ctx, this.#channel);
-    if (!target) return IDLE_MS;
+    if (!target) {
+      this.#found = 'nothing';
+      return IDLE_MS;
+    }
     const { channel, sender } = target;
     const outbox = this.#ctx.outbox;
     const { pausedUntil, lastSentAt, now } = await outbox.sendState(this.#channel);
@@ -195,7 +244,9 @@ export class ChannelDeliverer {
     const next = { ...inflight, claimedBy: this.#incarnation, touchedAt: now };
     const taken = await this.#ctx.outbox.takeOver(this.#channel, this.#lease.owner, current, graceMs, next);
     if (taken === 'taken') return next;
-    return taken === 'lost' ? 100 : Math.min(IDLE_MS, taken);
+    // The whole wait (the loop looks again within a second): a subscriber's turn ends on a long one
+    // instead of holding a slot for the grace.
+    return taken === 'lost' ? 100 : taken;
   }
 
   /** Puts back, once a minute, the records set aside as unreadable that this version reads. */
@@ -219,7 +270,10 @@ export class ChannelDeliverer {
       await this.#toldUnreadable(unreadable);
       if (items.length === 0) return 0;
     }
-    if (items.length === 0) return nextReadyAt === null ? IDLE_MS : Math.min(IDLE_MS, nextReadyAt - now);
+    if (items.length === 0) {
+      if (nextReadyAt === null) this.#found = 'nothing';
+      return nextReadyAt === null ? IDLE_MS : nextReadyAt - now;
+    }
     const first = items[0];
     const digestEvents =
       first?.kind === 'digest' ? await outbox.digestEvents(this.#channel, first.batchId) : [];

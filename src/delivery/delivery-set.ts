@@ -6,13 +6,16 @@ import { SenderBeats } from '../state/sender-beats.js';
 import { ChannelDeliverer } from './deliverer.js';
 import type { DeliveryParts } from './parts.js';
 import { lookAtSubscriberOutboxes } from './subscriber-outboxes.js';
+import { SubscriberSlots } from './subscriber-slots.js';
 
-/** How often each process looks for subscribers' outboxes with work, and lets idle ones' deliverers go. */
+/** How often each process looks for subscribers' outboxes with work that no wake-up reached it for. */
 const SUBSCRIBER_LOOK_MS = 30_000;
 /** How often the delivery path says it is alive: far inside any claim grace. */
 const BEAT_MS = 1_000;
 /** Every this many beats, incarnations silent for a day are forgotten. */
 const SWEEP_EVERY_BEATS = 600;
+/** Subscribers' deliverers a process runs at once without a `subscribers` section (none start then). */
+const NO_SUBSCRIBER_SLOTS = 1;
 
 /** Wake-up messages starting with this are liveness probes (channel names cannot hold a `:`). */
 export const WAKE_PROBE_PREFIX = 'probe:';
@@ -42,12 +45,21 @@ export class DeliverySet {
   #beatTimer: NodeJS.Timeout | undefined;
   #beating = false;
   #beatCount = 0;
+  /** Subscribers' channels with work: at most `subscribers.deliverers` drained at once, the rest queued. */
+  readonly #slots: SubscriberSlots;
+  /** Subscribers' channels to queue again when their wait ends (a retry's backoff, a pause). */
+  readonly #comeBack = new Map<string, NodeJS.Timeout>();
+  #closed = false;
 
   constructor(ctx: DeliveryParts, subscriber: RedisClient, handOverConnection: () => Promise<RedisClient>) {
     this.#ctx = ctx;
     this.#subscriber = subscriber;
     this.#handOverConnection = handOverConnection;
     this.#beats = new SenderBeats(ctx.redis, ctx.prefix);
+    this.#slots = new SubscriberSlots(
+      () => ctx.settings().config.subscribers?.deliverers ?? NO_SUBSCRIBER_SLOTS,
+      (channel) => this.#startSubscriberDeliverer(channel),
+    );
   }
 
   /** Subscribes to wake-ups and starts a deliverer per channel. */
@@ -69,13 +81,14 @@ export class DeliverySet {
 
   /**
    * New work for a channel: its deliverer looks now. A subscriber's channel (`~<id>`) has a deliverer
-   * only while it has work, so thousands of quiet subscribers cost nothing.
+   * only while it has work and a slot (delivery/subscriber-slots.ts), so thousands of quiet subscribers
+   * cost nothing and thousands with mail share a few deliverers in turn.
    */
   #wake(channel: string): void {
     const deliverer = this.#deliverers.get(channel);
     if (deliverer) deliverer.poke();
     else if (subscriberIdOf(channel) !== undefined && this.#ctx.settings().subscriberMail)
-      this.#startDeliverer(channel);
+      this.#slots.want(channel);
   }
 
   #startDeliverer(channel: string): void {
@@ -84,21 +97,51 @@ export class DeliverySet {
     deliverer.start();
   }
 
-  /** Starts deliverers for subscribers' outboxes with work and stops those of outboxes drained. */
+  /** A subscriber's channel got a slot: its deliverer runs until its turn ends, then frees the slot. */
+  #startSubscriberDeliverer(channel: string): void {
+    const deliverer = new ChannelDeliverer(this.#ctx, channel, {
+      contended: () => this.#slots.contended,
+      ended: ({ again, afterMs }) => {
+        if (this.#deliverers.get(channel) === deliverer) this.#deliverers.delete(channel);
+        if (this.#closed) return;
+        this.#slots.done(channel, again);
+        if (afterMs !== undefined) this.#queueAfter(channel, afterMs);
+      },
+    });
+    this.#deliverers.set(channel, deliverer);
+    deliverer.start();
+  }
+
+  /** Queues a subscriber's channel again once its wait is over (one timer per channel). */
+  #queueAfter(channel: string, ms: number): void {
+    if (this.#comeBack.has(channel)) return;
+    const timer = setTimeout(() => {
+      this.#comeBack.delete(channel);
+      if (!this.#closed) this.#wake(channel);
+    }, ms);
+    timer.unref();
+    this.#comeBack.set(channel, timer);
+  }
+
+  /** Subscribers' deliverers running (each holding a slot) and channels waiting for a slot. */
+  subscriberDeliverers(): { live: number; waiting: number } {
+    return this.#slots.counts();
+  }
+
+  /**
+   * Queues subscribers' outboxes with work that no wake-up reached (published while this process was
+   * away, or lost), and unqueues those found with nothing ready. A deliverer that holds a slot ends its
+   * own turn when its outbox has nothing ready.
+   */
   async #lookAtSubscribers(): Promise<void> {
     if (!this.#ctx.settings().subscriberMail) return;
-    const deliverers = this.#deliverers;
     try {
       await lookAtSubscriberOutboxes(
         this.#ctx.outbox,
         {
-          running: () => [...deliverers.keys()].filter((channel) => subscriberIdOf(channel) !== undefined),
-          start: (channel) => this.#startDeliverer(channel),
-          stop: async (channel) => {
-            const deliverer = deliverers.get(channel);
-            deliverers.delete(channel);
-            await deliverer?.stop(5_000);
-          },
+          running: () => this.#slots.channels(),
+          start: (channel) => this.#wake(channel),
+          stop: async (channel) => this.#slots.drop(channel),
         },
         this.#ctx.now().getTime(),
       );
@@ -163,6 +206,10 @@ export class DeliverySet {
    * connections. The heartbeat is forgotten only when nothing sent is left unrecorded.
    */
   async close(timeoutMs: number): Promise<void> {
+    this.#closed = true;
+    this.#slots.clear();
+    for (const timer of this.#comeBack.values()) clearTimeout(timer);
+    this.#comeBack.clear();
     clearInterval(this.#subscriberLook);
     if (this.#beatTimer) clearInterval(this.#beatTimer);
     const deliverers = [...this.#deliverers.values()];

@@ -44,7 +44,10 @@ export function subscriberTemplates(config: {
 
 /** True when the subscriber follows the event's issuer (any holder). */
 export function followsIssuer(subscriber: Subscriber, issuer: { id: string; name: string }): boolean {
-  return subscriber.watch.issuers.some((entry) => issuerMatches(entry, issuer));
+  const entries = subscriber.watch.issuers;
+  // By id first: a plain comparison, where matching a name normalises each entry (a fan-out asks this
+  // for every follower of every issuer in a commit).
+  return entries.includes(issuer.id) || entries.some((entry) => issuerMatches(entry, issuer));
 }
 
 /** True when the subscriber follows the event's holder wherever it is short. */

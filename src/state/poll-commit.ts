@@ -16,8 +16,10 @@ import { RAISE_MARK_LUA } from './state-mark.js';
  * then 3 per target (outbox: pending, items, seen; digest: staged, meta, seen).
  * ARGV: expected `at` ('' = none), new `at`, snapshot JSON, per-issuer cap, global cap, seen TTL (s),
  * dedupe memory (ms), wake channel, issuer id, event count, the event log entries (event JSON, routes JSON) each,
- * target count, per target: type (o|d), channel, ready-at ms ('' = now), item count, (event id, JSON)…,
- * suppressed count, (channel, n)…
+ * body count, the item bodies (JSON) each, target count, per target: type (o|d), channel, ready-at ms
+ * ('' = now), item count, (event id, body number)…, suppressed count, (channel, n)…
+ * Each body is sent once however many targets share it: a fan-out to a thousand subscribers' outboxes
+ * names an event's body a thousand times, not its JSON.
  * The snapshot is compared by its `at` field, never by decoding JSON, and only for equality: the hosts'
  * clocks may disagree, so a newer `at` from a host behind is still a valid successor of the one it read.
  * Returns 1 written, 0 lost the race.
@@ -38,6 +40,9 @@ for i = 1, events do
   end
   k = k + 2; a = a + 2
 end
+local bodies = tonumber(ARGV[a])
+local body0 = a
+a = a + bodies + 1
 local targets = tonumber(ARGV[a]); a = a + 1
 for i = 1, targets do
   local kind, channel, ready, items = ARGV[a], ARGV[a + 1], ARGV[a + 2], tonumber(ARGV[a + 3])
@@ -45,7 +50,7 @@ for i = 1, targets do
   redis.call('ZREMRANGEBYSCORE', KEYS[k + 2], '-inf', now - tonumber(ARGV[7]))
   local added = 0
   for j = 1, items do
-    local id, json = ARGV[a], ARGV[a + 1]
+    local id, json = ARGV[a], ARGV[body0 + tonumber(ARGV[a + 1])]
     a = a + 2
     if redis.call('ZADD', KEYS[k + 2], 'NX', now, id) == 1 then
       added = added + 1
@@ -119,6 +124,28 @@ export function eventItem(event: PositionEvent): string {
 }
 
 /**
+ * The item bodies of a commit's targets, each once: an outbox item (the event in its record) or a digest
+ * staging entry (the event alone), numbered from 1 in the order first needed. Keyed by the event object,
+ * not its id: routing hands every target of an event the same object, and one changed on its way to a
+ * channel gets a body of its own.
+ */
+function itemBodies(targets: readonly CommitTarget[]) {
+  const numbers = { outbox: new Map<PositionEvent, number>(), digest: new Map<PositionEvent, number>() };
+  const list: string[] = [];
+  for (const target of targets)
+    for (const event of target.events) {
+      const seen = numbers[target.type];
+      if (seen.has(event)) continue;
+      list.push(target.type === 'outbox' ? eventItem(event) : JSON.stringify(event));
+      seen.set(event, list.length);
+    }
+  return {
+    list,
+    number: (type: CommitTarget['type'], event: PositionEvent) => numbers[type].get(event) ?? 0,
+  };
+}
+
+/**
  * Writes a poll's snapshot, event log entries, outbox items and digest staging together, or nothing when
  * the snapshot moved since the poll read it (a replay, or a concurrent poll). True when written.
  */
@@ -155,7 +182,8 @@ export async function commitPoll(redis: RedisClient, root: string, commit: PollC
     keyList.push(keys.eventSeen(event.id), keys.issuerEvents(event.issuer.id));
     args.push(JSON.stringify(event), JSON.stringify(routes));
   }
-  args.push(commit.targets.length);
+  const bodies = itemBodies(commit.targets);
+  args.push(bodies.list.length, ...bodies.list, commit.targets.length);
   for (const target of commit.targets) {
     const box = keys.outbox(target.channel);
     if (target.type === 'outbox') keyList.push(box.pending, box.items, box.seen);
@@ -166,9 +194,7 @@ export async function commitPoll(redis: RedisClient, root: string, commit: PollC
       target.readyAt ?? '',
       target.events.length,
     );
-    for (const event of target.events) {
-      args.push(event.id, target.type === 'outbox' ? eventItem(event) : JSON.stringify(event));
-    }
+    for (const event of target.events) args.push(event.id, bodies.number(target.type, event));
   }
   args.push(commit.suppressed.length);
   for (const { channel, count } of commit.suppressed) args.push(channel, count);

@@ -78,6 +78,8 @@ export class SubscriberStore {
   readonly #redis: RedisClient;
   readonly #keys: ReturnType<typeof stateKeys>;
   readonly #now: () => Date;
+  /** The last record read per id, with its bytes: at most one per subscriber. */
+  readonly #parsed = new Map<string, { raw: string; subscriber: Subscriber }>();
 
   constructor(redis: RedisClient, root: string, now: () => Date = () => new Date()) {
     this.#redis = redis;
@@ -155,7 +157,25 @@ export class SubscriberStore {
 
   /** One subscriber, or undefined when absent or unreadable. */
   async get(id: string): Promise<Subscriber | undefined> {
-    return readStored(await this.#redis.hget(this.#keys.subscribers, id), subscriberSchema);
+    return this.#read(id, await this.#redis.hget(this.#keys.subscribers, id));
+  }
+
+  /**
+   * A stored record through its schema, reusing the last one read for this id when its bytes are the
+   * same: routing a burst reads each follower once per issuer (thousands of records), and a record only
+   * changes by a new version. Records are shared, never changed in place (every change writes a new one).
+   */
+  #read(id: string, raw: string | null): Subscriber | undefined {
+    if (raw === null) {
+      this.#parsed.delete(id);
+      return undefined;
+    }
+    const known = this.#parsed.get(id);
+    if (known?.raw === raw) return known.subscriber;
+    const subscriber = readStored(raw, subscriberSchema);
+    if (subscriber) this.#parsed.set(id, { raw, subscriber });
+    else this.#parsed.delete(id);
+    return subscriber;
   }
 
   /** The subscriber with this address (any case), if any. */
@@ -192,7 +212,7 @@ export class SubscriberStore {
     if (ids.length === 0) return [];
     const raws = await this.#redis.hmget(this.#keys.subscribers, ...ids);
     return raws
-      .map((raw) => readStored(raw, subscriberSchema))
+      .map((raw, i) => this.#read(ids[i] ?? '', raw))
       .filter((s): s is Subscriber => s !== undefined);
   }
 

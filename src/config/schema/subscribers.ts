@@ -30,6 +30,15 @@ export const subscribersSchema = z
     linkTtl: duration
       .prefault('30d')
       .describe('How long a link in a message stays valid; a subscriber can always ask for a fresh one.'),
+    deliverers: z
+      .number()
+      .int()
+      .min(1)
+      .max(200)
+      .default(8)
+      .describe(
+        "Subscribers' outboxes each `start` or `worker` process drains at once; the others with mail wait their turn, first come first served, and a drained one frees its place at once. They all share the one SMTP pool of `email`, which sends no faster with more: a few keep it busy, thousands would only hold leases, claims and memory (and after a crash, each claimed message waits `delivery.claimGrace`).",
+      ),
     publicUrl: z
       .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
       .refine(
