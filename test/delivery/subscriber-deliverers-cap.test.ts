@@ -114,6 +114,8 @@ describe("subscribers' deliverers: a few per process, in turns", () => {
         limits: { maxAgeMs: DAY_MS, maxRows: 10_000 },
         logger,
       },
+      redis,
+      prefix: root,
     });
     const parts: DeliveryParts = {
       settings: () => ({ config, senders: new Map(), subscriberMail: mail }),
