@@ -122,7 +122,10 @@ describe('a deployment with sources and no upstream', () => {
     await waitFor('three more reads', () => server.hits(PATH).notModified >= reads + 3);
     expect(posts().filter((text) => text.includes('GB00BF8Q6K64'))).toHaveLength(1);
     expect(posts()).toHaveLength(1);
-    expect(posts()[0]).toMatch(/Aggregate of positions from 0\.2% raised 6\.12% → 6\.45%/);
+    // The register's date (2026-09-15) is over a day before the read: the message says when it was first seen.
+    expect(posts()[0]).toMatch(
+      /Aggregate of positions from 0\.2% raised, disclosed for 2026-09-15, first seen [^:]+:\d\d UTC: 6\.12% → 6\.45%/,
+    );
     expect(posts()[0]).toMatch(/from register fca/);
 
     // Nothing of the API: no request, no scheduler, no ledger, no access record, no sweep.
@@ -162,7 +165,9 @@ describe('a deployment with sources and no upstream', () => {
       'no register source\'s last read lists a watched issuer matching "no such plc"',
     );
     expect(stack.sandbox.stats.count()).toBe(0);
-  });
+    // Two spawned CLI processes: about 3.5 s alone, and each several times that on 2 cores busy with
+    // other work (30 s ran out once beside a full suite).
+  }, 90_000);
 
   it('refuses a reload that adds an upstream, naming the key, and keeps running', async () => {
     if (!daemon) throw new Error('no daemon');
