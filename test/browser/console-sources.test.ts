@@ -196,8 +196,7 @@ describe.skipIf(SKIP_WITHOUT_CHROMIUM)(`the Sources pages in headless Chromium${
       ['fca', 'FCA (UK): aggregated net short positions, current'],
       ['fiagg', 'Finansinspektionen (Sweden): aggregated'],
     ] as const;
-    const row = (name: string) =>
-      summary.filter({ has: page.getByRole('link', { name, exact: true }) });
+    const row = (name: string) => summary.filter({ has: page.getByRole('link', { name, exact: true }) });
     // Every source read within its last three intervals (500 ms each): on 2 busy cores a read can come
     // later than that for a moment, and the page then rightly says stale. Reloaded until all say read.
     await waitFor('every source shown as read', async () => {

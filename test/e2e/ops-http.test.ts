@@ -121,11 +121,16 @@ describe('the HTTP endpoint of a running daemon', () => {
     }
     expect(samples.some((s) => s.labels.queue === 'outbox-desk')).toBe(true);
     // The dataset moved once after the baseline, so the gate polled every issuer twice; an issuer whose whole
-    // list emptied is read once more before its closes are told (the confirming read, issue 28).
+    // list emptied is read once more before its closes are told (the confirming read, issue 28). A poll
+    // still waiting when the next sweep comes (a busy machine) is planned again, and that job finds the
+    // snapshot current or the issuer's lease held: it asks nothing, and is counted as such.
     const emptied = new Set(logged.filter((e) => e.kind === 'closed').map((e) => e.issuer.id)).size;
     const completed = value('shortwatch_queue_jobs', { queue: 'poll', state: 'completed' });
+    const askedNothing =
+      value('shortwatch_polls_total', { outcome: 'current' }) +
+      value('shortwatch_polls_total', { outcome: 'busy' });
     expect(completed).toBeGreaterThanOrEqual(10);
-    expect(completed).toBeLessThanOrEqual(10 + emptied);
+    expect(completed).toBeLessThanOrEqual(10 + emptied + askedNothing);
 
     expect(value('shortwatch_polls_total', { outcome: 'baseline' })).toBe(5);
     expect(value('shortwatch_polls_total', { outcome: 'changed' })).toBe(3);
