@@ -174,12 +174,14 @@ describe('a 429 for the day window without Retry-After', () => {
     const resumed = after.find((r) => r.status === 200);
     if (!resumed) throw new Error('no request succeeded after the 429');
     // Requests flow again only from the probe that got an answer: nothing succeeded before the last probe
-    // was granted, and after the first probe's grant only the probes were sent (one each, all refused
-    // but the last).
+    // seen was granted, and from the first probe's grant to that answer only probes were sent, all
+    // refused, at most one an interval (the successful probe's grant, deleted with the block as its
+    // answer comes, is seldom seen by the sampling above: the bound counts by time instead).
     expect(resumed.at).toBeGreaterThanOrEqual(probes.at(-1) ?? Number.NaN);
     const betweenProbes = after.filter((r) => r.at >= firstProbe && r.at < resumed.at);
     expect(betweenProbes.every((r) => r.status === 429)).toBe(true);
-    expect(betweenProbes.length).toBeLessThanOrEqual(probes.length - 1);
+    expect(betweenProbes.length).toBeGreaterThanOrEqual(1);
+    expect(betweenProbes.length).toBeLessThanOrEqual(Math.floor((resumed.at - firstProbe) / probeInterval));
 
     // Requests flow again: the changes published during the block are found, and the notice clears.
     const expected = changes.map((c) => `${c.issuerId}|${holderKey(c.holder)}|${c.kind}`).sort();
