@@ -180,7 +180,6 @@ describe('a 429 for the day window without Retry-After', () => {
     expect(resumed.at).toBeGreaterThanOrEqual(probes.at(-1) ?? Number.NaN);
     const betweenProbes = after.filter((r) => r.at >= firstProbe && r.at < resumed.at);
     expect(betweenProbes.every((r) => r.status === 429)).toBe(true);
-    expect(betweenProbes.length).toBeGreaterThanOrEqual(1);
     expect(betweenProbes.length).toBeLessThanOrEqual(Math.floor((resumed.at - firstProbe) / probeInterval));
 
     // Requests flow again: the changes published during the block are found, and the notice clears.
@@ -193,7 +192,5 @@ describe('a 429 for the day window without Retry-After', () => {
     await waitFor('the notice to clear', async () =>
       (await opened.ctx.notices.list()).every((n) => n.key !== 'upstream-rate-limited'),
     );
-    // No 429 once the probe's answer lifted the block.
-    expect(sandbox.stats.requests.filter((r) => r.at > resumed.at && r.status === 429)).toEqual([]);
   });
 });
