@@ -52,6 +52,11 @@ describe('config/demo.yaml', () => {
     expect(watched.map((w) => w.id).sort()).toEqual(issuers.map((i) => i.svc_issuer_id).sort());
   });
 
+  it('tells a poll overdue after 30 s, not after two 2 s gates: a busy laptop opened the demo with a false alarm', () => {
+    // Seen beside a full suite: "Polling is behind for 8 issuers … due for 5s" (ERROR) in the first 14 s.
+    expect(config.poll.overdueAfter).toBe(30_000);
+  });
+
   it('plans a gate every few seconds: the demo caps need no adjustment', () => {
     const plan = planFor(config);
     expect(plan.adjusted).toEqual([]);

@@ -23,7 +23,10 @@ describe('a dead feed is told, not a quiet day (issue 22)', () => {
     const ids = stack.sandbox.scenario.issuers().map((i) => i.svc_issuer_id);
     await app.startDaemon({ workerOnly: false });
     await waitFor('baseline', async () => (await app.ctx.snapshots.getMany(ids)).size === ids.length);
-    expect((await readiness(app)).ready).toBe(true);
+    // Ready before the feed dies, so that "not ready" below is the dead feed's doing. Waited for, not read
+    // once: with a 300 ms gate, a busy machine's slow baseline leaves issuers overdue (or the last sweep
+    // older than overdueAfter) until the next sweep runs.
+    await waitFor('ready on a live feed', async () => (await readiness(app)).ready);
 
     // The upstream goes dark: every request answers 503 from now on.
     stack.sandbox.faults.inject({ status: 503, times: Number.POSITIVE_INFINITY });

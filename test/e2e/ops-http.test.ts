@@ -51,9 +51,15 @@ describe('the HTTP endpoint of a running daemon', () => {
       'baseline snapshots',
       async () => (await app?.ctx.snapshots.getMany(ids))?.size === ids.length,
     );
-    const ready = await httpGet(`${base}/readyz`);
-    expect(ready.status).toBe(200);
-    expect(JSON.parse(ready.body)).toEqual({ ready: true, reasons: [], notices: [] });
+    // Ready with no notice once the baseline is in. Waited for: on a busy machine a slow baseline makes
+    // issuers overdue (1 s gate), and their notices stay active until the next sweep finds them polled.
+    const settled = JSON.stringify({ ready: true, reasons: [], notices: [] });
+    const ready = await waitFor('/readyz ready with no notice', async () => {
+      const answer = await httpGet(`${base}/readyz`);
+      return JSON.stringify(JSON.parse(answer.body)) === settled ? answer : undefined;
+    });
+    expect(ready?.status).toBe(200);
+    expect(JSON.parse(ready?.body ?? '')).toEqual({ ready: true, reasons: [], notices: [] });
 
     // One change of each kind, on three issuers: three messages per channel.
     const holders = (id: string | undefined) => scenario.active(id ?? '') ?? [];
@@ -115,11 +121,16 @@ describe('the HTTP endpoint of a running daemon', () => {
     }
     expect(samples.some((s) => s.labels.queue === 'outbox-desk')).toBe(true);
     // The dataset moved once after the baseline, so the gate polled every issuer twice; an issuer whose whole
-    // list emptied is read once more before its closes are told (the confirming read, issue 28).
+    // list emptied is read once more before its closes are told (the confirming read, issue 28). A poll
+    // still waiting when the next sweep comes (a busy machine) is planned again, and that job finds the
+    // snapshot current or the issuer's lease held: it asks nothing, and is counted as such.
     const emptied = new Set(logged.filter((e) => e.kind === 'closed').map((e) => e.issuer.id)).size;
     const completed = value('shortwatch_queue_jobs', { queue: 'poll', state: 'completed' });
+    const askedNothing =
+      value('shortwatch_polls_total', { outcome: 'current' }) +
+      value('shortwatch_polls_total', { outcome: 'busy' });
     expect(completed).toBeGreaterThanOrEqual(10);
-    expect(completed).toBeLessThanOrEqual(10 + emptied);
+    expect(completed).toBeLessThanOrEqual(10 + emptied + askedNothing);
 
     expect(value('shortwatch_polls_total', { outcome: 'baseline' })).toBe(5);
     expect(value('shortwatch_polls_total', { outcome: 'changed' })).toBe(3);

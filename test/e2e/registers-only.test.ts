@@ -52,7 +52,9 @@ function registersOnly(config: Record<string, unknown>, port: number): Record<st
       ...channel,
       filter: { issuers: ['ABRDN PLC'] },
     })),
-    sources: [{ name: 'fca', kind: 'uk-ansp-current', url: server.url(PATH), interval: '300ms' }],
+    // A read a second: three intervals without one make the source stale, and 300 ms (0.9 s) was within
+    // what a busy machine can keep a spawned daemon from reading.
+    sources: [{ name: 'fca', kind: 'uk-ansp-current', url: server.url(PATH), interval: '1s' }],
     http: { port, host: '127.0.0.1' },
   };
 }
@@ -106,7 +108,8 @@ describe('a deployment with sources and no upstream', () => {
     expect(check.stdout).toMatch(/^ok {4}config .*: 1 register source, 1 channels$/m);
     expect(check.stdout).not.toMatch(/^(FAIL|skip) .*upstream/im);
     expect(check.stderr).toBe('');
-  });
+    // One spawned `check`: about 1.5 s alone, 25 s seen on 2 cores with two CPU hogs beside it.
+  }, 90_000);
 
   it('reads the register, tells a change on Slack once, and never asks an upstream', async () => {
     daemon = await spawnDaemon(stack, 'start');
@@ -122,7 +125,10 @@ describe('a deployment with sources and no upstream', () => {
     await waitFor('three more reads', () => server.hits(PATH).notModified >= reads + 3);
     expect(posts().filter((text) => text.includes('GB00BF8Q6K64'))).toHaveLength(1);
     expect(posts()).toHaveLength(1);
-    expect(posts()[0]).toMatch(/Aggregate of positions from 0\.2% raised 6\.12% → 6\.45%/);
+    // The register's date (2026-09-15) is over a day before the read: the message says when it was first seen.
+    expect(posts()[0]).toMatch(
+      /Aggregate of positions from 0\.2% raised, disclosed for 2026-09-15, first seen [^:]+:\d\d UTC: 6\.12% → 6\.45%/,
+    );
     expect(posts()[0]).toMatch(/from register fca/);
 
     // Nothing of the API: no request, no scheduler, no ledger, no access record, no sweep.
@@ -144,10 +150,14 @@ describe('a deployment with sources and no upstream', () => {
     expect(text).toMatch(/^fca +uk-ansp-current +read /m);
 
     expect(await httpGet(`${base}/healthz`)).toEqual({ status: 200, body: 'ok\n' });
-    const ready = await httpGet(`${base}/readyz`);
-    expect(ready.status, ready.body).toBe(200);
-    expect(JSON.parse(ready.body)).toMatchObject({ ready: true, reasons: [] });
-  });
+    // Waited for, as the source's next read may come late on a busy machine (stale is not ready).
+    const ready = await waitFor('/readyz ready', async () => {
+      const answer = await httpGet(`${base}/readyz`);
+      return answer.status === 200 ? answer : undefined;
+    });
+    expect(JSON.parse(ready?.body ?? '')).toMatchObject({ ready: true, reasons: [] });
+    // Two spawned `status` processes: about 2.5 s alone, 29 s seen on 2 cores with two CPU hogs beside it.
+  }, 90_000);
 
   it("shows a register issuer's aggregate in `positions`, with no request to an upstream", async () => {
     const run = await runShortwatch(['-c', stack.configPath, 'positions', 'abrdn']);
@@ -162,7 +172,9 @@ describe('a deployment with sources and no upstream', () => {
       'no register source\'s last read lists a watched issuer matching "no such plc"',
     );
     expect(stack.sandbox.stats.count()).toBe(0);
-  });
+    // Two spawned CLI processes: about 3.5 s alone, and each several times that on 2 cores busy with
+    // other work (30 s ran out once beside a full suite).
+  }, 90_000);
 
   it('refuses a reload that adds an upstream, naming the key, and keeps running', async () => {
     if (!daemon) throw new Error('no daemon');

@@ -36,7 +36,14 @@ describe('watchlist: all', () => {
   const current = usePerTest();
 
   it('polls every issuer, follows one joining and one leaving, and check/plan/status say the directory size', async () => {
-    const stack = await startStack({ issuers: 4, seed: 41, channels: ['slack', 'ops'] });
+    // `overdueAfter` far past this test: it asserts that an issuer leaving raises no notice, and on a busy
+    // machine a slow baseline would otherwise make issuers overdue (two 1 s gates) and tell the ops channel.
+    const stack = await startStack({
+      issuers: 4,
+      seed: 41,
+      channels: ['slack', 'ops'],
+      config: { poll: { gateInterval: '1s', concurrency: 4, overdueAfter: '5m' } },
+    });
     current.stack = stack;
     updateConfig(stack, (config) => ({ ...config, watchlist: 'all' }));
     const { sandbox } = stack;
@@ -116,7 +123,9 @@ describe('watchlist: all', () => {
     ).toEqual([]);
     expect(await app.ctx.snapshots.get(leaver.svc_issuer_id)).not.toBeNull();
     expect((await collectStatus(app)).watchlist).toMatchObject({ all: true, issuers: 4 });
-  });
+    // Two spawned CLI processes (check, plan) and a daemon through two directory changes: about 16 s
+    // alone, and each spawned process takes several times longer on 2 cores busy with other work.
+  }, 90_000);
 
   it('sets aside an issuer list that comes back far shorter, and believes it only when it stays so', async () => {
     const stack = await startStack({ issuers: 15, seed: 43, channels: ['slack', 'ops'] });
