@@ -37,6 +37,11 @@ export interface StoryLine {
   delta?: string;
   /** Disclosure date of the last value shown, when known. */
   date?: string;
+  /**
+   * When shortwatch first saw the change (`12 Jan 2026 07:05 UTC`), only where that was more than a day
+   * after its date: every layout then says "disclosed for D, first seen T" (issue 34).
+   */
+  seen?: string;
   /** Thresholds crossed, ascending, over the whole line. */
   crossed: number[];
   events: PositionEvent[];
@@ -71,30 +76,25 @@ function days(count: number): string {
   return `${count} ${count === 1 ? 'day' : 'days'}`;
 }
 
-/** `28 Nov 2026 22:15 UTC`: when shortwatch first saw an event, in the one zone every channel shares. */
-function seenAt(event: PositionEvent): string {
-  return `${formatInstant(event.detectedAt, 'UTC', { year: true })} UTC`;
-}
-
 /**
  * The line of one event on its own. A late filing says so, with both dates; an event first seen more
- * than a day after the date it is disclosed (or reported) for says when it was first seen.
+ * than a day after the date it is disclosed (or reported) for says when shortwatch first saw it.
  */
 function singleLine(event: PositionEvent): StoryLine {
   const line = storyLine(event);
   const late = lateFiling(event.current);
-  const clauses: string[] = [];
-  if (late !== undefined)
-    clauses.push(
-      `filed late (position of ${late.date} reported ${late.reportedOn}, ${days(late.days)} later)`,
-    );
   const dated = late?.reportedOn ?? line.date;
-  if (dated !== undefined && seenLateByDays(dated, event.detectedAt) !== undefined)
-    clauses.push(
-      late ? `first seen ${seenAt(event)}` : `disclosed for ${dated}, first seen ${seenAt(event)}`,
-    );
-  if (clauses.length === 0) return line;
-  return { ...line, what: [line.what, ...clauses].join(', '), phrase: true };
+  const seen =
+    dated !== undefined && seenLateByDays(dated, event.detectedAt) !== undefined
+      ? `${formatInstant(event.detectedAt, 'UTC', { year: true })} UTC`
+      : undefined;
+  const withSeen = seen === undefined ? line : { ...line, seen };
+  if (late === undefined) return withSeen;
+  return {
+    ...withSeen,
+    what: `${line.what}, filed late (position of ${late.date} reported ${late.reportedOn}, ${days(late.days)} later)`,
+    phrase: true,
+  };
 }
 
 /** The line of one event: its threshold story's when it has one, else the plain change. */
@@ -313,8 +313,18 @@ export function crossedText(line: StoryLine): string | undefined {
  */
 export function storySentence(line: StoryLine): string {
   const delta = line.delta ? ` (${line.delta})` : '';
-  const date = line.date ? ` on ${line.date}` : '';
-  return `${line.holder} ${line.what}${line.phrase ? ':' : ''} ${line.values}${delta}${date}`;
+  return `${line.holder} ${line.what}${line.phrase ? ':' : ''} ${line.values}${delta}${dateClause(line, ' on ')}`;
+}
+
+/**
+ * The line's date after `lead` (` on `, ` · `); when shortwatch saw it late, both, whatever `withDate`:
+ * ` · disclosed for 2026-01-09, first seen 12 Jan 2026 07:05 UTC`. With `withDate` false and nothing seen
+ * late the date is left to a section's context line.
+ */
+export function dateClause(line: StoryLine, lead: string, withDate = true): string {
+  if (line.seen !== undefined)
+    return ` · ${line.date ? `disclosed for ${line.date}, ` : ''}first seen ${line.seen}`;
+  return withDate && line.date ? `${lead}${line.date}` : '';
 }
 
 /** The changes a channel's filters or mutes kept out of the message: one record per poll, summed. */

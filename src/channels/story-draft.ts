@@ -1,5 +1,5 @@
 import { shortPeriod } from './digest-facts.js';
-import { crossedText, type StoryLine, storySentence } from './event-story.js';
+import { crossedText, dateClause, type StoryLine, storySentence } from './event-story.js';
 import { clipText } from './format.js';
 import {
   type BatchDocument,
@@ -55,7 +55,7 @@ export interface StoryDraft {
 export function storyMarkup(line: StoryLine, withDate: boolean, markup: ChatMarkup): string {
   const what = markup.escape(line.phrase ? `${line.what} ·` : line.what);
   const delta = line.delta ? ` (${line.delta})` : '';
-  const date = withDate && line.date ? ` · ${line.date}` : '';
+  const date = dateClause(line, ' · ', withDate);
   const crossed = crossedText(line);
   const rest = markup.escape(`${delta}${date}${crossed ? ` · ${crossed}` : ''}`);
   return `${markup.emoji[line.look]} ${markup.bold(markup.name(line.holder))} ${what} ${boldLast(line, markup)}${rest}`;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { renderEmail } from '../../src/channels/email/render.js';
 import { storyLines, storySentence } from '../../src/channels/event-story.js';
+import { renderSlack } from '../../src/channels/slack/render.js';
 import { LATE_FILING_DAYS, lateFiling } from '../../src/positions/late-filing.js';
 import { seenLateByDays } from '../../src/positions/seen-late.js';
 import { makeEvent } from '../routing/events.js';
@@ -42,7 +44,7 @@ describe('late filings', () => {
     expect(
       storyLines([filed('2026-01-05', '2026-03-02', '2026-03-09T08:30:00.000Z')]).map(storySentence),
     ).toEqual([
-      'MARSHALL WACE LLP raised, filed late (position of 2026-01-05 reported 2026-03-02, 56 days later), first seen 9 Mar 2026 08:30 UTC: 0.60% → 0.72% (+0.12 pp) on 2026-01-05',
+      'MARSHALL WACE LLP raised, filed late (position of 2026-01-05 reported 2026-03-02, 56 days later): 0.60% → 0.72% (+0.12 pp) · disclosed for 2026-01-05, first seen 9 Mar 2026 08:30 UTC',
     ]);
   });
 });
@@ -68,10 +70,20 @@ describe('first seen late', () => {
 
   it('says "disclosed for D, first seen T" in every line, and nothing when seen in time', () => {
     expect(storyLines([seen('2026-01-09', '2026-01-12T07:05:00.000Z')]).map(storySentence)).toEqual([
-      'MARSHALL WACE LLP raised, disclosed for 2026-01-09, first seen 12 Jan 2026 07:05 UTC: 0.60% → 0.72% (+0.12 pp) on 2026-01-09',
+      'MARSHALL WACE LLP raised 0.60% → 0.72% (+0.12 pp) · disclosed for 2026-01-09, first seen 12 Jan 2026 07:05 UTC',
     ]);
     expect(storyLines([seen('2026-01-09', '2026-01-10T07:05:00.000Z')]).map(storySentence)).toEqual([
       'MARSHALL WACE LLP raised 0.60% → 0.72% (+0.12 pp) on 2026-01-09',
     ]);
+  });
+
+  it('is said by Slack and by e-mail (text and the HTML date cell), from the one story line', () => {
+    const issuer = { id: 'ISS-0001', name: 'Acme plc' };
+    const events = [{ ...seen('2026-01-09', '2026-01-12T07:05:00.000Z'), issuer }];
+    const both = 'disclosed for 2026-01-09, first seen 12 Jan 2026 07:05 UTC';
+    expect(JSON.stringify(renderSlack({ type: 'events', issuer, events }))).toContain(both);
+    const email = renderEmail({ type: 'events', issuer, events }, { timezone: 'Europe/London' });
+    expect(email.text).toContain(`(+0.12 pp) · ${both}`);
+    expect(email.html).toContain('2026-01-09, first seen 12 Jan 2026 07:05 UTC');
   });
 });

@@ -28,7 +28,7 @@ describe('storyLines across sources', () => {
       lines: [
         'MARSHALL WACE LLP raised 0.60% → 0.72% (+0.12 pp) on 2025-08-12',
         // The history's change was first seen with the current file, five days after its date.
-        'MARSHALL WACE LLP raised, disclosed for 2025-08-07, first seen 12 Aug 2025 18:00 UTC: 0.51% → 0.60% (+0.09 pp) on 2025-08-07',
+        'MARSHALL WACE LLP raised 0.51% → 0.60% (+0.09 pp) · disclosed for 2025-08-07, first seen 12 Aug 2025 18:00 UTC',
       ],
     },
     {

@@ -16,6 +16,7 @@ const CHAIN = new RegExp(`(?:^|[ :·*])(${STEP}(?: → ${STEP})*)$`);
 const TAIL = [
   / · crossed [^·]*$/, // Slack: thresholds crossed
   /; crossed [^;]*$/, // a sentence's thresholds
+  / · (?:disclosed for \S+, )?first seen [^·]*$/, // a change first seen late (issue 34)
   / · \d{4}-\d{2}-\d{2}$/, // Slack: a line's own disclosure date
   / on \S+$/, // a sentence's disclosure date
   / \([+\-±]\d+\.\d+ pp\)$/, // the change in pp

@@ -19,6 +19,17 @@ export const COMPILED_ENV = 'SHORTWATCH_TEST_MAIN';
 
 /** Vitest's global setup: bundles the CLI and its parse worker (esbuild, the compiler tsx itself runs). */
 export default async function compileCli(): Promise<void> {
+  // A root global setup runs once per project: the first builds, the others wait for it (a second
+  // build would delete the bundle under the tests the first project has started).
+  const built = globalThis as { [BUILT]?: Promise<string> };
+  built[BUILT] ??= bundleCli();
+  process.env[COMPILED_ENV] = await built[BUILT];
+}
+
+const BUILT = Symbol.for('shortwatch.compiledCli');
+
+/** Bundles the CLI into `.test-build/cli/`; resolves with the bundle's main file. */
+async function bundleCli(): Promise<string> {
   // Loaded here only: the harness imports this module's names in every test worker.
   const { build } = await import('esbuild');
   rmSync(COMPILED_DIR, { recursive: true, force: true });
@@ -42,5 +53,5 @@ export default async function compileCli(): Promise<void> {
     sourcemap: 'linked',
     logLevel: 'error',
   });
-  process.env[COMPILED_ENV] = join(outdir, 'main.js');
+  return join(outdir, 'main.js');
 }

@@ -54,17 +54,36 @@ export function leftBehind(
   };
 }
 
+/**
+ * The census's state in Vitest's main process: a root global setup runs once per project (unit, e2e,
+ * slow), so the first setup takes the count before the run and the last teardown judges it.
+ */
+interface Census {
+  users: number;
+  before?: Promise<Set<string>>;
+}
+const CENSUS_KEY = Symbol.for('shortwatch.keyCensus');
+const state = globalThis as { [CENSUS_KEY]?: Census };
+
 /** Vitest's global setup: the keys before the run; its teardown judges the keys after it. */
 export default async function keyCensus(): Promise<() => Promise<void>> {
   const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-  writeFileSync(PREFIX_LOG, '');
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  await redis.connect();
-  const before = await keysWithoutExpiry(redis);
+  state[CENSUS_KEY] ??= { users: 0 };
+  const census = state[CENSUS_KEY];
+  census.users++;
+  if (census.before === undefined) {
+    writeFileSync(PREFIX_LOG, '');
+    census.before = withRedis(url, keysWithoutExpiry);
+  }
+  const before = await census.before;
   return async () => {
+    census.users--;
+    if (census.users > 0) return;
+    state[CENSUS_KEY] = undefined;
     try {
       const prefixes = [...new Set(readFileSync(PREFIX_LOG, 'utf8').split('\n').filter(Boolean))];
-      const { underPrefixes, outsidePrefixes } = leftBehind(before, await keysWithoutExpiry(redis), prefixes);
+      const after = await withRedis(url, keysWithoutExpiry);
+      const { underPrefixes, outsidePrefixes } = leftBehind(before, after, prefixes);
       const lines = [
         ...underPrefixes.slice(0, 20).map((key) => `  left under a test's prefix: ${key}`),
         ...outsidePrefixes.slice(0, 20).map((key) => `  left outside any test prefix: ${key}`),
@@ -77,8 +96,18 @@ export default async function keyCensus(): Promise<() => Promise<void>> {
           `(${prefixes.length} test prefixes checked):\n${lines.join('\n')}`,
       );
     } finally {
-      redis.disconnect();
       rmSync(PREFIX_LOG, { force: true });
     }
   };
+}
+
+/** Runs `work` on a connection of its own, closed after. */
+async function withRedis<T>(url: string, work: (redis: Redis) => Promise<T>): Promise<T> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    return await work(redis);
+  } finally {
+    redis.disconnect();
+  }
 }

@@ -87,7 +87,7 @@ export function storyRow(line: StoryLine): string[] {
     line.holder,
     line.what,
     line.delta ?? EMPTY_CELL,
-    line.date ?? EMPTY_CELL,
+    line.seen ? `${line.date ?? EMPTY_CELL}, first seen ${line.seen}` : (line.date ?? EMPTY_CELL),
     line.crossed.length > 0 ? thresholdList(line.crossed) : EMPTY_CELL,
   ].map(escapeHtml);
   return [holder, what, valuesHtml(line.values), delta, date, crossed];
