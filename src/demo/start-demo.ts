@@ -5,7 +5,7 @@ import { accessFingerprint } from '../budget/access-state.js';
 import { sourcesSchema } from '../config/schema/sources.js';
 import type { Config } from '../config/schema.js';
 import { collectSecrets } from '../config/secret.js';
-import { addWeekdays } from '../sandbox/dates.js';
+import { lastWeekdayBefore } from '../sandbox/dates.js';
 import { createScenario, type Sandbox, startSandbox } from '../sandbox/index.js';
 import { ledgerRoot } from '../state/keys.js';
 import { createLogger } from '../telemetry/logger.js';
@@ -27,15 +27,6 @@ export const DEMO_SCENARIO = { seed: 20, issuers: 8 } as const;
 
 /** How often the sandbox's data changes. */
 export const DEMO_STEP_MS = 5_000;
-
-/**
- * The demo's calendar starts on the last weekday before today, not on the scenario's fixed date: its
- * messages then read as today's news rather than as changes "first seen" months after their dates.
- * Each step moves a weekday every {@link DEMO_STEP_MS}, so the dates soon run ahead of the clock.
- */
-function demoStart(nowMs: number): string {
-  return addWeekdays(new Date(nowMs).toISOString().slice(0, 10), -1);
-}
 
 /** Where the demo reads its environment and writes its lines. */
 export interface DemoIo {
@@ -155,7 +146,9 @@ async function demoKeys(
 function startDemoSandbox(port: number, budget: Config['budget']) {
   return startSandbox({
     port,
-    scenario: createScenario({ ...DEMO_SCENARIO, start: demoStart(Date.now()) }),
+    // The calendar starts on the last weekday, so the first messages read as today's news; a step is a
+    // weekday every DEMO_STEP_MS, so its dates soon run ahead of the clock (never "first seen" late).
+    scenario: createScenario({ ...DEMO_SCENARIO, start: lastWeekdayBefore(Date.now()) }),
     stepEvery: DEMO_STEP_MS,
     limits: {
       perMinute: budget.perMinute,

@@ -29,3 +29,11 @@ export function addWeekdays(date: string, n: number): string {
 export function refreshTime(date: string, revision: number): string {
   return new Date(toEpochDay(date) * DAY_MS + 63_000_000 + revision * 1000).toISOString();
 }
+
+/**
+ * The last weekday before the day of `nowMs` (UTC): a scenario started there reads as today's news, where
+ * the scenarios' fixed start (January 2026) makes every change one "first seen" months after its date.
+ */
+export function lastWeekdayBefore(nowMs: number): string {
+  return addWeekdays(new Date(nowMs).toISOString().slice(0, 10), -1);
+}

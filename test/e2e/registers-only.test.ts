@@ -127,7 +127,7 @@ describe('a deployment with sources and no upstream', () => {
     expect(posts()).toHaveLength(1);
     // The register's date (2026-09-15) is over a day before the read: the message says when it was first seen.
     expect(posts()[0]).toMatch(
-      /Aggregate of positions from 0\.2% raised, disclosed for 2026-09-15, first seen [^:]+:\d\d UTC: 6\.12% → 6\.45%/,
+      /Aggregate of positions from 0\.2% raised 6\.12% → 6\.45% \([+]0\.33 pp\) · disclosed for 2026-09-15, first seen [^:]+:\d\d UTC/,
     );
     expect(posts()[0]).toMatch(/from register fca/);
 
