@@ -59,7 +59,9 @@ describe.skipIf(!REDIS_BINARIES.server || !REDIS_BINARIES.sentinel)('Redis Senti
   });
 
   it('a master killed mid-refresh: polling resumes, nothing lost or sent twice, caps kept, /readyz degraded and back', async () => {
-    const redis = await startRedisSentinel(1_000);
+    // 3 s, not 1: on a loaded machine a sentinel that missed the new master's pings for a second failed it
+    // over again, to the old master coming back mid-sync (issue 30's rounds, and this test in a suite run).
+    const redis = await startRedisSentinel(3_000);
     sentinel = redis;
     const running = await startStack({
       issuers: 8,

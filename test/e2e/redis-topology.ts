@@ -267,6 +267,13 @@ export async function startRedisSentinel(downAfterMs = 1_000): Promise<PrivateSe
     };
     const restartMaster = async () => {
       if (master.running()) throw new Error('the first master is still running');
+      const promoted = await currentMaster();
+      if (promoted)
+        await sentinelsAgree(
+          sentinels.filter((s) => s.running()).map((s) => s.port),
+          name,
+          promoted,
+        );
       const again = await startServerOn(master.port, dir, masterArgs);
       all.push(again);
       // It starts as a master of its own AOF; the sentinels turn it into the new master's replica.
@@ -297,6 +304,31 @@ export async function startRedisSentinel(downAfterMs = 1_000): Promise<PrivateSe
 }
 
 /** One command on a fresh connection to 127.0.0.1:port; the reply flattened to lines. */
+/**
+ * Waits until every sentinel names `address` as the master and none is failing over. A node restarted
+ * before that (the old master) may be promoted mid-sync by a sentinel still at odds (one that saw the new
+ * master miss its pings on a loaded machine), in a second failover of its own.
+ */
+async function sentinelsAgree(ports: readonly number[], name: string, address: string): Promise<void> {
+  await waitFor(
+    'every sentinel to name the promoted replica, with no failover in progress',
+    async () => {
+      const views = await Promise.all(
+        ports.map(async (port) => ({
+          address: await ask(port, ['SENTINEL', 'GET-MASTER-ADDR-BY-NAME', name]).catch(() => ''),
+          master: await ask(port, ['SENTINEL', 'MASTER', name]).catch(() => ''),
+        })),
+      );
+      return views.every(
+        (v) =>
+          v.address.split('\n').join(':') === address && !/failover_in_progress|o_down|s_down/.test(v.master),
+      );
+    },
+    30_000,
+    50,
+  );
+}
+
 async function ask(port: number, command: [string, ...string[]]): Promise<string> {
   const redis = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0 });
   redis.on('error', () => undefined);
@@ -506,26 +538,10 @@ export async function startProxiedSentinel(downAfterMs = 1_000): Promise<Proxied
       );
       const promotedAt = Date.now();
       lastFailoverAt = promotedAt;
-      // The old master comes back only once every sentinel names the new one and none is failing over:
-      // a sentinel still at odds (one that saw the new master miss its pings on a loaded machine) would
-      // otherwise promote the node coming back, mid-sync, in a second failover of its own.
-      await waitFor(
-        'every sentinel to name the promoted replica, with no failover in progress',
-        async () => {
-          const views = await Promise.all(
-            sentinels.map(async (s) => ({
-              address: await ask(s.port, ['SENTINEL', 'GET-MASTER-ADDR-BY-NAME', name]).catch(() => ''),
-              master: await ask(s.port, ['SENTINEL', 'MASTER', name]).catch(() => ''),
-            })),
-          );
-          return views.every(
-            (v) =>
-              v.address.split('\n').join(':') === replica.address &&
-              !/failover_in_progress|o_down|s_down/.test(v.master),
-          );
-        },
-        30_000,
-        50,
+      await sentinelsAgree(
+        sentinels.map((sentinel) => sentinel.port),
+        name,
+        replica.address,
       );
       master.proxy.forgetFreezes();
       master.server = await startNode(master.server.port, master.proxy.port, replica.address);
