@@ -1,36 +1,18 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { broadcasts } from '../../../src/channels/slack-app/broadcast.js';
 import { createSlackAppSender } from '../../../src/channels/slack-app/index.js';
 import type { ChannelSender } from '../../../src/channels/types.js';
 import { channelSchema } from '../../../src/config/schema.js';
 import type { EventKind, PositionEvent } from '../../../src/positions/types.js';
 import { RedisChannelMemory } from '../../../src/state/channel-memory.js';
-import { createTestRedis, type TestRedis } from '../../helpers/redis.js';
-import { SlackWebApiStandIn } from '../../helpers/slack-web-api-stand-in.js';
 import { eventsOf, flap, holderRaise } from '../story-fixtures.js';
+import { useSlackAppStand } from './stand.js';
 
 const TOKEN = 'xoxb-9999-0000-BroadcastToken';
 const CHANNEL = 'C0DESK03';
 const NOW = () => new Date('2024-05-02T07:40:00Z');
 
-let slack: SlackWebApiStandIn;
-let apiUrl: string;
-let redis: TestRedis;
-const senders: ChannelSender[] = [];
-
-beforeAll(async () => {
-  slack = new SlackWebApiStandIn(TOKEN, [CHANNEL]);
-  apiUrl = await slack.start();
-});
-afterAll(async () => slack.stop());
-beforeEach(async () => {
-  redis = await createTestRedis('slack-broadcast');
-});
-afterEach(async () => {
-  for (const sender of senders.splice(0)) await sender.close();
-  slack.reset();
-  await redis.cleanup();
-});
+const stand = useSlackAppStand(TOKEN, CHANNEL, 'slack-broadcast');
 
 function sender(broadcast?: Record<string, unknown>): ChannelSender {
   const config = channelSchema.parse({
@@ -38,14 +20,14 @@ function sender(broadcast?: Record<string, unknown>): ChannelSender {
     kind: 'slack-app',
     token: TOKEN,
     channel: CHANNEL,
-    apiUrl,
+    apiUrl: stand.apiUrl,
     ratePerSecond: 100,
     ...(broadcast === undefined ? {} : { broadcast }),
   });
   if (config.kind !== 'slack-app') throw new Error('expected a slack-app config');
-  const memory = new RedisChannelMemory(redis.redis, redis.prefix, config.name);
+  const memory = new RedisChannelMemory(stand.redis.redis, stand.redis.prefix, config.name);
   const created = createSlackAppSender(config, { now: NOW, memory, sleep: async () => undefined });
-  senders.push(created);
+  stand.senders.push(created);
   return created;
 }
 
@@ -63,8 +45,8 @@ async function thread(desk: ChannelSender, first: PositionEvent, replies: Positi
   await desk.send(eventsOf(first));
   for (const reply of replies) await desk.send(eventsOf(reply));
   return {
-    asked: slack.calls.map((call) => call.args.reply_broadcast),
-    stored: slack.posted.map((m) => [m.thread_ts === undefined ? 'parent' : 'reply', m.subtype]),
+    asked: stand.slack.calls.map((call) => call.args.reply_broadcast),
+    stored: stand.slack.posted.map((m) => [m.thread_ts === undefined ? 'parent' : 'reply', m.subtype]),
   };
 }
 
@@ -93,10 +75,10 @@ describe('slack-app broadcast: a reply of a large enough move also goes to the c
     const [fell, ...heldBack] = flap;
     const desk = sender({ kinds: ['closed'] });
     await desk.send(eventsOf(fell as PositionEvent));
-    const [told] = slack.posted;
-    slack.closeEditWindow(told?.ts ?? '');
+    const [told] = stand.slack.posted;
+    stand.slack.closeEditWindow(told?.ts ?? '');
     await desk.send(eventsOf(...heldBack));
-    const [reply] = slack.replies(told?.ts ?? '');
+    const [reply] = stand.slack.replies(told?.ts ?? '');
     expect(reply?.text).toContain('Corrects the earlier message');
     expect(reply?.subtype).toBe('thread_broadcast');
   });
@@ -125,7 +107,7 @@ describe('slack-app broadcast: a reply of a large enough move also goes to the c
 describe('the stand-in: reply_broadcast', () => {
   it('refuses one that is not on a reply, or not a boolean', async () => {
     const post = async (args: Record<string, unknown>) => {
-      const response = await fetch(`${apiUrl}/chat.postMessage`, {
+      const response = await fetch(`${stand.apiUrl}/chat.postMessage`, {
         method: 'POST',
         headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
         body: JSON.stringify({ channel: CHANNEL, text: 'x', blocks: [], ...args }),
@@ -134,7 +116,7 @@ describe('the stand-in: reply_broadcast', () => {
     };
     expect(await post({ reply_broadcast: true })).toBe('invalid_arguments');
     await post({});
-    const [parent] = slack.posted;
+    const [parent] = stand.slack.posted;
     expect(await post({ thread_ts: parent?.ts, reply_broadcast: 'yes' })).toBe('invalid_arguments');
     expect(await post({ thread_ts: parent?.ts, reply_broadcast: true })).toBeUndefined();
   });

@@ -1,42 +1,24 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSlackAppSender } from '../../../src/channels/slack-app/index.js';
 import type { ChannelMemory, ChannelSender, Message, SendProgress } from '../../../src/channels/types.js';
 import { channelSchema } from '../../../src/config/schema.js';
 import type { PositionEvent } from '../../../src/positions/types.js';
 import { RedisChannelMemory } from '../../../src/state/channel-memory.js';
-import { createTestRedis, type TestRedis } from '../../helpers/redis.js';
-import { SlackWebApiStandIn } from '../../helpers/slack-web-api-stand-in.js';
 import { ACME, eventsOf, flap, raises } from '../story-fixtures.js';
+import { useSlackAppStand } from './stand.js';
 
 const TOKEN = 'xoxb-5151-6161-OutageToken';
 const CHANNEL = 'C0DESK04';
 const NOW = () => new Date('2024-05-02T07:40:00Z');
 
-let slack: SlackWebApiStandIn;
-let apiUrl: string;
-let redis: TestRedis;
-const senders: ChannelSender[] = [];
-
-beforeAll(async () => {
-  slack = new SlackWebApiStandIn(TOKEN, [CHANNEL]);
-  apiUrl = await slack.start();
-});
-afterAll(async () => slack.stop());
-beforeEach(async () => {
-  redis = await createTestRedis('slack-outage');
-});
-afterEach(async () => {
-  for (const sender of senders.splice(0)) await sender.close();
-  slack.reset();
-  await redis.cleanup();
-});
+const stand = useSlackAppStand(TOKEN, CHANNEL, 'slack-outage');
 
 /**
  * The channel's Redis memory, whose next `refuse` writes fail as during a Redis restart (ioredis gives a
  * command up after three reconnects): reads and the writes after them go through.
  */
 function outageMemory(): ChannelMemory & { refuse: number; refused: number } {
-  const memory = new RedisChannelMemory(redis.redis, redis.prefix, 'desk');
+  const memory = new RedisChannelMemory(stand.redis.redis, stand.redis.prefix, 'desk');
   return {
     refuse: 0,
     refused: 0,
@@ -58,12 +40,12 @@ function sender(memory: ChannelMemory): ChannelSender {
     kind: 'slack-app',
     token: TOKEN,
     channel: CHANNEL,
-    apiUrl,
+    apiUrl: stand.apiUrl,
     ratePerSecond: 100,
   });
   if (config.kind !== 'slack-app') throw new Error('expected a slack-app config');
   const created = createSlackAppSender(config, { now: NOW, memory, sleep: async () => undefined });
-  senders.push(created);
+  stand.senders.push(created);
   return created;
 }
 
@@ -98,9 +80,9 @@ describe('slack-app: Redis out right after Slack accepted a call', () => {
     memory.refuse = 3;
     await deliver(desk, { type: 'events', issuer: ACME, events: raises(1) });
     await deliver(desk, { type: 'events', issuer: ACME, events: raises(1, ACME, 4) });
-    const [parent, ...others] = slack.parents();
+    const [parent, ...others] = stand.slack.parents();
     expect([memory.refused, others]).toEqual([3, []]);
-    expect(slack.replies(parent?.ts ?? '')).toHaveLength(1);
+    expect(stand.slack.replies(parent?.ts ?? '')).toHaveLength(1);
   });
 
   it('edits a told message in place through the outage, and the next correction edits it with the whole run', async () => {
@@ -108,12 +90,12 @@ describe('slack-app: Redis out right after Slack accepted a call', () => {
     const memory = outageMemory();
     const desk = sender(memory);
     await deliver(desk, eventsOf(fell));
-    const [told] = slack.posted;
+    const [told] = stand.slack.posted;
     memory.refuse = 2;
     await deliver(desk, eventsOf(back));
     await deliver(desk, eventsOf(close));
     expect(memory.refused).toBe(2);
-    expect([slack.posted.length, told?.edits]).toEqual([1, 2]);
+    expect([stand.slack.posted.length, told?.edits]).toEqual([1, 2]);
     expect(JSON.stringify(told?.blocks)).toContain('0.52% → 0.47% → 0.51% → off the list');
   });
 
@@ -122,11 +104,11 @@ describe('slack-app: Redis out right after Slack accepted a call', () => {
     const memory = outageMemory();
     const desk = sender(memory);
     await deliver(desk, eventsOf(fell as PositionEvent));
-    const [told] = slack.posted;
-    slack.closeEditWindow(told?.ts ?? '');
+    const [told] = stand.slack.posted;
+    stand.slack.closeEditWindow(told?.ts ?? '');
     memory.refuse = 2;
     await deliver(desk, eventsOf(...heldBack));
     expect(memory.refused).toBe(2);
-    expect(slack.replies(told?.ts ?? '')).toHaveLength(1);
+    expect(stand.slack.replies(told?.ts ?? '')).toHaveLength(1);
   });
 });

@@ -1,39 +1,22 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type DeliveryError, isDeliveryError } from '../../../src/channels/delivery-error.js';
 import { renderSlack } from '../../../src/channels/slack/index.js';
 import { createSlackAppSender } from '../../../src/channels/slack-app/index.js';
 import type { ChannelSender, Message } from '../../../src/channels/types.js';
 import { channelSchema } from '../../../src/config/schema.js';
 import { RedisChannelMemory } from '../../../src/state/channel-memory.js';
-import { createTestRedis, type TestRedis } from '../../helpers/redis.js';
-import { SlackWebApiStandIn } from '../../helpers/slack-web-api-stand-in.js';
 import { ACME, raises } from '../story-fixtures.js';
+import { useSlackAppStand } from './stand.js';
 
 const TOKEN = 'xoxb-1111-2222-SecretBotToken';
 const CHANNEL = 'C0DESK01';
 const NOW = () => new Date('2024-05-02T07:31:00Z');
 
-let slack: SlackWebApiStandIn;
-let apiUrl: string;
-let redis: TestRedis;
-const senders: ChannelSender[] = [];
 /** What the senders slept for (pacing, a 429's wait): recorded, not slept. */
 const slept: number[] = [];
-
-beforeAll(async () => {
-  slack = new SlackWebApiStandIn(TOKEN, [CHANNEL]);
-  apiUrl = await slack.start();
-});
-afterAll(async () => slack.stop());
-beforeEach(async () => {
-  redis = await createTestRedis('slack-app');
-});
-afterEach(async () => {
-  for (const sender of senders.splice(0)) await sender.close();
-  slack.reset();
+const stand = useSlackAppStand(TOKEN, CHANNEL, 'slack-app', (slack) => {
   slack.scopes = 'chat:write';
   slept.length = 0;
-  await redis.cleanup();
 });
 
 function sender(overrides: Record<string, unknown> = {}): ChannelSender {
@@ -42,11 +25,11 @@ function sender(overrides: Record<string, unknown> = {}): ChannelSender {
     kind: 'slack-app',
     token: TOKEN,
     channel: CHANNEL,
-    apiUrl,
+    apiUrl: stand.apiUrl,
     ...overrides,
   });
   if (config.kind !== 'slack-app') throw new Error('expected a slack-app config');
-  const memory = new RedisChannelMemory(redis.redis, redis.prefix, config.name);
+  const memory = new RedisChannelMemory(stand.redis.redis, stand.redis.prefix, config.name);
   const created = createSlackAppSender(config, {
     now: NOW,
     memory,
@@ -54,7 +37,7 @@ function sender(overrides: Record<string, unknown> = {}): ChannelSender {
       slept.push(ms);
     },
   });
-  senders.push(created);
+  stand.senders.push(created);
   return created;
 }
 
@@ -72,14 +55,16 @@ const message: Message = { type: 'events', issuer: ACME, events: raises(3) };
 describe('kind: slack-app', () => {
   it('posts the Block Kit payload the webhook kind renders, with chat.postMessage and the bot token', async () => {
     await sender().send(message);
-    expect(slack.calls.map((call) => [call.method, call.token])).toEqual([['chat.postMessage', TOKEN]]);
+    expect(stand.slack.calls.map((call) => [call.method, call.token])).toEqual([['chat.postMessage', TOKEN]]);
     const [expected] = renderSlack(message);
-    expect(slack.posted).toEqual([{ ...expected, channel: CHANNEL, ts: '1700000000.000001', edits: 0 }]);
+    expect(stand.slack.posted).toEqual([
+      { ...expected, channel: CHANNEL, ts: '1700000000.000001', edits: 0 },
+    ]);
   });
 
   it('checks the token with auth.test and names a missing scope', async () => {
     await expect(sender().verify()).resolves.toContain(`Slack app posting to ${CHANNEL}`);
-    slack.scopes = 'channels:read';
+    stand.slack.scopes = 'channels:read';
     const error = await failure(sender().verify());
     expect(error.message).toBe('Slack bot token of channel desk lacks the scope chat:write');
     const bad = await failure(sender({ token: 'xoxb-wrong' }).verify());
@@ -94,24 +79,28 @@ describe('kind: slack-app', () => {
       headers: { 'retry-after': '3' },
       body: { ok: false, error: 'ratelimited' },
     };
-    slack.script('chat.postMessage', limited);
+    stand.slack.script('chat.postMessage', limited);
     await sender().send(message);
     expect(slept).toEqual([3000]);
-    expect(slack.posted).toHaveLength(1);
-    slack.script('chat.postMessage', limited);
-    slack.script('chat.postMessage', limited);
+    expect(stand.slack.posted).toHaveLength(1);
+    stand.slack.script('chat.postMessage', limited);
+    stand.slack.script('chat.postMessage', limited);
     const twice = await failure(sender().send(message));
     expect([twice.outcome, twice.retryAfterMs, twice.status]).toEqual(['rate-limit', 3000, 429]);
     const inBody = { headers: { 'retry-after': '2' }, body: { ok: false, error: 'ratelimited' } };
-    slack.script('chat.postMessage', inBody);
-    slack.script('chat.postMessage', inBody);
+    stand.slack.script('chat.postMessage', inBody);
+    stand.slack.script('chat.postMessage', inBody);
     const again = await failure(sender().send(message));
     expect([again.outcome, again.retryAfterMs]).toEqual(['rate-limit', 2000]);
-    expect(slack.posted).toHaveLength(1);
+    expect(stand.slack.posted).toHaveLength(1);
   });
 
   it('passes a Retry-After past 30 s to the deliverer without waiting', async () => {
-    slack.script('chat.postMessage', { status: 429, headers: { 'retry-after': '45' }, body: { ok: false } });
+    stand.slack.script('chat.postMessage', {
+      status: 429,
+      headers: { 'retry-after': '45' },
+      body: { ok: false },
+    });
     const long = await failure(sender().send(message));
     expect([long.outcome, long.retryAfterMs]).toEqual(['rate-limit', 45_000]);
     expect(slept).toEqual([]);
@@ -124,7 +113,7 @@ describe('kind: slack-app', () => {
     ['internal_error', 'retry'],
     ['service_unavailable', 'retry'],
   ])('an answer of %s is %s', async (code, outcome) => {
-    slack.script('chat.postMessage', { body: { ok: false, error: code } });
+    stand.slack.script('chat.postMessage', { body: { ok: false, error: code } });
     const error = await failure(sender().send(message));
     expect([error.code, error.outcome]).toEqual([code, outcome]);
   });
@@ -141,7 +130,7 @@ describe('kind: slack-app', () => {
         recorded.push(sent);
       },
     });
-    expect(slack.posted.map((post) => post.text.split('\n')[0])).toEqual(
+    expect(stand.slack.posted.map((post) => post.text.split('\n')[0])).toEqual(
       renderSlack(long)
         .slice(1)
         .map((payload) => payload.text.split('\n')[0]),

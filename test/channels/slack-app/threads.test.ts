@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeliveryError, isDeliveryError } from '../../../src/channels/delivery-error.js';
 import { burstOf, createSlackAppSender } from '../../../src/channels/slack-app/index.js';
 import { MethodGate } from '../../../src/channels/slack-app/method-gate.js';
@@ -7,34 +7,17 @@ import { channelSchema } from '../../../src/config/schema.js';
 import type { PositionEvent } from '../../../src/positions/types.js';
 import { RedisChannelMemory } from '../../../src/state/channel-memory.js';
 import { stateKeys } from '../../../src/state/keys.js';
-import { createTestRedis, type TestRedis } from '../../helpers/redis.js';
-import { SlackWebApiStandIn } from '../../helpers/slack-web-api-stand-in.js';
 import { ACME, eventsOf, flap, holderRaise, raises } from '../story-fixtures.js';
+import { useSlackAppStand } from './stand.js';
 
 const TOKEN = 'xoxb-3333-4444-ThreadBotToken';
 const CHANNEL = 'C0DESK02';
 const NOW = () => new Date('2024-05-02T07:40:00Z');
 const BETA = { id: 'ISS-2', name: 'Beta SA' };
 
-let slack: SlackWebApiStandIn;
-let apiUrl: string;
-let redis: TestRedis;
-const senders: ChannelSender[] = [];
-
-beforeAll(async () => {
-  slack = new SlackWebApiStandIn(TOKEN, [CHANNEL]);
-  apiUrl = await slack.start();
-});
-afterAll(async () => slack.stop());
-beforeEach(async () => {
-  redis = await createTestRedis('slack-thread');
-});
-afterEach(async () => {
-  for (const sender of senders.splice(0)) await sender.close();
-  slack.reset();
+const stand = useSlackAppStand(TOKEN, CHANNEL, 'slack-thread', (slack) => {
   slack.users.clear();
   slack.scopes = 'chat:write';
-  await redis.cleanup();
 });
 
 /** A sender on this test's Redis: a second one on the same Redis is the daemon after a restart. */
@@ -44,14 +27,14 @@ function sender(overrides: Record<string, unknown> = {}): ChannelSender {
     kind: 'slack-app',
     token: TOKEN,
     channel: CHANNEL,
-    apiUrl,
+    apiUrl: stand.apiUrl,
     ratePerSecond: 100,
     ...overrides,
   });
   if (config.kind !== 'slack-app') throw new Error('expected a slack-app config');
-  const memory = new RedisChannelMemory(redis.redis, redis.prefix, config.name);
+  const memory = new RedisChannelMemory(stand.redis.redis, stand.redis.prefix, config.name);
   const created = createSlackAppSender(config, { now: NOW, memory, sleep: async () => undefined });
-  senders.push(created);
+  stand.senders.push(created);
   return created;
 }
 
@@ -74,25 +57,27 @@ describe('slack-app threads: one per issuer and day', () => {
     await desk.send({ type: 'events', issuer: ACME, events: raises(1) });
     await desk.send({ type: 'events', issuer: BETA, events: raises(1, BETA) });
     await desk.send({ type: 'events', issuer: ACME, events: raises(1, ACME, 5) });
-    const [acme, beta] = slack.parents();
-    expect(slack.parents().map((m) => m.text.includes('Beta SA'))).toEqual([false, true]);
-    expect(slack.replies(acme?.ts ?? '')).toHaveLength(1);
-    expect(slack.replies(beta?.ts ?? '')).toHaveLength(0);
+    const [acme, beta] = stand.slack.parents();
+    expect(stand.slack.parents().map((m) => m.text.includes('Beta SA'))).toEqual([false, true]);
+    expect(stand.slack.replies(acme?.ts ?? '')).toHaveLength(1);
+    expect(stand.slack.replies(beta?.ts ?? '')).toHaveLength(0);
   });
 
   it('keeps threading after a restart (the parent ts is in Redis, with an expiry) and starts a new thread the next day', async () => {
     await sender().send({ type: 'events', issuer: ACME, events: raises(1) });
-    const [parent] = slack.parents();
+    const [parent] = stand.slack.parents();
     await sender().send({ type: 'events', issuer: ACME, events: raises(1, ACME, 3) });
-    expect(slack.replies(parent?.ts ?? '')).toHaveLength(1);
-    const keys = await redis.redis.keys(`${stateKeys(redis.prefix).channelMemory('desk', 'thread:')}*`);
+    expect(stand.slack.replies(parent?.ts ?? '')).toHaveLength(1);
+    const keys = await stand.redis.redis.keys(
+      `${stateKeys(stand.redis.prefix).channelMemory('desk', 'thread:')}*`,
+    );
     expect(keys).toHaveLength(1);
-    const ttl = await redis.redis.pttl(keys[0] ?? '');
+    const ttl = await stand.redis.redis.pttl(keys[0] ?? '');
     // Kept until two days after the detection (07:30), measured from now (07:40).
     expect(ttl).toBeGreaterThan(47 * 3_600_000);
     expect(ttl).toBeLessThanOrEqual(48 * 3_600_000);
     await sender().send({ type: 'events', issuer: ACME, events: at('2024-05-03T06:00:00Z', raises(1)) });
-    expect(slack.parents()).toHaveLength(2);
+    expect(stand.slack.parents()).toHaveLength(2);
   });
 
   it('counts the day in the channel’s time zone', async () => {
@@ -104,8 +89,8 @@ describe('slack-app threads: one per issuer and day', () => {
       issuer: ACME,
       events: at('2024-05-03T01:00:00Z', raises(1, ACME, 2)),
     });
-    expect(slack.parents()).toHaveLength(1);
-    expect(slack.posted).toHaveLength(2);
+    expect(stand.slack.parents()).toHaveLength(1);
+    expect(stand.slack.posted).toHaveLength(2);
   });
 
   it('tags each post with its delivery id as message metadata', async () => {
@@ -113,7 +98,7 @@ describe('slack-app threads: one per issuer and day', () => {
       { type: 'events', issuer: ACME, events: raises(1) },
       { partsSent: 0, deliveryId: 'd-42' },
     );
-    expect(slack.posted[0]?.metadata).toEqual({
+    expect(stand.slack.posted[0]?.metadata).toEqual({
       event_type: 'shortwatch_delivery',
       event_payload: { delivery_id: 'd-42' },
     });
@@ -126,7 +111,7 @@ describe('slack-app threads: one per issuer and day', () => {
       groups: issuers.map((issuer) => ({ issuer, events: raises(1, issuer) })),
     };
     await sender().send(batch);
-    expect(slack.parents().map((m) => m.text.match(/Issuer \d/)?.[0])).toEqual([
+    expect(stand.slack.parents().map((m) => m.text.match(/Issuer \d/)?.[0])).toEqual([
       'Issuer 0',
       'Issuer 1',
       'Issuer 2',
@@ -142,10 +127,10 @@ describe('slack-app corrections: edited in place, or a reply when Slack refuses'
   it('edits the message that told a fall below when the held flap is told, with a note', async () => {
     const desk = sender();
     await desk.send(eventsOf(fell as PositionEvent));
-    const [told] = slack.posted;
+    const [told] = stand.slack.posted;
     await desk.send(eventsOf(...heldBack));
-    expect(slack.posted).toHaveLength(1);
-    expect(slack.calls.map((c) => c.method)).toEqual(['chat.postMessage', 'chat.update']);
+    expect(stand.slack.posted).toHaveLength(1);
+    expect(stand.slack.calls.map((c) => c.method)).toEqual(['chat.postMessage', 'chat.update']);
     expect(told?.edits).toBe(1);
     expect(told?.text).toContain('Edited 2 May 07:40');
     const blocks = JSON.stringify(told?.blocks);
@@ -166,7 +151,7 @@ describe('slack-app corrections: edited in place, or a reply when Slack refuses'
     const desk = sender();
     await desk.send(eventsOf(aggregate));
     await desk.send(eventsOf(revised));
-    expect(slack.calls.map((c) => c.method)).toEqual(['chat.postMessage', 'chat.update']);
+    expect(stand.slack.calls.map((c) => c.method)).toEqual(['chat.postMessage', 'chat.update']);
   });
 
   it.each(['edit_window_closed', 'message_not_found', 'cant_update_message'])(
@@ -174,12 +159,12 @@ describe('slack-app corrections: edited in place, or a reply when Slack refuses'
     async (code) => {
       const desk = sender();
       await desk.send(eventsOf(fell as PositionEvent));
-      const [told] = slack.posted;
-      if (code === 'edit_window_closed') slack.closeEditWindow(told?.ts ?? '');
-      else slack.script('chat.update', { body: { ok: false, error: code } });
+      const [told] = stand.slack.posted;
+      if (code === 'edit_window_closed') stand.slack.closeEditWindow(told?.ts ?? '');
+      else stand.slack.script('chat.update', { body: { ok: false, error: code } });
       await desk.send(eventsOf(...heldBack));
       expect(told?.edits).toBe(0);
-      const [reply, ...more] = slack.replies(told?.ts ?? '');
+      const [reply, ...more] = stand.slack.replies(told?.ts ?? '');
       expect(more).toEqual([]);
       expect(reply?.text).toContain(`Corrects the earlier message (ts ${told?.ts})`);
       expect(JSON.stringify(reply?.blocks)).toContain('crossed 0.5% 2 times');
@@ -189,21 +174,21 @@ describe('slack-app corrections: edited in place, or a reply when Slack refuses'
   it('parks an edit Slack refuses for another reason', async () => {
     const desk = sender();
     await desk.send(eventsOf(fell as PositionEvent));
-    slack.script('chat.update', { body: { ok: false, error: 'invalid_auth' } });
+    stand.slack.script('chat.update', { body: { ok: false, error: 'invalid_auth' } });
     const error = await failure(desk.send(eventsOf(...heldBack)));
     expect([error.code, error.outcome]).toEqual(['invalid_auth', 'park']);
   });
 
   it('posts a held change whose first crossing it never told as news in the thread', async () => {
     await sender().send(eventsOf(...heldBack));
-    expect(slack.calls.map((c) => c.method)).toEqual(['chat.postMessage']);
+    expect(stand.slack.calls.map((c) => c.method)).toEqual(['chat.postMessage']);
   });
 });
 
 describe('slack-app direct messages', () => {
   it('looks a user up by e-mail, opens a DM, and remembers it', async () => {
-    slack.users.set('ann@example.com', 'U0ANN');
-    slack.scopes = 'chat:write,users:read,users:read.email,im:write';
+    stand.slack.users.set('ann@example.com', 'U0ANN');
+    stand.slack.scopes = 'chat:write,users:read,users:read.email,im:write';
     const dm = sender({ channel: undefined, directMessages: ['ann@example.com'] });
     await expect(dm.verify()).resolves.toContain('Slack app posting to DU0ANN');
     await dm.send({ type: 'events', issuer: ACME, events: raises(1) });
@@ -212,17 +197,17 @@ describe('slack-app direct messages', () => {
       issuer: ACME,
       events: raises(1, ACME, 4),
     });
-    expect(slack.calls.map((c) => c.method)).toEqual([
+    expect(stand.slack.calls.map((c) => c.method)).toEqual([
       'auth.test',
       'users.lookupByEmail',
       'conversations.open',
       'chat.postMessage',
       'chat.postMessage',
     ]);
-    expect(slack.calls[1]?.args).toEqual({ email: 'ann@example.com' });
-    const [parent] = slack.parents();
+    expect(stand.slack.calls[1]?.args).toEqual({ email: 'ann@example.com' });
+    const [parent] = stand.slack.parents();
     expect(parent?.channel).toBe('DU0ANN');
-    expect(slack.replies(parent?.ts ?? '')).toHaveLength(1);
+    expect(stand.slack.replies(parent?.ts ?? '')).toHaveLength(1);
   });
 
   it('names the scopes direct messages need, and parks a user Slack does not know', async () => {
@@ -270,11 +255,11 @@ describe('slack-app rate limits per method', () => {
   });
 
   it('the stand-in limits each method on its own', async () => {
-    slack.limit('chat.update', { max: 1, windowMs: 60_000 });
+    stand.slack.limit('chat.update', { max: 1, windowMs: 60_000 });
     const desk = sender();
     await desk.send(eventsOf(raises(1)[0] as PositionEvent));
     await desk.send(eventsOf(raises(1, ACME, 1)[0] as PositionEvent));
-    expect(slack.limited.size).toBe(0);
+    expect(stand.slack.limited.size).toBe(0);
     const [fell, ...heldBack] = flap;
     await desk.send(eventsOf(fell as PositionEvent));
     await desk.send(eventsOf(...heldBack));
@@ -285,6 +270,6 @@ describe('slack-app rate limits per method', () => {
     }));
     const error = await failure(desk.send(eventsOf(...later)));
     expect([error.outcome, error.retryAfterMs]).toEqual(['rate-limit', 60_000]);
-    expect(slack.limited.get('chat.update')).toBe(1);
+    expect(stand.slack.limited.get('chat.update')).toBe(1);
   });
 });
