@@ -49,14 +49,18 @@ export interface RoundResult {
   parked: number;
   /** Process restarts (exits for a stuck connection) during the round. */
   restarts: number;
+  /** What never finished when the round did not settle in time (the round then counts what arrived). */
+  stuck?: string;
 }
 
 /** A process kept running as docker-compose `restart: unless-stopped` or systemd `Restart=on-failure` does. */
-class Supervised {
+export class Supervised {
   readonly role: 'start' | 'worker';
   readonly #stack: Stack;
   process: DaemonProcess | undefined;
   restarts = 0;
+  /** Standard error of the processes that exited, then of the running one: read on a failed round. */
+  readonly exitedLogs: string[] = [];
   #stopped = false;
 
   constructor(stack: Stack, role: 'start' | 'worker') {
@@ -70,7 +74,8 @@ class Supervised {
       try {
         const child = await spawnDaemon(this.#stack, this.role, {}, 60_000);
         this.process = child;
-        void child.exited.then(() => {
+        void child.exited.then((code) => {
+          this.exitedLogs.push(`--- ${this.role} pid ${child.child.pid} exited ${code}\n${child.stderr()}`);
           if (this.#stopped) return;
           this.restarts++;
           void sleep(1_000).then(() => this.start());
@@ -81,6 +86,14 @@ class Supervised {
         await sleep(1_000);
       }
     }
+  }
+
+  /** Every log line this member's processes wrote, the running one's last. */
+  logs(): string {
+    const running = this.process
+      ? `--- ${this.role} pid ${this.process.child.pid} (running)\n${this.process.stderr()}`
+      : '';
+    return [...this.exitedLogs, running].join('\n');
   }
 
   async stop(): Promise<void> {
@@ -205,10 +218,13 @@ export async function runRound(world: OutageWorld, fault: Fault): Promise<RoundR
   const expected = stack.sandbox.scenario.step().map((c) => `${c.issuerId}|${c.holderKey}|${c.kind}`);
   await waitFor('the first message of the round received', () => struck !== undefined, 60_000);
   await struck;
-  await settled(stack, {
+  const stuck = await settled(stack, {
     receivers: [() => slack.posts.length, () => smtp.mails.length],
     timeoutMs: 240_000,
-  });
+  }).then(
+    () => undefined,
+    (error: unknown) => (error instanceof Error ? error.message : String(error)),
+  );
   const units = slackUnits(slack.posts.slice(postsBefore));
   const parked = await Promise.all(
     ['desk', 'alerts'].map((c) => stack.redis.redis.hlen(stack.keys.outbox(c).parked)),
@@ -224,8 +240,13 @@ export async function runRound(world: OutageWorld, fault: Fault): Promise<RoundR
       (u) => !units.includes(u) && units.some((v) => v.split('|')[0] === u.split('|')[0]),
     ),
     mails: smtp.mails.length - mailsBefore,
-    mailRepeats: repeated(smtp.mails.map((m) => m.parsed.messageId ?? '?')),
+    // A Message-ID seen twice in all the mails so far, once at least in this round: an earlier round's
+    // repeat is not counted again.
+    mailRepeats: repeated(smtp.mails.map((m) => m.parsed.messageId ?? '?')).filter((id) =>
+      smtp.mails.slice(mailsBefore).some((m) => m.parsed.messageId === id),
+    ),
     parked: parked.reduce((a, b) => a + b, 0),
     restarts: members.reduce((n, m) => n + m.restarts, 0) - restartsBefore,
+    ...(stuck === undefined ? {} : { stuck }),
   };
 }

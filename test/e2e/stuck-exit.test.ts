@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { type SlackCapture, startSlackCapture } from '../../src/demo/slack-capture.js';
 import { type FreezingProxy, startFreezingProxy } from '../helpers/freezing-proxy.js';
 import { TEST_REDIS_URL } from '../helpers/redis.js';
 import {
@@ -23,8 +24,10 @@ describe('a process whose every Redis connection freezes', () => {
   let stack: Stack | undefined;
   let proxy: FreezingProxy | undefined;
   let daemon: DaemonProcess | undefined;
+  let slack: SlackCapture | undefined;
 
   afterEach(async () => {
+    await slack?.close();
     proxy?.forgetFreezes();
     if (daemon) await stopDaemons([daemon], 2_000);
     await stack?.cleanup();
@@ -73,4 +76,54 @@ describe('a process whose every Redis connection freezes', () => {
     },
     120_000,
   );
+
+  it('records, before it exits, the message Slack accepted while its connections were frozen', async () => {
+    const target = new URL(TEST_REDIS_URL);
+    const frozen = await startFreezingProxy(Number(target.port || 6379), target.hostname);
+    proxy = frozen;
+    let struck: Promise<void> | undefined;
+    // Slack takes 2 s to accept: the freeze lands between the post and the record of its send.
+    const capture = await startSlackCapture({
+      replyTo: () => {
+        struck ??= (async () => {
+          frozen.freeze('', { future: true });
+          await new Promise((resolve) => setTimeout(resolve, 5_000));
+          frozen.forgetFreezes();
+        })();
+        return { status: 200, body: 'ok', delayMs: 2_000 };
+      },
+    });
+    slack = capture;
+    const started = await startStack({ issuers: 3, seed: 29, channels: [] });
+    stack = started;
+    updateConfig(started, (config) => ({
+      ...config,
+      redis: {
+        url: `redis://127.0.0.1:${frozen.port}`,
+        prefix: started.prefix,
+        liveness: { interval: '500ms', timeout: '2s' },
+      },
+      channels: [{ name: 'desk', kind: 'slack', webhookUrl: capture.url, backoff: '200ms', attempts: 10 }],
+    }));
+    const running = await spawnDaemon(started, 'start', {}, 60_000);
+    daemon = running;
+    const ids = started.sandbox.scenario.issuers().map((i) => i.svc_issuer_id);
+    await waitFor('baselines', async () => {
+      const found = await Promise.all(ids.map((id) => started.redis.redis.exists(started.keys.snapshot(id))));
+      return found.every((n) => n === 1);
+    });
+    started.sandbox.scenario.step();
+    await waitFor('the first post received', () => struck !== undefined, 60_000);
+    const code = await Promise.race([
+      running.exited,
+      new Promise<string>((resolve) => setTimeout(() => resolve('still running'), 90_000)),
+    ]);
+    expect(code, running.stderr().slice(-2_000)).toBe(1);
+    // Nothing left in flight for the next lease holder to send again after the grace: the exiting process
+    // recorded its send over a new connection.
+    const accepted = capture.posts.filter((p) => p.status === 200).length;
+    expect(accepted).toBeGreaterThan(0);
+    const inflight = await started.redis.redis.exists(started.keys.outbox('desk').inflight);
+    expect(inflight, running.stderr().slice(-3_000)).toBe(0);
+  }, 180_000);
 });

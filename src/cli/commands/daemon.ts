@@ -23,7 +23,7 @@ const STUCK_STOP_MS = 5_000;
  * waits for a beat's duty that may be waiting on the very connections that are stuck (half-open ones
  * never answer), and a process that never exits is never restarted.
  */
-const STUCK_EXIT_MS = 2 * STUCK_STOP_MS;
+const STUCK_EXIT_MS = 4 * STUCK_STOP_MS;
 
 /** Options of `start` and `worker`. */
 export interface DaemonOptions {
