@@ -54,7 +54,7 @@ export interface RoundResult {
 }
 
 /** A process kept running as docker-compose `restart: unless-stopped` or systemd `Restart=on-failure` does. */
-export class Supervised {
+class Supervised {
   readonly role: 'start' | 'worker';
   readonly #stack: Stack;
   process: DaemonProcess | undefined;
