@@ -198,23 +198,22 @@ async function untold(stack: Stack, units: readonly string[]): Promise<string[]>
   const sent: string[] = [];
   for (const unit of units) {
     const [issuer = '', holderKey, kind] = unit.split('|');
-    const entries = await stack.redis.redis.xrange(stack.keys.issuerEvents(issuer), '-', '+');
-    const routedToSlack = entries.some(([, fields]) => {
-      const event = JSON.parse(fields[fields.indexOf('event') + 1] ?? '{}') as {
-        holderKey?: string;
-        kind?: string;
-      };
-      const routes = JSON.parse(fields[fields.indexOf('routes') + 1] ?? '[]') as Array<{
-        channel: string;
-        verdict: string;
-      }>;
-      return (
-        event.holderKey === holderKey &&
-        event.kind === kind &&
-        routes.some((r) => r.channel === 'desk' && r.verdict === 'send')
-      );
-    });
-    if (routedToSlack) sent.push(unit);
+    // The newest event of that holder and kind: this round's (an earlier round's close of the same
+    // holder, told then, says nothing of this one).
+    const entries = await stack.redis.redis.xrevrange(stack.keys.issuerEvents(issuer), '+', '-');
+    const latest = entries
+      .map(([, fields]) => ({
+        event: JSON.parse(fields[fields.indexOf('event') + 1] ?? '{}') as {
+          holderKey?: string;
+          kind?: string;
+        },
+        routes: JSON.parse(fields[fields.indexOf('routes') + 1] ?? '[]') as Array<{
+          channel: string;
+          verdict: string;
+        }>,
+      }))
+      .find(({ event }) => event.holderKey === holderKey && event.kind === kind);
+    if (latest?.routes.some((r) => r.channel === 'desk' && r.verdict === 'send')) sent.push(unit);
   }
   return sent;
 }
