@@ -68,6 +68,8 @@ const SLOW = [
   'test/e2e/polling-budget.test.ts',
   // Stuck delivery connections (each waits out a liveness timeout, one twice): about 18 s.
   'test/e2e/delivery-liveness.test.ts',
+  // A spawned daemon whose every Redis connection freezes (as it starts, once running, mid-send): about 90 s.
+  'test/e2e/stuck-exit.test.ts',
   'test/e2e/polling-state.test.ts',
   // Private Redis topologies with spawned daemons: the hash-tag run (every channel kind, a digest, the
   // CLI) and the Cluster, 12-17 s.

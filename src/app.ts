@@ -29,6 +29,7 @@ import type { LivenessReport } from './ops/worker-liveness.js';
 import type { ReferencesAccepted } from './preflight/reference-check.js';
 import { stateKeys } from './state/keys.js';
 import type { RedisClient } from './state/redis-connection.js';
+import type { EventLoopDelayReport } from './telemetry/event-loop-delay.js';
 import { createMetrics, type Metrics } from './telemetry/metrics.js';
 import { within } from './time/within.js';
 import type { UpstreamClient } from './upstream/index.js';
@@ -131,6 +132,11 @@ export class App {
   /** Whether this process's delivery path still answers (src/ops/delivery-liveness.ts); undefined in a CLI. */
   get deliveryLiveness(): LivenessReport | undefined {
     return this.#daemon?.deliveryLiveness;
+  }
+
+  /** This process's event-loop delays since its daemon started (telemetry/event-loop-delay.ts); undefined in a CLI. */
+  get eventLoopDelay(): EventLoopDelayReport | undefined {
+    return this.#daemon?.eventLoop.report();
   }
 
   /** Calls `listener` when the workers stay stuck after their connections were recreated: exit non-zero. */

@@ -1,9 +1,11 @@
 import { EVENTS_KEPT_DEFAULT } from '../../src/config/schema/poll.js';
 import { retentionSchema } from '../../src/config/schema/retention.js';
+import { FAILED_POLL_JOBS_KEPT, POLL_JOBS_KEPT } from '../../src/jobs/sweep.js';
 import {
-  DELIVERY_IDS_LOGGED,
+  EVENTS_LOGGED_FACTOR,
   GLOBAL_EVENTS_FACTOR,
   PARKED_KEPT,
+  RECORD_MEMORY_FACTOR,
   SEEN_KEPT,
 } from '../../src/state/retention.js';
 import type { RedisFootprint } from './redis-footprint.js';
@@ -25,20 +27,17 @@ export interface Checkpoint {
 export const REQUESTS_PER_HOUR = 6_000;
 const MB = 1024 * 1024;
 
-/** Retention of what grows, from the code: poll.eventsKept default, the global stream factor, BullMQ keep options. */
+/** Retention of what grows, from the code: poll.eventsKept default, the global stream factor. */
 const KEPT = {
   eventsPerIssuer: EVENTS_KEPT_DEFAULT,
   globalEvents: EVENTS_KEPT_DEFAULT * GLOBAL_EVENTS_FACTOR,
-  pollJobs: 10_000,
 };
-/** The watchlist the ceilings are stated for (issue 20: none over 100 MB at 1,000 issuers). */
+/** The watchlist the ceilings are stated for (issues 20 and 29: none over 100 MB at 1,000 issuers). */
 const CEILING_ISSUERS = 1_000;
-/** Bytes of one event id in a JSON list (33 characters, quotes, comma). */
-const ID_BYTES = 36;
-/** Fields of a row of the record besides its event ids (a typical e-mail row: docs/operations.md). */
-const RECORD_BYTES = 420;
-/** Rows the record of sent messages keeps at most, by default (`retention.deliveryRows`). */
-const RECORD_ROWS = retentionSchema.parse({}).deliveryRows;
+/** The record's byte bound by default (`retention.deliveryMemory`, MiB). */
+const RECORD_MIB = retentionSchema.parse({}).deliveryMemory;
+/** What a failed poll job is assumed to carry besides its data: three attempts' stack traces (not measured here). */
+const FAILED_JOB_TRACES = 6 * 1024;
 
 /** Per sweep: requests, memory, CPU and Redis. */
 export function sweepTable(checkpoints: readonly Checkpoint[]): BenchTable {
@@ -85,16 +84,7 @@ export function perIssuerTable(rows: readonly [string, RedisFootprint][], issuer
   const kb = (bytes: number) => fixed(bytes / 1024 / issuers, 2);
   return {
     title: 'Redis KiB per watched issuer, by what the keys hold',
-    columns: [
-      'when',
-      'snapshot',
-      'event streams',
-      'event-seen',
-      'poll queue',
-      'delivery queues',
-      'other',
-      'total',
-    ],
+    columns: ['when', 'snapshot', 'event streams', 'logged ids', 'poll queue', 'outboxes', 'other', 'total'],
     rows: rows.map(([label, r]) => [
       label,
       kb(r.bytes.snapshots),
@@ -108,93 +98,93 @@ export function perIssuerTable(rows: readonly [string, RedisFootprint][], issuer
   };
 }
 
-/** What each retained thing costs and where its retention caps Redis (for this watchlist size). */
-export function unitTable(r: RedisFootprint, issuers: number): BenchTable {
-  const each = (bytes: number, count: number) => (count > 0 ? bytes / count : Number.NaN);
-  const events = r.counts.eventSeen;
-  const perEvent = each(r.bytes.eventStreams, events);
-  const perSeen = each(r.bytes.eventSeen, events);
-  const perPoll = each(r.bytes.pollQueue, r.counts.pollQueue);
-  const mb = (bytes: number) => fixed(bytes / MB, 1);
+/** What each retained thing costs, as measured at the end of the run (its ceilings: {@link ceilingTable}). */
+export function unitTable(r: RedisFootprint): BenchTable {
+  const each = (bytes: number, count: number) => (count > 0 ? fixed(bytes / count, 0) : '-');
   return {
-    title: 'Bytes per retained item (from the last sweep) and the ceiling its retention sets',
-    columns: ['item', 'count', 'bytes each', 'kept at most', 'ceiling MB'],
+    title: 'Bytes per retained item (from the last sweep)',
+    columns: ['item', 'count', 'bytes each'],
     rows: [
+      ['snapshot', r.counts.snapshots, each(r.bytes.snapshots, r.counts.snapshots)],
+      ['event stream entry (issuer or global)', r.streamEntries, each(r.bytes.eventStreams, r.streamEntries)],
+      ["logged event id (an issuer's memory)", r.loggedIds, each(r.bytes.eventSeen, r.loggedIds)],
+      ['poll queue key (a finished job)', r.counts.pollQueue, each(r.bytes.pollQueue, r.counts.pollQueue)],
+      ['dedupe memory id (a channel)', r.kept.seenIds, each(r.kept.seenBytes, r.kept.seenIds)],
+      ['record row (Redis memory)', r.kept.recordRows, each(r.kept.recordBytes, r.kept.recordRows)],
       [
-        'snapshot',
-        r.counts.snapshots,
-        fixed(each(r.bytes.snapshots, r.counts.snapshots), 0),
-        'one per issuer',
-        mb(r.bytes.snapshots),
-      ],
-      [
-        'event (issuer + global stream entries)',
-        events,
-        fixed(perEvent, 0),
-        `${KEPT.eventsPerIssuer} per issuer + ${KEPT.globalEvents}`,
-        mb(((issuers * KEPT.eventsPerIssuer + KEPT.globalEvents) * perEvent) / 2),
-      ],
-      ['event-seen marker', events, fixed(perSeen, 0), '30 days of events', '-'],
-      [
-        'poll queue key',
-        r.counts.pollQueue,
-        fixed(perPoll, 0),
-        `${KEPT.pollJobs} finished jobs, 24 h`,
-        mb(KEPT.pollJobs * perPoll),
+        'record row (as its byte bound counts)',
+        r.kept.recordRows,
+        each(r.kept.recordCounted, r.kept.recordRows),
       ],
     ],
   };
 }
 
 /**
- * The ceiling of every count-bounded thing Redis keeps, at {@link CEILING_ISSUERS} issuers: its count cap
- * times its largest item (the largest the code lets exist where it bounds it, else the largest seen).
+ * The ceiling of everything Redis keeps past its use, at {@link CEILING_ISSUERS} issuers: each bound as
+ * configured by default times the bytes of one item as measured (or, for the record, its byte bound times
+ * the most Redis' memory runs over what the bound counts).
  */
 export function ceilingTable(r: RedisFootprint): BenchTable {
   const { kept } = r;
-  const perEvent = r.counts.eventSeen > 0 ? r.bytes.eventStreams / r.counts.eventSeen / 2 : Number.NaN;
-  const perPoll = r.counts.pollQueue > 0 ? r.bytes.pollQueue / r.counts.pollQueue : Number.NaN;
-  const perSeenId = kept.seenIds > 0 ? kept.seenBytes / kept.seenIds : Number.NaN;
-  const perRow = kept.recordRows > 0 ? kept.recordBytes / kept.recordRows : RECORD_BYTES;
-  // The largest row the code lets exist: the most ids a row lists, beside a typical row's fields.
-  const largestRecord = Math.max(
-    kept.largestRecordBytes,
-    perRow,
-    DELIVERY_IDS_LOGGED * ID_BYTES + RECORD_BYTES,
-  );
+  const per = (bytes: number, count: number) => (count > 0 ? bytes / count : Number.NaN);
+  const perEntry = per(r.bytes.eventStreams, r.streamEntries);
+  const perLogged = per(r.bytes.eventSeen, r.loggedIds);
+  const perPoll = per(r.bytes.pollQueue, r.counts.pollQueue);
+  const perSeenId = per(kept.seenBytes, kept.seenIds);
+  const recordFactor = per(kept.recordBytes, kept.recordCounted);
   // A parked message is one coalesced message: its events' JSON, plus the message around them.
-  const largestMessage = kept.largestMessageEvents * perEvent + 2_048;
-  const rows: Array<[string, number, string, number]> = [
+  const largestMessage = kept.largestMessageEvents * perEntry + 2_048;
+  const entries = CEILING_ISSUERS * KEPT.eventsPerIssuer + KEPT.globalEvents;
+  const loggedIds = CEILING_ISSUERS * KEPT.eventsPerIssuer * EVENTS_LOGGED_FACTOR;
+  const rows: Array<[string, string, string, number]> = [
     [
-      'events (issuer + global streams)',
-      perEvent,
-      `${KEPT.eventsPerIssuer} per issuer + ${KEPT.globalEvents}`,
-      (CEILING_ISSUERS * KEPT.eventsPerIssuer + KEPT.globalEvents) * perEvent,
+      'event streams (issuer + global)',
+      fixed(perEntry, 0),
+      `${KEPT.eventsPerIssuer} entries an issuer (poll.eventsKept) + ${KEPT.globalEvents} global, exact trims`,
+      entries * perEntry,
     ],
-    ['finished poll jobs', perPoll, `${KEPT.pollJobs} jobs, 24 h`, KEPT.pollJobs * perPoll],
-    ['dedupe memory, a channel', perSeenId, `${SEEN_KEPT} ids, 30 days`, SEEN_KEPT * perSeenId],
+    [
+      'logged event ids (replay memory)',
+      fixed(perLogged, 0),
+      `${KEPT.eventsPerIssuer * EVENTS_LOGGED_FACTOR} ids an issuer (${EVENTS_LOGGED_FACTOR} x poll.eventsKept), 30 days`,
+      loggedIds * perLogged,
+    ],
+    ['finished poll jobs', fixed(perPoll, 0), `${POLL_JOBS_KEPT} completed, 24 h`, POLL_JOBS_KEPT * perPoll],
+    [
+      'failed poll jobs',
+      fixed(perPoll + FAILED_JOB_TRACES, 0),
+      `${FAILED_POLL_JOBS_KEPT} failed, 7 days (each + 3 stack traces, 6 KB assumed)`,
+      FAILED_POLL_JOBS_KEPT * (perPoll + FAILED_JOB_TRACES),
+    ],
+    [
+      "dedupe memory, a channel (a subscriber's too)",
+      fixed(perSeenId, 0),
+      `${SEEN_KEPT} ids, 30 days`,
+      SEEN_KEPT * perSeenId,
+    ],
     [
       'record of sent messages (all channels)',
-      largestRecord,
-      `${RECORD_ROWS} rows (retention.deliveryRows) of at most ${DELIVERY_IDS_LOGGED} event ids`,
-      RECORD_ROWS * largestRecord,
+      fixed(per(kept.recordBytes, kept.recordRows), 0),
+      `${RECORD_MIB} MiB of rows (retention.deliveryMemory) x ${RECORD_MEMORY_FACTOR} (Redis over the count at most; here ${fixed(recordFactor, 2)})`,
+      RECORD_MIB * MB * RECORD_MEMORY_FACTOR,
     ],
     [
-      'dead letter, a channel',
-      largestMessage,
+      "dead letter, a channel (a subscriber's too)",
+      fixed(largestMessage, 0),
       `${PARKED_KEPT} messages (largest seen: ${kept.largestMessageEvents} events)`,
       PARKED_KEPT * largestMessage,
     ],
   ];
   return {
-    title: `Ceiling of each count-bounded retention at ${CEILING_ISSUERS} issuers (count cap x largest item)`,
-    columns: ['what', 'largest item bytes', 'kept at most', 'ceiling MB', 'under 100 MB'],
+    title: `Ceiling of each retention at ${CEILING_ISSUERS} issuers (its bound x the bytes of an item as measured)`,
+    columns: ['what', 'bytes each', 'kept at most', 'ceiling MB', 'under 100 MB'],
     rows: rows.map(([what, each, cap, bytes]) => [
       what,
-      fixed(each, 0),
+      each,
       cap,
       fixed(bytes / MB, 1),
-      bytes / MB <= 100 ? 'yes' : 'NO',
+      bytes / MB < 100 ? 'yes' : 'NO',
     ]),
   };
 }

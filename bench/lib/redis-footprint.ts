@@ -17,6 +17,9 @@ export interface RedisFootprint {
   total: number;
   bytes: Record<KeyGroup, number>;
   counts: Record<KeyGroup, number>;
+  /** Entries of the event streams (issuer and global) and ids of the issuers' logged-id memories. */
+  streamEntries: number;
+  loggedIds: number;
   /** What one channel's outbox keeps once messages are done, for the ceilings of its retention. */
   kept: KeptFootprint;
 }
@@ -27,6 +30,8 @@ export interface KeptFootprint {
   seenIds: number;
   recordBytes: number;
   recordRows: number;
+  /** The bytes the record's byte bound counts for its rows (`retention.deliveryMemory`). */
+  recordCounted: number;
   /** The largest row of the record, in bytes of its fields. */
   largestRecordBytes: number;
   /** The most events one sent message carried. */
@@ -56,6 +61,7 @@ async function keptFootprint(redis: Redis, prefix: string, channel: string): Pro
     seenIds: await redis.zcard(keys.outbox(channel).seen),
     recordBytes: await usage(redis, keys.record),
     recordRows: records.length,
+    recordCounted: Number((await redis.get(keys.recordBytes)) ?? 0),
     largestRecordBytes,
     largestMessageEvents,
   };
@@ -75,7 +81,7 @@ function groupOf(prefix: string, key: string): KeyGroup {
   const rest = key.slice(keyRoot(prefix).length + 1);
   if (rest.startsWith('snapshot:')) return 'snapshots';
   if (rest === 'events' || rest.startsWith('events:')) return 'eventStreams';
-  if (rest.startsWith('event-seen:')) return 'eventSeen';
+  if (rest.startsWith('events-logged:')) return 'eventSeen';
   if (rest.startsWith('q:poll:')) return 'pollQueue';
   if (rest.startsWith('outbox:')) return 'deliveryQueues';
   if (rest.startsWith('q:')) return 'otherQueues';
@@ -89,6 +95,8 @@ function groupOf(prefix: string, key: string): KeyGroup {
 export async function redisFootprint(redis: Redis, prefix: string, channel: string): Promise<RedisFootprint> {
   const bytes = zeroes();
   const counts = zeroes();
+  const streams: string[] = [];
+  const logged: string[] = [];
   let cursor = '0';
   do {
     const [next, batch] = await redis.scan(cursor, 'MATCH', `${keyRoot(prefix)}:*`, 'COUNT', 1000);
@@ -103,14 +111,23 @@ export async function redisFootprint(redis: Redis, prefix: string, channel: stri
       const group = groupOf(prefix, key);
       bytes[group] += value;
       counts[group]++;
+      if (group === 'eventStreams') streams.push(key);
+      if (group === 'eventSeen') logged.push(key);
     });
   } while (cursor !== '0');
+  const sizes = redis.pipeline();
+  for (const key of streams) sizes.xlen(key);
+  for (const key of logged) sizes.zcard(key);
+  const lengths = ((await sizes.exec()) ?? []).map(([, n]) => (typeof n === 'number' ? n : 0));
+  const total = (from: number, to: number) => lengths.slice(from, to).reduce((a, b) => a + b, 0);
   const sum = (r: Record<KeyGroup, number>) => Object.values(r).reduce((a, b) => a + b, 0);
   return {
     keys: sum(counts),
     total: sum(bytes),
     bytes,
     counts,
+    streamEntries: total(0, streams.length),
+    loggedIds: total(streams.length, lengths.length),
     kept: await keptFootprint(redis, prefix, channel),
   };
 }

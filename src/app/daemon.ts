@@ -6,6 +6,8 @@ import { DeploymentLedger } from '../state/deployment-ledger.js';
 import { stateKeys } from '../state/keys.js';
 import type { RedisClient } from '../state/redis-connection.js';
 import { RegisterStore } from '../state/register-store.js';
+import { EventLoopDelay } from '../telemetry/event-loop-delay.js';
+import { within } from '../time/within.js';
 import { DeliveryPath } from './delivery-path.js';
 import { accessNotice } from './duties/access-notice.js';
 import { BEAT_MS } from './duties/beat.js';
@@ -49,6 +51,8 @@ export class Daemon {
   readonly #deliveries: DeliveryPath;
   readonly #duties: DutyScheduler;
   readonly #markWatch: StateMarkWatch;
+  /** This process's event-loop delays from its start (`/metrics`: shortwatch_event_loop_delay_*). */
+  readonly eventLoop = new EventLoopDelay();
 
   constructor(parts: DaemonParts) {
     this.#parts = parts;
@@ -72,6 +76,7 @@ export class Daemon {
    */
   async start(): Promise<void> {
     const { ctx, live, health, poller, workerOnly, redis } = this.#parts;
+    this.eventLoop.start();
     // The record of sent messages replaced the old deliveries stream: its up to 25 MB go at the upgrade.
     await redis.unlink(stateKeys(ctx.prefix).retiredDeliveries);
     poller.start();
@@ -113,10 +118,14 @@ export class Daemon {
    */
   async stop(timeoutMs: number): Promise<void> {
     const { poller, ctx, live } = this.#parts;
-    await this.#duties.stop();
-    await this.#markWatch.stop();
-    await poller.unwatch();
-    await Promise.all([poller.close(timeoutMs), this.#deliveries.close(timeoutMs)]);
+    this.eventLoop.stop();
+    // The deliverers first, beside the rest: their close hands what was sent and not recorded over to a
+    // new connection. A stuck process's duty may wait for ever on a frozen connection, and a hand-over
+    // queued behind it never ran: the next lease holder sent the message again (the chaos rounds).
+    const deliveries = this.#deliveries.close(timeoutMs);
+    const quiet = Promise.all([this.#duties.stop(), this.#markWatch.stop(), poller.unwatch()]);
+    await within(quiet, timeoutMs, 'stopping the beat').catch(() => undefined);
+    await Promise.all([poller.close(timeoutMs), deliveries]);
     await ctx.redis.hdel(stateKeys(ctx.prefix).workers, ctx.processId).catch(() => undefined);
     // Without an upstream this process never joined a ledger's spenders (no `shared-budget` duty).
     if (!this.beating || live.current.config.upstream === undefined) return;

@@ -68,7 +68,11 @@ export function recordDeps(
 ): RecordDeps {
   return {
     record: new DeliveryRecord(deps.redis, deps.prefix),
-    limits: { maxAgeMs: config.retention.deliveries, maxRows: config.retention.deliveryRows },
+    limits: {
+      maxAgeMs: config.retention.deliveries,
+      maxRows: config.retention.deliveryRows,
+      maxBytes: config.retention.deliveryMemory * 1024 * 1024,
+    },
     logger: deps.logger,
   };
 }

@@ -306,7 +306,10 @@ export class ChannelDeliverer {
           this.#progress = { deliveryId: inflight.deliveryId, partsSent };
           // A part was accepted: a Redis error here must not fail the send (and have the part sent
           // again); the memory above carries the count until a later update or the finish records it.
-          await outbox.update(this.#channel, owner, inflight, this.#incarnation).catch(() => false);
+          // Not awaited: on a frozen connection it never answers, and the send would stay "under way"
+          // for ever, so that the hand-over at exit left it to the grace and it was sent again (the
+          // chaos rounds). Later commands on the connection run after it, in order.
+          void outbox.update(this.#channel, owner, inflight, this.#incarnation).catch(() => false);
         },
       });
     } catch (error) {

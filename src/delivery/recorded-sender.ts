@@ -2,7 +2,11 @@ import type { ChannelSender } from '../channels/types.js';
 import type { ChannelConfig } from '../config/schema.js';
 import type { AttemptRow, DeliveryRecord, RecordLimits } from '../state/delivery-record.js';
 import type { Logger } from '../telemetry/logger.js';
+import { within } from '../time/within.js';
 import { attemptRow } from './attempt-row.js';
+
+/** How long a send waits for its row of the record: a Redis that answers takes milliseconds. */
+const RECORD_WRITE_MS = 2_000;
 
 /** What a recording sender writes to. */
 export interface RecordDeps {
@@ -24,7 +28,10 @@ export function recordedSender(
 ): ChannelSender {
   const note = async (row: AttemptRow) => {
     try {
-      await deps.record.append(row, deps.limits);
+      // Bounded: on a frozen (half-open) connection the write never answers, and a send that waits for it
+      // stays "under way" for ever: its process, stuck, exits without handing the send over, and the
+      // next lease holder sends the message again (the chaos rounds). A write left behind may still land.
+      await within(deps.record.append(row, deps.limits), RECORD_WRITE_MS, 'writing the record');
     } catch (error) {
       // The message's own state (in flight, finished, parked) decides what happens next: a record that
       // cannot be written must not turn a delivered message into a retry, so it is only reported.

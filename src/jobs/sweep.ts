@@ -52,12 +52,25 @@ export type SweepResult =
   | { outcome: 'between-checks'; due: number; watched: number; lastUpdated: string | null }
   | { outcome: 'revoked' | 'budget' | 'blocked' };
 
+/**
+ * Finished poll jobs BullMQ keeps, completed: a day's record of what ran (`status`, a look in Redis), and
+ * about 1.4 KB each (bench/footprint.ts), so at most some 14 MB.
+ */
+export const POLL_JOBS_KEPT = 10_000;
+
+/**
+ * Failed poll jobs kept: poll health already records every failure by its cause, so these are only the
+ * last ones' stack traces to look at. A failed job carries up to three attempts' traces besides its data,
+ * a few KB: 2,000 stay under 20 MB even when every poll fails for a day.
+ */
+export const FAILED_POLL_JOBS_KEPT = 2_000;
+
 /** A failed poll changes nothing and is retried a few times; the next sweep plans it again anyway. */
 const POLL_JOB_OPTIONS = {
   attempts: 3,
   backoff: { type: 'exponential', delay: 5_000, jitter: 0.5 },
-  removeOnComplete: { age: 24 * 3600, count: 10_000 },
-  removeOnFail: { age: 7 * 24 * 3600, count: 10_000 },
+  removeOnComplete: { age: 24 * 3600, count: POLL_JOBS_KEPT },
+  removeOnFail: { age: 7 * 24 * 3600, count: FAILED_POLL_JOBS_KEPT },
 } as const;
 
 /** The data of a poll job. */

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { createHostGate } from '../console/host-gate.js';
 import { stateKeys } from '../state/keys.js';
+import type { EventLoopDelayReport } from '../telemetry/event-loop-delay.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { Metrics } from '../telemetry/metrics.js';
 import { readiness, type StatusSource } from './status.js';
@@ -17,6 +18,8 @@ interface OpsSource extends StatusSource {
   readonly metrics: Metrics;
   readonly liveness: LivenessReport | undefined;
   readonly deliveryLiveness: LivenessReport | undefined;
+  /** This process's event-loop delays since its daemon started; undefined in a CLI. */
+  readonly eventLoopDelay: EventLoopDelayReport | undefined;
 }
 
 /** Answers the paths it serves (the web console, src/console/): true when it answered the request. */
@@ -27,6 +30,8 @@ interface PathHandler {
 /** Brings the gauges up to date from Redis just before a scrape, so they are never stale. */
 export async function refreshGauges(app: OpsSource): Promise<void> {
   const { metrics, ctx } = app;
+  const delay = app.eventLoopDelay;
+  if (delay !== undefined) metrics.eventLoopDelayMax.set(delay.maxMs / 1000);
   // Without `upstream` (registers only) there is no budget: its gauges stay unset.
   if (app.settings.config.upstream !== undefined) {
     const usage = await ctx.budget.usage();

@@ -56,18 +56,54 @@ export interface RecordedAttempt extends AttemptRow {
 export interface RecordLimits {
   maxAgeMs: number;
   maxRows: number;
+  /** Most bytes the rows may hold: their JSON plus {@link ROW_OVERHEAD_BYTES} each. */
+  maxBytes: number;
 }
 
 /**
- * Appends one row, then trims by count and by age in the same step. The age is measured from the new
- * entry's id (Redis' clock), so every host trims alike. Exact trims: in the steady state each write
- * drops about one old row, and nothing over the limits stays behind (an approximate trim would keep a
- * whole stream node). KEYS: record. ARGV: max rows, max age ms, row JSON.
+ * What a row costs besides its JSON in the byte count: Redis' stream entry around a small row measured
+ * about 31 bytes (its id, the field name, the lengths); larger rows cost a few per cent more, which the
+ * bound's ceiling allows for (bench/footprint.ts measures it).
+ */
+export const ROW_OVERHEAD_BYTES = 32;
+
+/**
+ * Rows one write removes at most: in the steady state a write removes about one old row; after the
+ * limits were lowered, the record comes down over the next writes instead of in one long script.
+ */
+const TRIM_PER_WRITE = 1_000;
+
+/**
+ * Appends one row, then removes the oldest rows while the record is over any of its limits (rows, bytes,
+ * age measured from the new entry's id on Redis' clock, so every host trims alike), keeping the byte
+ * count of what is left beside it. A record from before the byte count has none: it is estimated once
+ * from its newest rows. The new row always stays. KEYS: record, byte count. ARGV: max rows, max age ms,
+ * row JSON, max bytes, row overhead bytes, most rows removed.
  */
 const APPEND_SCRIPT = `
-local id = redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[1], '*', 'a', ARGV[3])
-local ms = tonumber(string.match(id, '^(%d+)'))
-redis.call('XTRIM', KEYS[1], 'MINID', tostring(ms - tonumber(ARGV[2])))
+local overhead = tonumber(ARGV[5])
+if redis.call('EXISTS', KEYS[2]) == 0 then
+  local rows = redis.call('XLEN', KEYS[1])
+  local sample = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 100)
+  local sampled = 0
+  for _, entry in ipairs(sample) do sampled = sampled + #(entry[2][2] or '') + overhead end
+  redis.call('SET', KEYS[2], #sample > 0 and math.floor(sampled / #sample * rows) or 0)
+end
+local id = redis.call('XADD', KEYS[1], '*', 'a', ARGV[3])
+local bytes = redis.call('INCRBY', KEYS[2], #ARGV[3] + overhead)
+local oldest = tonumber(string.match(id, '^(%d+)')) - tonumber(ARGV[2])
+local rows = redis.call('XLEN', KEYS[1])
+local removed = 0
+while rows > 1 and removed < tonumber(ARGV[6]) do
+  local first = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 1)[1]
+  local over = bytes > tonumber(ARGV[4]) or rows > tonumber(ARGV[1])
+  if not over and tonumber(string.match(first[1], '^(%d+)')) >= oldest then break end
+  redis.call('XDEL', KEYS[1], first[1])
+  bytes = redis.call('INCRBY', KEYS[2], -(#(first[2][2] or '') + overhead))
+  rows = rows - 1
+  removed = removed + 1
+end
+if bytes < 0 then redis.call('SET', KEYS[2], 0) end
 return id
 `;
 
@@ -76,22 +112,35 @@ const PAGE = 1_000;
 /**
  * The record of every message sent: one stream entry per send attempt's answer (ok, or the error's cause
  * and status), with what the message carried (issuers, holders, kinds) and the ids its receiver saw.
- * Kept for `retention.deliveries` and at most `retention.deliveryRows` entries, trimmed on every write, so
- * it never grows without bound, even under `noeviction`.
+ * Kept for `retention.deliveries`, at most `retention.deliveryRows` entries and `retention.deliveryMemory`
+ * bytes, trimmed on every write, so it never grows without bound, even under `noeviction`.
  */
 export class DeliveryRecord {
   readonly #redis: RedisClient;
   readonly #key: string;
+  readonly #bytesKey: string;
 
   constructor(redis: RedisClient, root: string) {
     this.#redis = redis;
     this.#key = stateKeys(root).record;
+    this.#bytesKey = stateKeys(root).recordBytes;
   }
 
   /** Records one attempt's answer; returns its stream id. */
   async append(row: AttemptRow, limits: RecordLimits): Promise<string> {
     const json = JSON.stringify(attemptRowSchema.parse(row));
-    const id = await this.#redis.eval(APPEND_SCRIPT, 1, this.#key, limits.maxRows, limits.maxAgeMs, json);
+    const id = await this.#redis.eval(
+      APPEND_SCRIPT,
+      2,
+      this.#key,
+      this.#bytesKey,
+      limits.maxRows,
+      limits.maxAgeMs,
+      json,
+      limits.maxBytes,
+      ROW_OVERHEAD_BYTES,
+      TRIM_PER_WRITE,
+    );
     return String(id);
   }
 
@@ -126,6 +175,11 @@ export class DeliveryRecord {
   /** Rows kept now (for `status` and tests). */
   async size(): Promise<number> {
     return this.#redis.xlen(this.#key);
+  }
+
+  /** Bytes the kept rows hold, as the byte bound counts them (0 before the first write). */
+  async bytes(): Promise<number> {
+    return Number((await this.#redis.get(this.#bytesKey)) ?? 0);
   }
 }
 

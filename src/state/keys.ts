@@ -56,7 +56,12 @@ export function stateKeys(root: string) {
     pollLease: (issuerId: string) => `${root}:poll-lease:${issuerId}`,
     events: `${root}:events`,
     issuerEvents: (issuerId: string) => `${root}:events:${issuerId}`,
-    eventSeen: (eventId: string) => `${root}:event-seen:${eventId}`,
+    /**
+     * ZSET event id → logged at (Redis ms × 1,000 + its place in its commit): the ids an issuer's stream logged, so a replayed commit logs
+     * none twice; kept 30 days and at most `EVENTS_LOGGED_FACTOR` × `poll.eventsKept` (state/retention.ts).
+     * Replaces `<t>:event-seen:<event>` (one string per event, 30 days): those expire on their own.
+     */
+    eventsLogged: (issuerId: string) => `${root}:events-logged:${issuerId}`,
     /** HASH channel name → kind: every channel the deployment ran with (a removed one keeps an outbox). */
     channels: `${root}:channels`,
     mutes: `${root}:mutes`,
@@ -76,6 +81,8 @@ export function stateKeys(root: string) {
     retiredDeliveries: `${root}:deliveries`,
     /** Stream, one entry per send attempt's answer: the record of every message (state/delivery-record.ts). */
     record: `${root}:record`,
+    /** String: the bytes the record's rows hold (their JSON plus a fixed overhead each), for its byte bound. */
+    recordBytes: `${root}:record:bytes`,
     outbox: (channel: string) => outboxKeys(root, channel),
     /** HASH subscriber id → subscriber JSON (routing/subscriber.ts): traders managed at runtime. */
     subscribers: `${root}:subscribers`,

@@ -6,18 +6,18 @@ import { stateKeys } from './keys.js';
 import { MARK_WORK, TRIM_SEEN } from './outbox-lua.js';
 import { RECORD_VERSION } from './outbox-records.js';
 import type { RedisClient } from './redis-connection.js';
-import { DEDUPE_MEMORY_MS, EVENT_SEEN_TTL_SECONDS, GLOBAL_EVENTS_FACTOR } from './retention.js';
+import { DEDUPE_MEMORY_MS, EVENTS_LOGGED_FACTOR, GLOBAL_EVENTS_FACTOR } from './retention.js';
 import { RAISE_MARK_LUA } from './state-mark.js';
 
 /**
  * The one write of a poll. KEYS[1] snapshot hash, KEYS[2] global event stream, KEYS[3] mute-suppressed
  * counts, KEYS[4] the set of baselined issuers, KEYS[5] the high-water mark, KEYS[6] subscribers' outboxes
- * with work, then 2 keys per logged event (seen marker, issuer stream),
+ * with work, then 2 keys per logged event (its issuer's logged ids, issuer stream),
  * then 3 per target (outbox: pending, items, seen; digest: staged, meta, seen).
- * ARGV: expected `at` ('' = none), new `at`, snapshot JSON, per-issuer cap, global cap, seen TTL (s),
- * dedupe memory (ms), wake channel, issuer id, event count, the event log entries (event JSON, routes JSON) each,
- * body count, the item bodies (JSON) each, target count, per target: type (o|d), channel, ready-at ms
- * ('' = now), item count, (event id, body number)…, suppressed count, (channel, n)…
+ * ARGV: expected `at` ('' = none), new `at`, snapshot JSON, per-issuer cap, global cap, logged ids kept per
+ * issuer, dedupe memory (ms), wake channel, issuer id, event count, the event log entries (event id, event
+ * JSON, routes JSON) each, body count, the item bodies (JSON) each, target count, per target: type (o|d),
+ * channel, ready-at ms ('' = now), item count, (event id, body number)…, suppressed count, (channel, n)…
  * Each body is sent once however many targets share it: a fan-out to a thousand subscribers' outboxes
  * names an event's body a thousand times, not its JSON.
  * The snapshot is compared by its `at` field, never by decoding JSON, and only for equality: the hosts'
@@ -33,12 +33,18 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local k = 7
 local a = 10
 local events = tonumber(ARGV[a]); a = a + 1
+-- Exact trims (no '~'): an approximate one keeps whole stream nodes, so the streams' ceiling would be
+-- the node size's, not eventsKept's; a stream of a few hundred entries trims one entry per add.
+-- A logged id's score is Redis' ms times 1,000 plus its place in the commit, so the trim by rank drops the
+-- oldest first, in the order they were logged.
 for i = 1, events do
-  if redis.call('SET', KEYS[k], '1', 'NX', 'EX', ARGV[6]) then
-    redis.call('XADD', KEYS[k + 1], 'MAXLEN', '~', ARGV[4], '*', 'event', ARGV[a], 'routes', ARGV[a + 1])
-    redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], '*', 'event', ARGV[a], 'routes', ARGV[a + 1])
+  redis.call('ZREMRANGEBYSCORE', KEYS[k], '-inf', (now - tonumber(ARGV[7])) * 1000)
+  if redis.call('ZADD', KEYS[k], 'NX', now * 1000 + math.min(i, 999), ARGV[a]) == 1 then
+    redis.call('ZREMRANGEBYRANK', KEYS[k], 0, -(tonumber(ARGV[6]) + 1))
+    redis.call('XADD', KEYS[k + 1], 'MAXLEN', ARGV[4], '*', 'event', ARGV[a + 1], 'routes', ARGV[a + 2])
+    redis.call('XADD', KEYS[2], 'MAXLEN', ARGV[5], '*', 'event', ARGV[a + 1], 'routes', ARGV[a + 2])
   end
-  k = k + 2; a = a + 2
+  k = k + 2; a = a + 3
 end
 local bodies = tonumber(ARGV[a])
 local body0 = a
@@ -172,15 +178,15 @@ export async function commitPoll(redis: RedisClient, root: string, commit: PollC
     JSON.stringify(snapshot),
     commit.eventsKept,
     commit.eventsKept * GLOBAL_EVENTS_FACTOR,
-    EVENT_SEEN_TTL_SECONDS,
+    commit.eventsKept * EVENTS_LOGGED_FACTOR,
     DEDUPE_MEMORY_MS,
     keys.outboxWake,
     store.member,
     logged.length,
   ];
   for (const { event, routes } of logged) {
-    keyList.push(keys.eventSeen(event.id), keys.issuerEvents(event.issuer.id));
-    args.push(JSON.stringify(event), JSON.stringify(routes));
+    keyList.push(keys.eventsLogged(event.issuer.id), keys.issuerEvents(event.issuer.id));
+    args.push(event.id, JSON.stringify(event), JSON.stringify(routes));
   }
   const bodies = itemBodies(commit.targets);
   args.push(bodies.list.length, ...bodies.list, commit.targets.length);

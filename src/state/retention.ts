@@ -11,8 +11,14 @@ import { DAY_MS } from '../time/units.js';
  */
 export const DEDUPE_MEMORY_MS = 30 * DAY_MS;
 
-/** How long the event log remembers an appended id, so a replay never logs an event twice. */
-export const EVENT_SEEN_TTL_SECONDS = DEDUPE_MEMORY_MS / 1000;
+/**
+ * An issuer's memory of the event ids its stream logged (so a replayed commit logs none twice) keeps at
+ * most this many times the stream's own cap (`poll.eventsKept`), besides its age ({@link DEDUPE_MEMORY_MS}):
+ * every id still in the stream is remembered, and a replay (a commit run again minutes later) repeats only
+ * the newest. Twice the default 60 is 120 ids, under the 128 that Redis keeps in a sorted set's compact
+ * encoding: about 6 MB at 1,000 issuers, where one key per event for 30 days had no count bound at all.
+ */
+export const EVENTS_LOGGED_FACTOR = 2;
 
 /** The global event stream keeps this many times the per-issuer cap. */
 export const GLOBAL_EVENTS_FACTOR = 10;
@@ -44,3 +50,10 @@ export const SEEN_KEPT = 100_000;
  * in bytes by this count times that.
  */
 export const PARKED_KEPT = 100;
+
+/**
+ * Redis' memory for the record's rows over the bytes its bound counts (`retention.deliveryMemory`):
+ * typical rows (660 bytes) cost about 1.1 times; rows near 2 KB, one to a stream node and rounded up to
+ * the allocator's next size, up to about 1.4 (test/state/delivery-record.test.ts holds it under this).
+ */
+export const RECORD_MEMORY_FACTOR = 1.5;

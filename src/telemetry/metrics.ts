@@ -25,6 +25,7 @@ export interface Metrics {
   subscriberOutboxItems: Gauge<'state'>;
   subscriberOutboxesWithWork: Gauge;
   subscriberOldestUndelivered: Gauge;
+  eventLoopDelayMax: Gauge;
 }
 
 /** Creates the metrics on a fresh registry (in the order `/metrics` lists them). */
@@ -37,6 +38,18 @@ export function createMetrics(): Metrics {
     ...pollingMetrics(registers),
     ...outputMetrics(registers),
     ...subscriberMetrics(registers),
+    ...processMetrics(registers),
+  };
+}
+
+/** This process's own health: its event loop's delays since its daemon started (telemetry/event-loop-delay.ts). */
+function processMetrics(registers: Registers) {
+  return {
+    eventLoopDelayMax: new Gauge({
+      name: 'shortwatch_event_loop_delay_max_seconds',
+      help: 'Longest event-loop delay of this process since its daemon started: synchronous work that held the loop (a parse, a large JSON.parse) shows as long as it ran; a machine short of CPU adds little. Unset in a process that runs no daemon.',
+      registers,
+    }),
   };
 }
 

@@ -49,6 +49,8 @@ export interface RoundResult {
   parked: number;
   /** Process restarts (exits for a stuck connection) during the round. */
   restarts: number;
+  /** What never finished when the round did not settle in time (the round then counts what arrived). */
+  stuck?: string;
 }
 
 /** A process kept running as docker-compose `restart: unless-stopped` or systemd `Restart=on-failure` does. */
@@ -57,6 +59,8 @@ class Supervised {
   readonly #stack: Stack;
   process: DaemonProcess | undefined;
   restarts = 0;
+  /** Standard error of the processes that exited, then of the running one: read on a failed round. */
+  readonly exitedLogs: string[] = [];
   #stopped = false;
 
   constructor(stack: Stack, role: 'start' | 'worker') {
@@ -70,7 +74,8 @@ class Supervised {
       try {
         const child = await spawnDaemon(this.#stack, this.role, {}, 60_000);
         this.process = child;
-        void child.exited.then(() => {
+        void child.exited.then((code) => {
+          this.exitedLogs.push(`--- ${this.role} pid ${child.child.pid} exited ${code}\n${child.stderr()}`);
           if (this.#stopped) return;
           this.restarts++;
           void sleep(1_000).then(() => this.start());
@@ -81,6 +86,14 @@ class Supervised {
         await sleep(1_000);
       }
     }
+  }
+
+  /** Every log line this member's processes wrote, the running one's last. */
+  logs(): string {
+    const running = this.process
+      ? `--- ${this.role} pid ${this.process.child.pid} (running)\n${this.process.stderr()}`
+      : '';
+    return [...this.exitedLogs, running].join('\n');
   }
 
   async stop(): Promise<void> {
@@ -180,6 +193,31 @@ export async function startOutageWorld(seed: number): Promise<OutageWorld> {
   });
 }
 
+/** Of `units` (`issuer|holder key|kind`), those whose logged event routing sent to `desk`. */
+async function untold(stack: Stack, units: readonly string[]): Promise<string[]> {
+  const sent: string[] = [];
+  for (const unit of units) {
+    const [issuer = '', holderKey, kind] = unit.split('|');
+    // The newest event of that holder and kind: this round's (an earlier round's close of the same
+    // holder, told then, says nothing of this one).
+    const entries = await stack.redis.redis.xrevrange(stack.keys.issuerEvents(issuer), '+', '-');
+    const latest = entries
+      .map(([, fields]) => ({
+        event: JSON.parse(fields[fields.indexOf('event') + 1] ?? '{}') as {
+          holderKey?: string;
+          kind?: string;
+        },
+        routes: JSON.parse(fields[fields.indexOf('routes') + 1] ?? '[]') as Array<{
+          channel: string;
+          verdict: string;
+        }>,
+      }))
+      .find(({ event }) => event.holderKey === holderKey && event.kind === kind);
+    if (latest?.routes.some((r) => r.channel === 'desk' && r.verdict === 'send')) sent.push(unit);
+  }
+  return sent;
+}
+
 /** Slack event lines of accepted posts, as `issuer|holder key|kind`. */
 function slackUnits(posts: readonly CapturedSlackPost[]): string[] {
   return posts.filter((p) => p.status === 200).flatMap((p) => slackEvents(p.payload));
@@ -205,10 +243,13 @@ export async function runRound(world: OutageWorld, fault: Fault): Promise<RoundR
   const expected = stack.sandbox.scenario.step().map((c) => `${c.issuerId}|${c.holderKey}|${c.kind}`);
   await waitFor('the first message of the round received', () => struck !== undefined, 60_000);
   await struck;
-  await settled(stack, {
+  const stuck = await settled(stack, {
     receivers: [() => slack.posts.length, () => smtp.mails.length],
     timeoutMs: 240_000,
-  });
+  }).then(
+    () => undefined,
+    (error: unknown) => (error instanceof Error ? error.message : String(error)),
+  );
   const units = slackUnits(slack.posts.slice(postsBefore));
   const parked = await Promise.all(
     ['desk', 'alerts'].map((c) => stack.redis.redis.hlen(stack.keys.outbox(c).parked)),
@@ -218,14 +259,21 @@ export async function runRound(world: OutageWorld, fault: Fault): Promise<RoundR
     expected: expected.length,
     received: units.length,
     slackRepeats: repeated(units),
-    // A change the daemon does not tell (under a threshold, a flap) is no loss: missing counts only the
-    // changes of issuers whose Slack post arrived without them.
-    missing: expected.filter(
-      (u) => !units.includes(u) && units.some((v) => v.split('|')[0] === u.split('|')[0]),
+    // A change the daemon does not tell (no event: under a threshold; or one routing logged as skipped
+    // for the channel: a close already told as its fall below the threshold) is no loss: missing counts
+    // the changes whose logged event routing sent to Slack and no accepted post carried.
+    missing: await untold(
+      stack,
+      expected.filter((u) => !units.includes(u)),
     ),
     mails: smtp.mails.length - mailsBefore,
-    mailRepeats: repeated(smtp.mails.map((m) => m.parsed.messageId ?? '?')),
+    // A Message-ID seen twice in all the mails so far, once at least in this round: an earlier round's
+    // repeat is not counted again.
+    mailRepeats: repeated(smtp.mails.map((m) => m.parsed.messageId ?? '?')).filter((id) =>
+      smtp.mails.slice(mailsBefore).some((m) => m.parsed.messageId === id),
+    ),
     parked: parked.reduce((a, b) => a + b, 0),
     restarts: members.reduce((n, m) => n + m.restarts, 0) - restartsBefore,
+    ...(stuck === undefined ? {} : { stuck }),
   };
 }

@@ -116,7 +116,7 @@ beforeAll(async () => {
     events: 1,
     answer: 'ok' as const,
   });
-  const limits = { maxAgeMs: 90 * 86_400_000, maxRows: 10_000 };
+  const limits = { maxAgeMs: 90 * 86_400_000, maxRows: 10_000, maxBytes: 8 * 1024 * 1024 };
   await record.append(row(immediate, 'FUGRO', 'Ann Holder Capital'), limits);
   await record.append(row(subscriberDigestChannel(ann.id), 'ASML', 'Ann Digest Capital'), limits);
   await record.append(row(subscriberChannel(bo.id), 'SHELL', 'Bo Holder Capital'), limits);

@@ -111,7 +111,7 @@ describe("subscribers' deliverers: a few per process, in turns", () => {
       logger,
       record: {
         record: new DeliveryRecord(redis, root),
-        limits: { maxAgeMs: DAY_MS, maxRows: 10_000 },
+        limits: { maxAgeMs: DAY_MS, maxRows: 10_000, maxBytes: 8 * 1024 * 1024 },
         logger,
       },
       redis,

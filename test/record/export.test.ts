@@ -7,7 +7,7 @@ import { createTestRedis, type TestRedis } from '../helpers/redis.js';
 import { makeEvent } from '../routing/events.js';
 
 const slack = channelSchema.parse({ name: 'desk', kind: 'slack', webhookUrl: 'https://hooks.example.com/x' });
-const KEEP = { maxAgeMs: 86_400_000, maxRows: 1_000 };
+const KEEP = { maxAgeMs: 86_400_000, maxRows: 1_000, maxBytes: 1024 * 1024 };
 
 async function exported(record: DeliveryRecord, format: 'csv' | 'jsonl'): Promise<string> {
   const chunks: string[] = [];

@@ -1,10 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type AttemptRow, DeliveryRecord } from '../../src/state/delivery-record.js';
+import { type AttemptRow, DeliveryRecord, ROW_OVERHEAD_BYTES } from '../../src/state/delivery-record.js';
 import { stateKeys } from '../../src/state/keys.js';
+import { RECORD_MEMORY_FACTOR } from '../../src/state/retention.js';
 import { createTestRedis, type TestRedis } from '../helpers/redis.js';
 
 const DAY_MS = 86_400_000;
-const KEEP = { maxAgeMs: 400 * DAY_MS, maxRows: 250_000 };
+const KEEP = { maxAgeMs: 400 * DAY_MS, maxRows: 250_000, maxBytes: 64 * 1024 * 1024 };
 
 /** A typical e-mail row: one issuer, two holders, as the deliverer writes it. */
 function rowOf(n: number, overrides: Partial<AttemptRow> = {}): AttemptRow {
@@ -85,6 +86,45 @@ describe('the record of sent messages', () => {
     expect(await record.size()).toBe(1_000);
     const rows = await record.newest(0, Number.MAX_SAFE_INTEGER, 1_500);
     expect(rows.at(-1)?.deliveryId).toBe(rowOf(500).deliveryId);
+  });
+
+  it.each([0, 10, 40, 45, 100, 150])(
+    'keeps its rows within maxBytes, the newest, whatever a row carries (batches of %i issuers after typical rows)',
+    async (width) => {
+      const maxBytes = 200_000;
+      const limits = { ...KEEP, maxBytes };
+      // Typical rows, then batches listing `width` issuers each: the bound is bytes, not rows.
+      for (let n = 0; n < 400; n += 1) await record.append(rowOf(n), limits);
+      const wide = (n: number) =>
+        rowOf(n, {
+          issuers: Array.from({ length: width }, (_, i) => ({ id: `GB${n}-${i}`, name: `Issuer ${i} plc` })),
+        });
+      for (let n = 400; n < 700; n += 1) await record.append(wide(n), limits);
+      const rows = await record.newest(0, Number.MAX_SAFE_INTEGER, 10_000);
+      const held = rows.reduce((sum, r) => {
+        const { id: _id, at: _at, ...row } = r;
+        return sum + Buffer.byteLength(JSON.stringify(row)) + ROW_OVERHEAD_BYTES;
+      }, 0);
+      expect(held).toBeLessThanOrEqual(maxBytes);
+      // At its bound: one more of the oldest kept would not have fitted.
+      expect(held).toBeGreaterThan(
+        maxBytes - Buffer.byteLength(JSON.stringify(wide(0))) - 2 * ROW_OVERHEAD_BYTES,
+      );
+      expect(await record.bytes()).toBe(held);
+      expect(rows[0]?.deliveryId).toBe(rowOf(699).deliveryId);
+      // Redis' own memory for the rows stays within the factor the ceiling allows above the count.
+      const memory = Number(await t.redis.memory('USAGE', stateKeys(t.prefix).record, 'SAMPLES', 0));
+      expect(memory).toBeLessThan(maxBytes * RECORD_MEMORY_FACTOR);
+    },
+  );
+
+  it('counts the rows of a record written before the byte bound from its newest, then trims to it', async () => {
+    const key = stateKeys(t.prefix).record;
+    for (let n = 0; n < 500; n += 1) await t.redis.xadd(key, '*', 'a', JSON.stringify(rowOf(n)));
+    const each = Buffer.byteLength(JSON.stringify(rowOf(0))) + ROW_OVERHEAD_BYTES;
+    await record.append(rowOf(500), { ...KEEP, maxBytes: 100 * each });
+    expect(await record.size()).toBeLessThanOrEqual(101);
+    expect(await record.size()).toBeGreaterThanOrEqual(95);
   });
 
   it('drops rows older than maxAge on the next write (measured on Redis time)', async () => {

@@ -11,11 +11,19 @@ import { isWholeDirectory } from '../../jobs/watchlist.js';
 import { startHttpServer } from '../../ops/http-server.js';
 import { configIssues } from '../../preflight/preflight.js';
 import type { Logger } from '../../telemetry/logger.js';
+import { within } from '../../time/within.js';
 import type { CommandContext } from '../context.js';
 import { describeFailure } from '../exit.js';
 
 /** How long a stuck process's stop waits for sends under way (a channel's send times out well within). */
 const STUCK_STOP_MS = 5_000;
+
+/**
+ * How long a stuck process's whole stop may take before it exits anyway: the stop closes connections and
+ * waits for a beat's duty that may be waiting on the very connections that are stuck (half-open ones
+ * never answer), and a process that never exits is never restarted.
+ */
+const STUCK_EXIT_MS = 4 * STUCK_STOP_MS;
 
 /** Options of `start` and `worker`. */
 export interface DaemonOptions {
@@ -35,15 +43,24 @@ export interface DaemonOptions {
 export async function runDaemon(ctx: CommandContext, options: DaemonOptions): Promise<number> {
   refuseConfigIssues(ctx.config, ctx.configFile);
   const app = await ctx.openApp();
-  const http = await startRunning(app, options);
-  process.on('SIGHUP', () => void reload(ctx, app, options, 'SIGHUP'));
-  const watcher = options.watchConfig
-    ? watchFile(ctx.configFile, () => void reload(ctx, app, options, 'file changed'))
-    : undefined;
-  return untilStopped(ctx.logger, app, options, () => {
-    watcher?.close();
-    http?.server.close();
+  const stopping = { now: false };
+  const inputs: Array<() => void> = [];
+  const closeInputs = () => {
+    for (const close of inputs.splice(0)) close();
+  };
+  // Listening before the daemon starts: a process whose connections freeze while it starts (its start
+  // then never ends) must exit for its supervisor all the same.
+  const stuck = stuckExit(ctx.logger, app, stopping, closeInputs);
+  const running = startRunning(app, options).then((http) => {
+    if (http) inputs.push(() => http.server.close());
+    process.on('SIGHUP', () => void reload(ctx, app, options, 'SIGHUP'));
+    if (options.watchConfig) {
+      const watcher = watchFile(ctx.configFile, () => void reload(ctx, app, options, 'file changed'));
+      inputs.push(() => watcher.close());
+    }
+    return untilSignalled(ctx.logger, app, options, stopping, closeInputs);
   });
+  return Promise.race([stuck, running]);
 }
 
 type Running = Awaited<ReturnType<typeof startHttpServer>> | undefined;
@@ -99,24 +116,23 @@ async function reload(ctx: CommandContext, app: App, options: DaemonOptions, why
 }
 
 /**
- * Resolves with the exit code once stopped: 0 after SIGTERM/SIGINT and a clean stop (a second signal exits
- * at once), 1 when the stop failed or the workers stayed stuck (src/ops/worker-liveness.ts) for the
- * supervisor to restart the process.
+ * Resolves with the exit code once stopped by a signal: 0 after SIGTERM/SIGINT and a clean stop (a second
+ * signal exits at once), 1 when the stop failed.
  */
-function untilStopped(
+function untilSignalled(
   logger: Logger,
   app: App,
   options: DaemonOptions,
+  stopping: { now: boolean },
   closeInputs: () => void,
 ): Promise<number> {
   return new Promise<number>((resolve) => {
-    let stopping = false;
     const stop = (signal: string) => {
-      if (stopping) {
+      if (stopping.now) {
         logger.warn({ signal }, 'second signal: exiting now');
         process.exit(1);
       }
-      stopping = true;
+      stopping.now = true;
       logger.info({ signal }, 'stopping: finishing jobs in flight');
       closeInputs();
       void app.stop(options.shutdownTimeoutMs ?? 10_000).then(
@@ -132,12 +148,28 @@ function untilStopped(
     };
     process.on('SIGTERM', () => stop('SIGTERM'));
     process.on('SIGINT', () => stop('SIGINT'));
+  });
+}
+
+/**
+ * Resolves with 1 once the workers or the delivery path stayed stuck (src/ops/worker-liveness.ts) and the
+ * process stopped, at most {@link STUCK_EXIT_MS} later, for the supervisor to restart it.
+ */
+function stuckExit(
+  logger: Logger,
+  app: App,
+  stopping: { now: boolean },
+  closeInputs: () => void,
+): Promise<number> {
+  return new Promise<number>((resolve) => {
     app.onWorkersDead(() => {
-      if (stopping) return;
-      stopping = true;
+      if (stopping.now) return;
+      stopping.now = true;
       closeInputs();
       // Long enough for a send under way to end and be recorded over the command connection.
-      void app.stop(STUCK_STOP_MS).finally(() => resolve(1));
+      void within(app.stop(STUCK_STOP_MS), STUCK_EXIT_MS, 'stopping a stuck process')
+        .catch((error: unknown) => logger.error({ err: error }, 'the stop did not end: exiting all the same'))
+        .finally(() => resolve(1));
     });
   });
 }
