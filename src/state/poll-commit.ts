@@ -35,11 +35,14 @@ local a = 10
 local events = tonumber(ARGV[a]); a = a + 1
 -- Exact trims (no '~'): an approximate one keeps whole stream nodes, so the streams' ceiling would be
 -- the node size's, not eventsKept's; a stream of a few hundred entries trims one entry per add.
--- A logged id's score is Redis' ms times 1,000 plus its place in the commit, so the trim by rank drops the
--- oldest first, in the order they were logged.
+-- A logged id's score is Redis' ms times 1,000 plus its place in the commit, and above every score already
+-- there (two commits in one millisecond), so the trim by rank drops the oldest first, in logged order.
 for i = 1, events do
   redis.call('ZREMRANGEBYSCORE', KEYS[k], '-inf', (now - tonumber(ARGV[7])) * 1000)
-  if redis.call('ZADD', KEYS[k], 'NX', now * 1000 + math.min(i, 999), ARGV[a]) == 1 then
+  local score = now * 1000 + math.min(i, 999)
+  local top = redis.call('ZRANGE', KEYS[k], -1, -1, 'WITHSCORES')[2]
+  if top and tonumber(top) >= score then score = tonumber(top) + 1 end
+  if redis.call('ZADD', KEYS[k], 'NX', score, ARGV[a]) == 1 then
     redis.call('ZREMRANGEBYRANK', KEYS[k], 0, -(tonumber(ARGV[6]) + 1))
     redis.call('XADD', KEYS[k + 1], 'MAXLEN', ARGV[4], '*', 'event', ARGV[a + 1], 'routes', ARGV[a + 2])
     redis.call('XADD', KEYS[2], 'MAXLEN', ARGV[5], '*', 'event', ARGV[a + 1], 'routes', ARGV[a + 2])
