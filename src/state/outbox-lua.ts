@@ -294,7 +294,10 @@ for i = 0, (#KEYS - 1) / 3 - 1 do
   if redis.call('ZADD', KEYS[k + 2], 'NX', now, ARGV[a]) == 1 then
     trim_seen(KEYS[k + 2])
     redis.call('HSET', KEYS[k + 1], ARGV[a], ARGV[a + 1])
-    redis.call('ZADD', KEYS[k], now, ARGV[a])
+    -- After any item already ready in this millisecond: a raise and its clear in one millisecond would
+    -- otherwise be ordered by their ids, and "resolved" could go out before the problem it resolves.
+    local same = redis.call('ZREVRANGEBYSCORE', KEYS[k], '(' .. (now + 1), now, 'WITHSCORES', 'LIMIT', 0, 1)[2]
+    redis.call('ZADD', KEYS[k], same and tonumber(same) + 1 / 1024 or now, ARGV[a])
     redis.call('PUBLISH', ARGV[4], ARGV[a + 2])
   end
 end
