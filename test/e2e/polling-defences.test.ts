@@ -262,7 +262,7 @@ describe('polling defences: an upstream the spec leaves ambiguous', () => {
     await waitFor('ready again', async () => (await readiness(running)).ready);
   }, 30_000);
 
-  it('a transient 404 delays the change by one sweep and raises no notice', async () => {
+  it('a transient 404 is asked again by a later sweep, once, and raises no notice', async () => {
     const { running, ids, stack: s } = await start(66);
     const [a] = ids;
     if (!a) throw new Error('scenario too small');
@@ -272,11 +272,13 @@ describe('polling defences: an upstream the spec leaves ambiguous', () => {
     const requests = s.sandbox.stats.requests;
     const notFoundAt = requests.findIndex((r) => r.issuerId === a && r.status === 404);
     const answeredAt = requests.findIndex((r, i) => i > notFoundAt && r.issuerId === a && r.status === 200);
-    const sweepsBetween = requests
-      .slice(notFoundAt + 1, answeredAt)
-      .filter((r) => r.operation === 'issuers').length;
+    const between = requests.slice(notFoundAt + 1, answeredAt);
     expect(notFoundAt).toBeGreaterThanOrEqual(0);
-    expect(sweepsBetween).toBeLessThanOrEqual(1);
+    // Not asked again at once: it waits its backoff (a sweep's interval) for a later sweep. How many sweeps
+    // pass before the answer depends on where in an interval the 404 fell and on the queue's latency (three
+    // at 400 ms gates in a suite run), so the count is not judged; that it was asked once is.
+    expect(between.filter((r) => r.operation === 'issuers').length).toBeGreaterThanOrEqual(1);
+    expect(between.filter((r) => r.issuerId === a)).toEqual([]);
     expect((await noticeKeys(running)).filter((k) => k.startsWith('issuer-missing'))).toEqual([]);
     expect((await running.ctx.pollHealth.all()).get(a)?.notFound).toBeUndefined();
   }, 30_000);
