@@ -186,7 +186,10 @@ describe('a registers-only daemon served hostile register files', () => {
       `registers-hostile: event loop delay max ${loopDelayS.toFixed(3)} s; probes answered ${answered}, missed ${failures.length}, longest run missed ${longestMissRun}; max RSS ${Math.round(maxRss / MB)} MB`,
     );
     expect(loopDelayS).toBeGreaterThan(0);
-    expect(loopDelayS, 'the event loop was held 1 s or more').toBeLessThan(1);
+    // Alone and beside a CPU hog the loop's worst delay was 0.06-0.08 s; with two suite runs side by side on
+    // the 2 cores (load average 15) it reached 1.10 s with no parse on it. A parse held on the loop shows for
+    // as long as it runs, at each of the many reads of the three files: 3 s tells the two apart.
+    expect(loopDelayS, 'the event loop was held 3 s or more').toBeLessThan(3);
     // Alone, the daemon answers every probe within 1 s. Beside the suite's Chromium and daemons on 2 cores it
     // was seen to miss up to 5 in a row (about 6 s) while its loop was never held a second (above): the
     // machine's, not a parse's, which would miss every probe for as long as it runs, at each read of the
