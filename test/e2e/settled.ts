@@ -1,4 +1,5 @@
 import { Queue } from 'bullmq';
+import type { App } from '../../src/app.js';
 import { QUEUE } from '../../src/jobs/queues.js';
 import type { Stack } from './harness.js';
 import { waitFor } from './harness.js';
@@ -134,4 +135,26 @@ export function repeated<T>(values: Iterable<T>): T[] {
     seen.add(value);
   }
   return [...twice];
+}
+
+/**
+ * One channel settled, where the whole deployment's {@link settled} would wait on what never sends there
+ * (other issuers' stale polls, an ops channel's notices): `events` logged, the channel's outbox empty with
+ * nothing in flight, and the receiver's count the same on two looks in a row.
+ */
+export async function channelSettled(app: App, channel: string, events: number, received: ReceivedCount) {
+  let previous = -1;
+  await waitFor(
+    `the channel ${channel} to settle`,
+    async () => {
+      const logged = await app.ctx.eventLog.recent({ limit: 500 });
+      const depth = await app.ctx.outbox.depth(channel, Date.now());
+      const still = logged.length === events && depth.waiting + depth.inflight === 0;
+      const same = still && previous === received();
+      previous = still ? received() : -1;
+      return same;
+    },
+    20_000,
+    200,
+  );
 }

@@ -19,7 +19,7 @@ import {
   updateConfig,
   waitFor,
 } from './harness.js';
-import { repeated } from './settled.js';
+import { channelSettled, repeated } from './settled.js';
 
 const TOKEN = 'xoxb-7777-8888-E2eRestartToken';
 const CONVERSATION = 'C0E2ERESTART';
@@ -157,20 +157,7 @@ describe.skipIf(!REDIS_SERVER)('slack-app: a Redis restart mid-burst', () => {
     const fall = slack.posted.at(-1);
     stackOf.sandbox.scenario.disclose(flapping, holderOf(flapping), 0.55);
     await waitFor('the edit', () => (fall?.edits ?? 0) > 0, 30_000);
-    let previous = -1;
-    await waitFor(
-      'the channel to settle',
-      async () => {
-        const logged = await app.ctx.eventLog.recent({ limit: 500 });
-        const depth = await app.ctx.outbox.depth('desk-app', Date.now());
-        const still = logged.length === ISSUERS + 4 && depth.waiting + depth.inflight === 0;
-        const same = still && previous === slack.posted.length;
-        previous = still ? slack.posted.length : -1;
-        return same;
-      },
-      20_000,
-      200,
-    );
+    await channelSettled(app, 'desk-app', ISSUERS + 4, () => slack.posted.length);
 
     const parents = slack.parents();
     expect(repeated(parents.map(issuerOf))).toEqual([]);

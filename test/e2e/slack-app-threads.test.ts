@@ -12,7 +12,7 @@ import {
   stopDaemons,
   waitFor,
 } from './harness.js';
-import { repeated } from './settled.js';
+import { channelSettled, repeated } from './settled.js';
 
 const TOKEN = 'xoxb-5555-6666-E2eBotToken';
 const CONVERSATION = 'C0E2EDESK';
@@ -117,20 +117,7 @@ describe('slack-app: threads per issuer through the daemon, across a SIGKILL', (
     // Settled for this channel: every event of the burst and the second change logged, its outbox empty
     // with nothing in flight, and the posts counted twice alike. (The whole deployment's `settled` waits
     // on 40 issuers' stale polls and the ops channel's notices, which never send here.)
-    let previous = -1;
-    await waitFor(
-      'the channel to settle',
-      async () => {
-        const logged = await app.ctx.eventLog.recent({ limit: 500 });
-        const depth = await app.ctx.outbox.depth('desk-app', Date.now());
-        const still = logged.length === ISSUERS + 3 && depth.waiting + depth.inflight === 0;
-        const same = still && previous === slack.posted.length;
-        previous = still ? slack.posted.length : -1;
-        return same;
-      },
-      20_000,
-      200,
-    );
+    await channelSettled(app, 'desk-app', ISSUERS + 3, () => slack.posted.length);
 
     const parents = slack.parents();
     expect(parents.map(issuerOf).sort()).toEqual([...issuers].sort());
