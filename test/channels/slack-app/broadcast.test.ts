@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { broadcasts } from '../../../src/channels/slack-app/broadcast.js';
-import { createSlackAppSender } from '../../../src/channels/slack-app/index.js';
 import type { ChannelSender } from '../../../src/channels/types.js';
 import { channelSchema } from '../../../src/config/schema.js';
 import type { EventKind, PositionEvent } from '../../../src/positions/types.js';
-import { RedisChannelMemory } from '../../../src/state/channel-memory.js';
 import { eventsOf, flap, holderRaise } from '../story-fixtures.js';
 import { useSlackAppStand } from './stand.js';
 
@@ -12,23 +10,10 @@ const TOKEN = 'xoxb-9999-0000-BroadcastToken';
 const CHANNEL = 'C0DESK03';
 const NOW = () => new Date('2024-05-02T07:40:00Z');
 
-const stand = useSlackAppStand(TOKEN, CHANNEL, 'slack-broadcast');
+const stand = useSlackAppStand(TOKEN, CHANNEL, 'slack-broadcast', NOW);
 
 function sender(broadcast?: Record<string, unknown>): ChannelSender {
-  const config = channelSchema.parse({
-    name: 'desk',
-    kind: 'slack-app',
-    token: TOKEN,
-    channel: CHANNEL,
-    apiUrl: stand.apiUrl,
-    ratePerSecond: 100,
-    ...(broadcast === undefined ? {} : { broadcast }),
-  });
-  if (config.kind !== 'slack-app') throw new Error('expected a slack-app config');
-  const memory = new RedisChannelMemory(stand.redis.redis, stand.redis.prefix, config.name);
-  const created = createSlackAppSender(config, { now: NOW, memory, sleep: async () => undefined });
-  stand.senders.push(created);
-  return created;
+  return stand.sender({ config: { ratePerSecond: 100, ...(broadcast === undefined ? {} : { broadcast }) } });
 }
 
 /** Holder `i` of Acme moving by `delta` pp with `kind`. */

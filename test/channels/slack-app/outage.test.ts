@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSlackAppSender } from '../../../src/channels/slack-app/index.js';
 import type { ChannelMemory, ChannelSender, Message, SendProgress } from '../../../src/channels/types.js';
-import { channelSchema } from '../../../src/config/schema.js';
 import type { PositionEvent } from '../../../src/positions/types.js';
 import { RedisChannelMemory } from '../../../src/state/channel-memory.js';
 import { ACME, eventsOf, flap, raises } from '../story-fixtures.js';
@@ -11,7 +9,7 @@ const TOKEN = 'xoxb-5151-6161-OutageToken';
 const CHANNEL = 'C0DESK04';
 const NOW = () => new Date('2024-05-02T07:40:00Z');
 
-const stand = useSlackAppStand(TOKEN, CHANNEL, 'slack-outage');
+const stand = useSlackAppStand(TOKEN, CHANNEL, 'slack-outage', NOW);
 
 /**
  * The channel's Redis memory, whose next `refuse` writes fail as during a Redis restart (ioredis gives a
@@ -35,18 +33,7 @@ function outageMemory(): ChannelMemory & { refuse: number; refused: number } {
 }
 
 function sender(memory: ChannelMemory): ChannelSender {
-  const config = channelSchema.parse({
-    name: 'desk',
-    kind: 'slack-app',
-    token: TOKEN,
-    channel: CHANNEL,
-    apiUrl: stand.apiUrl,
-    ratePerSecond: 100,
-  });
-  if (config.kind !== 'slack-app') throw new Error('expected a slack-app config');
-  const created = createSlackAppSender(config, { now: NOW, memory, sleep: async () => undefined });
-  stand.senders.push(created);
-  return created;
+  return stand.sender({ config: { ratePerSecond: 100 }, memory });
 }
 
 /** Sends as the deliverer does: a failed send is tried again (up to 3 times) after the parts recorded sent. */

@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { type DeliveryError, isDeliveryError } from '../../../src/channels/delivery-error.js';
 import { renderSlack } from '../../../src/channels/slack/index.js';
-import { createSlackAppSender } from '../../../src/channels/slack-app/index.js';
 import type { ChannelSender, Message } from '../../../src/channels/types.js';
 import { channelSchema } from '../../../src/config/schema.js';
-import { RedisChannelMemory } from '../../../src/state/channel-memory.js';
 import { ACME, raises } from '../story-fixtures.js';
 import { useSlackAppStand } from './stand.js';
 
@@ -14,31 +12,18 @@ const NOW = () => new Date('2024-05-02T07:31:00Z');
 
 /** What the senders slept for (pacing, a 429's wait): recorded, not slept. */
 const slept: number[] = [];
-const stand = useSlackAppStand(TOKEN, CHANNEL, 'slack-app', (slack) => {
+const stand = useSlackAppStand(TOKEN, CHANNEL, 'slack-app', NOW, (slack) => {
   slack.scopes = 'chat:write';
   slept.length = 0;
 });
 
 function sender(overrides: Record<string, unknown> = {}): ChannelSender {
-  const config = channelSchema.parse({
-    name: 'desk',
-    kind: 'slack-app',
-    token: TOKEN,
-    channel: CHANNEL,
-    apiUrl: stand.apiUrl,
-    ...overrides,
-  });
-  if (config.kind !== 'slack-app') throw new Error('expected a slack-app config');
-  const memory = new RedisChannelMemory(stand.redis.redis, stand.redis.prefix, config.name);
-  const created = createSlackAppSender(config, {
-    now: NOW,
-    memory,
+  return stand.sender({
+    config: overrides,
     sleep: async (ms) => {
       slept.push(ms);
     },
   });
-  stand.senders.push(created);
-  return created;
 }
 
 async function failure(promise: Promise<unknown>): Promise<DeliveryError> {

@@ -1,5 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import type { ChannelSender } from '../../../src/channels/types.js';
+import { createSlackAppSender } from '../../../src/channels/slack-app/index.js';
+import type { ChannelMemory, ChannelSender } from '../../../src/channels/types.js';
+import { channelSchema } from '../../../src/config/schema.js';
+import { RedisChannelMemory } from '../../../src/state/channel-memory.js';
 import { createTestRedis, type TestRedis } from '../../helpers/redis.js';
 import { SlackWebApiStandIn } from '../../helpers/slack-web-api-stand-in.js';
 
@@ -10,6 +13,17 @@ export interface SlackAppStand {
   redis: TestRedis;
   /** Closed after each test. */
   senders: ChannelSender[];
+  /**
+   * A sender of channel `desk` on the stand-in (closed after the test): `config` adds to its settings,
+   * `memory` replaces the test's Redis memory, `sleep` records the waits it is asked for (none by default).
+   */
+  sender(options?: SenderOptions): ChannelSender;
+}
+
+export interface SenderOptions {
+  config?: Record<string, unknown>;
+  memory?: ChannelMemory;
+  sleep?: (ms: number) => Promise<void>;
 }
 
 /**
@@ -21,9 +35,27 @@ export function useSlackAppStand(
   token: string,
   channel: string,
   label: string,
+  now: () => Date,
   reset: (slack: SlackWebApiStandIn) => void = () => undefined,
 ): SlackAppStand {
   const stand = { senders: [] as ChannelSender[] } as SlackAppStand;
+  stand.sender = (options = {}) => {
+    const config = channelSchema.parse({
+      name: 'desk',
+      kind: 'slack-app',
+      token,
+      channel,
+      apiUrl: stand.apiUrl,
+      ...options.config,
+    });
+    if (config.kind !== 'slack-app') throw new Error('expected a slack-app config');
+    const memory =
+      options.memory ?? new RedisChannelMemory(stand.redis.redis, stand.redis.prefix, config.name);
+    const sleep = options.sleep ?? (async () => undefined);
+    const created = createSlackAppSender(config, { now, memory, sleep });
+    stand.senders.push(created);
+    return created;
+  };
   beforeAll(async () => {
     stand.slack = new SlackWebApiStandIn(token, [channel]);
     stand.apiUrl = await stand.slack.start();

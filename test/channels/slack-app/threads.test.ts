@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DeliveryError, isDeliveryError } from '../../../src/channels/delivery-error.js';
-import { burstOf, createSlackAppSender } from '../../../src/channels/slack-app/index.js';
+import { burstOf } from '../../../src/channels/slack-app/index.js';
 import { MethodGate } from '../../../src/channels/slack-app/method-gate.js';
 import type { ChannelSender, Message } from '../../../src/channels/types.js';
 import { channelSchema } from '../../../src/config/schema.js';
 import type { PositionEvent } from '../../../src/positions/types.js';
-import { RedisChannelMemory } from '../../../src/state/channel-memory.js';
 import { stateKeys } from '../../../src/state/keys.js';
 import { ACME, eventsOf, flap, holderRaise, raises } from '../story-fixtures.js';
 import { useSlackAppStand } from './stand.js';
@@ -15,27 +14,14 @@ const CHANNEL = 'C0DESK02';
 const NOW = () => new Date('2024-05-02T07:40:00Z');
 const BETA = { id: 'ISS-2', name: 'Beta SA' };
 
-const stand = useSlackAppStand(TOKEN, CHANNEL, 'slack-thread', (slack) => {
+const stand = useSlackAppStand(TOKEN, CHANNEL, 'slack-thread', NOW, (slack) => {
   slack.users.clear();
   slack.scopes = 'chat:write';
 });
 
 /** A sender on this test's Redis: a second one on the same Redis is the daemon after a restart. */
 function sender(overrides: Record<string, unknown> = {}): ChannelSender {
-  const config = channelSchema.parse({
-    name: 'desk',
-    kind: 'slack-app',
-    token: TOKEN,
-    channel: CHANNEL,
-    apiUrl: stand.apiUrl,
-    ratePerSecond: 100,
-    ...overrides,
-  });
-  if (config.kind !== 'slack-app') throw new Error('expected a slack-app config');
-  const memory = new RedisChannelMemory(stand.redis.redis, stand.redis.prefix, config.name);
-  const created = createSlackAppSender(config, { now: NOW, memory, sleep: async () => undefined });
-  stand.senders.push(created);
-  return created;
+  return stand.sender({ config: { ratePerSecond: 100, ...overrides } });
 }
 
 function at(detectedAt: string, events: PositionEvent[]): PositionEvent[] {
