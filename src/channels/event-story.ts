@@ -246,12 +246,28 @@ function stop(event: PositionEvent): string {
   return after && !repeats ? `off the list at ${formatPercent(after.value)}` : 'off the list';
 }
 
+/**
+ * The stops of a sequence, from the value before its first event. An opening that follows a listed value
+ * gets `off the list` before it: the close between is not in the message (routing skips a close a people
+ * channel was told as the fall below 0.5%), and without that stop the new disclosure would read as a rise.
+ */
+function sequenceStops(events: readonly PositionEvent[]): string[] {
+  const before = events[0]?.previous ?? null;
+  const stops = [before ? formatPercent(before.value) : 'not listed'];
+  let listed = before !== null;
+  for (const event of events) {
+    if (event.previous === null && listed) stops.push('off the list');
+    stops.push(stop(event));
+    listed = event.current !== null;
+  }
+  return stops;
+}
+
 /** Several changes of one holder, oldest first: one line with the sequence of values. */
 function sequenceLine(events: readonly PositionEvent[]): StoryLine {
   const first = events[0];
   const last = events.at(-1);
   if (!first || !last) throw new Error('a sequence needs events');
-  const start = first.previous ? formatPercent(first.previous.value) : 'not listed';
   const crossings = events.filter(crossesThreshold).length;
   const end = listedAfter(last);
   const what =
@@ -267,7 +283,7 @@ function sequenceLine(events: readonly PositionEvent[]): StoryLine {
     look: 'sequence',
     what,
     phrase: true,
-    values: [start, ...events.map(stop)].join(' → '),
+    values: sequenceStops(events).join(' → '),
     // From not listed, the change is the whole value now listed, as the issuer total counts it.
     ...(end ? { delta: formatDelta(round4(end.value - (from?.value ?? 0))) } : {}),
     ...(end ? { date: end.date } : {}),

@@ -20,7 +20,36 @@ interface Case {
   want: { ok: boolean; missing: number; invented: number; duplicates: number; explained: number };
 }
 
+const optional = (key: string, step: number, startedAt: number): ExpectedUnit => ({
+  ...expect1(key, step, startedAt),
+  optional: true,
+});
+
 const cases: Array<[string, Case]> = [
+  [
+    'an optional unit (a close told as its fall) not received is not missing',
+    {
+      expected: [expect1('A', 1, 0), optional('I|closed', 1, 0)],
+      received: [unit('A', 10)],
+      want: { ok: true, missing: 0, invented: 0, duplicates: 0, explained: 0 },
+    },
+  ],
+  [
+    'an optional unit received once (the off-the-list stop of a reopening) is expected',
+    {
+      expected: [optional('I|closed', 1, 0), expect1('I|opened 0.53%', 2, 100)],
+      received: [unit('I|closed', 200), unit('I|opened 0.53%', 200)],
+      want: { ok: true, missing: 0, invented: 0, duplicates: 0, explained: 0 },
+    },
+  ],
+  [
+    "another holder's real close of the same key is still required beside an optional one",
+    {
+      expected: [optional('I|closed', 1, 0), expect1('I|closed', 1, 0)],
+      received: [],
+      want: { ok: false, missing: 1, invented: 0, duplicates: 0, explained: 0 },
+    },
+  ],
   [
     'each expected unit received once',
     {
@@ -241,10 +270,32 @@ describe('chaos oracle: what each channel received against what it must', () => 
       'I2|h|opened|-|0.6',
     ]);
     expect(units.changes.map((u) => u.key)).toEqual(['I1|opened 0.60%', 'I1|closed', 'I2|opened 0.60%']);
+    expect(units.changes.some((u) => u.optional)).toBe(false);
     expect(units.digest.map((u) => u.key)).toEqual([
       'Name of I1|opened 0.60%',
       'Name of I1|closed',
       'Name of I2|opened 0.60%',
     ]);
+  });
+
+  it('a close after a fall below 0.5% is optional on people channels, required in the digest', () => {
+    const units = expectedUnits(
+      [
+        {
+          step: 1,
+          startedAt: 0,
+          changes: [
+            { issuerId: 'I1', holder: 'H', holderKey: 'h', kind: 'decreased', from: 0.6, to: 0.47 },
+            { issuerId: 'I1', holder: 'H', holderKey: 'h', kind: 'closed', from: 0.47, to: null },
+          ],
+        },
+      ],
+      (id) => id,
+    );
+    expect(units.changes.map((u) => [u.key, u.optional ?? false])).toEqual([
+      ['I1|decreased 0.60%>0.47%', false],
+      ['I1|closed', true],
+    ]);
+    expect(units.digest.map((u) => u.key)).toEqual(['I1|decreased 0.60%>0.47%', 'I1|closed']);
   });
 });

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
 import {
   type CapturedSlackPost,
   type SlackCapture,
@@ -14,6 +15,7 @@ import {
   updateConfig,
   waitFor,
 } from '../e2e/harness.js';
+import { type PrivateSentinel, startRedisSentinel } from '../e2e/redis-topology.js';
 import { repeated, settled } from '../e2e/settled.js';
 import { type FreezingProxy, startFreezingProxy } from '../helpers/freezing-proxy.js';
 import { TEST_REDIS_URL } from '../helpers/redis.js';
@@ -27,12 +29,16 @@ import { TEST_REDIS_URL } from '../helpers/redis.js';
 // stay stuck exits 1 and is restarted, as its supervisor would. The round then waits until the deployment
 // has settled (no poll left, every outbox empty, nothing in flight: every message queued was sent) and
 // counts: no Slack event line twice, no e-mail Message-ID twice, nothing parked.
+// A Sentinel world runs the same processes on a private Sentinel (master, replica, three sentinels)
+// instead of the proxy; its fault SIGKILLs the master at the first receipt and lets the sentinels promote
+// the replica after their `down-after` (10 s or more), then starts the killed node again as the new
+// master's replica, as an operator or an orchestrator would.
 
-/** One fault of a round. */
-export interface Fault {
-  kind: 'outage' | 'freeze';
-  ms: number;
-}
+/**
+ * One fault of a round: Redis unreachable or every connection frozen for `ms` (the proxy world), or the
+ * master killed and failed over (the Sentinel world; the promotion takes the world's `downAfterMs`).
+ */
+export type Fault = { kind: 'outage' | 'freeze'; ms: number } | { kind: 'failover' };
 
 /** What one round saw. */
 export interface RoundResult {
@@ -49,6 +55,13 @@ export interface RoundResult {
   parked: number;
   /** Process restarts (exits for a stuck connection) during the round. */
   restarts: number;
+  /** A failover's time from the master's kill to the sentinels naming the replica, ms. */
+  promotionMs?: number;
+  /**
+   * Messages a receiver accepted whose record the fault held up (the senders' "sent but not recorded
+   * yet" warnings in the round): the fault struck where a repeat would come from.
+   */
+  heldRecords: number;
   /** What never finished when the round did not settle in time (the round then counts what arrived). */
   stuck?: string;
 }
@@ -75,7 +88,11 @@ class Supervised {
         const child = await spawnDaemon(this.#stack, this.role, {}, 60_000);
         this.process = child;
         void child.exited.then((code) => {
-          this.exitedLogs.push(`--- ${this.role} pid ${child.child.pid} exited ${code}\n${child.stderr()}`);
+          this.exitedLogs.push(
+            `--- ${this.role} pid ${child.child.pid} exited ${code}\n${child.stdout()}${child.stderr()}`,
+          );
+          // Its lines are kept once, with the exited.
+          if (this.process === child) this.process = undefined;
           if (this.#stopped) return;
           this.restarts++;
           void sleep(1_000).then(() => this.start());
@@ -91,7 +108,7 @@ class Supervised {
   /** Every log line this member's processes wrote, the running one's last. */
   logs(): string {
     const running = this.process
-      ? `--- ${this.role} pid ${this.process.child.pid} (running)\n${this.process.stderr()}`
+      ? `--- ${this.role} pid ${this.process.child.pid} (running)\n${this.process.stdout()}${this.process.stderr()}`
       : '';
     return [...this.exitedLogs, running].join('\n');
   }
@@ -109,10 +126,16 @@ class Supervised {
   }
 }
 
-/** The stack, its stand-ins, the proxy and the two supervised processes. */
+/** The stack, its stand-ins, the proxy or the Sentinel, and the two supervised processes. */
 export interface OutageWorld {
   stack: Stack;
-  proxy: FreezingProxy;
+  /**
+   * The stack as read for the counts: its `redis` is a connection to where the deployment's state lives
+   * (the private Sentinel's current master in a Sentinel world).
+   */
+  state: Stack;
+  proxy?: FreezingProxy;
+  sentinel?: PrivateSentinel;
   slack: SlackCapture;
   smtp: SmtpCapture;
   members: Supervised[];
@@ -121,10 +144,46 @@ export interface OutageWorld {
   close(): Promise<void>;
 }
 
+/** Where a world's Redis is: the test Redis behind a freezing proxy, or a private Sentinel. */
+export type OutageTopology = { kind: 'proxy' } | { kind: 'sentinel'; downAfterMs: number };
+
+/** The world's Redis, the `redis` section that reaches it, and a connection that follows its master. */
+async function startTopology(topology: OutageTopology, stack: Stack) {
+  const liveness = { interval: '1s', timeout: '5s' };
+  if (topology.kind === 'proxy') {
+    const target = new URL(TEST_REDIS_URL);
+    const proxy = await startFreezingProxy(Number(target.port || 6379), target.hostname);
+    const section = { url: `redis://127.0.0.1:${proxy.port}`, prefix: stack.prefix, liveness };
+    return { proxy, section, state: stack, stop: () => proxy.close() };
+  }
+  const sentinel = await startRedisSentinel(topology.downAfterMs);
+  const section = {
+    sentinel: { name: sentinel.name, nodes: sentinel.sentinelNodes },
+    prefix: stack.prefix,
+    liveness,
+  };
+  const follower = new Redis({
+    sentinels: sentinel.sentinelNodes.map((node) => {
+      const [host = '127.0.0.1', port] = node.split(':');
+      return { host, port: Number(port) };
+    }),
+    name: sentinel.name,
+    maxRetriesPerRequest: null,
+  });
+  follower.on('error', () => undefined);
+  const state: Stack = { ...stack, redis: { ...stack.redis, redis: follower } };
+  const stop = async () => {
+    follower.disconnect();
+    await sentinel.stop();
+  };
+  return { sentinel, section, state, stop };
+}
+
 /** Starts the world: everything but Redis is in this process; `start` and `worker` are spawned. */
-export async function startOutageWorld(seed: number): Promise<OutageWorld> {
-  const target = new URL(TEST_REDIS_URL);
-  const proxy = await startFreezingProxy(Number(target.port || 6379), target.hostname);
+export async function startOutageWorld(
+  seed: number,
+  topology: OutageTopology = { kind: 'proxy' },
+): Promise<OutageWorld> {
   const world: Partial<OutageWorld> & { onReceipt: (() => void) | undefined } = { onReceipt: undefined };
   const receipt = () => {
     const fire = world.onReceipt;
@@ -139,13 +198,10 @@ export async function startOutageWorld(seed: number): Promise<OutageWorld> {
   });
   const smtp = await startSmtpCapture({ onMail: receipt });
   const stack = await startStack({ issuers: 10, seed, channels: [] });
+  const redis = await startTopology(topology, stack);
   updateConfig(stack, (config) => ({
     ...config,
-    redis: {
-      url: `redis://127.0.0.1:${proxy.port}`,
-      prefix: stack.prefix,
-      liveness: { interval: '1s', timeout: '5s' },
-    },
+    redis: redis.section,
     // The default grace: the outages here (up to 30 s) must stay inside it.
     delivery: { claimGrace: '60s' },
     channels: [
@@ -171,23 +227,26 @@ export async function startOutageWorld(seed: number): Promise<OutageWorld> {
       },
     ],
   }));
-  const members = [new Supervised(stack, 'start'), new Supervised(stack, 'worker')];
+  // Registered where the state lives (the Sentinel's master in that world).
+  const members = [new Supervised(redis.state, 'start'), new Supervised(redis.state, 'worker')];
   for (const member of members) await member.start();
   const ids = stack.sandbox.scenario.issuers().map((i) => i.svc_issuer_id);
   const snapshots = async () => {
-    const found = await Promise.all(ids.map((id) => stack.redis.redis.exists(stack.keys.snapshot(id))));
+    const found = await Promise.all(ids.map((id) => redis.state.redis.redis.exists(stack.keys.snapshot(id))));
     return found.every((n) => n === 1);
   };
   await waitFor('baselines', snapshots, 60_000);
   return Object.assign(world, {
     stack,
-    proxy,
+    state: redis.state,
+    ...(redis.proxy ? { proxy: redis.proxy } : {}),
+    ...(redis.sentinel ? { sentinel: redis.sentinel } : {}),
     slack,
     smtp,
     members,
     async close() {
       await Promise.all(members.map((m) => m.stop()));
-      await Promise.all([slack.close(), smtp.close(), proxy.close()]);
+      await Promise.all([slack.close(), smtp.close(), redis.stop()]);
       await stack.cleanup();
     },
   });
@@ -223,27 +282,49 @@ function slackUnits(posts: readonly CapturedSlackPost[]): string[] {
   return posts.filter((p) => p.status === 200).flatMap((p) => slackEvents(p.payload));
 }
 
+/** Strikes `fault`; resolves when it is over (Redis reachable, the failed-over node back in sync). */
+async function strike(world: OutageWorld, fault: Fault): Promise<{ promotionMs?: number }> {
+  if (fault.kind === 'failover') {
+    if (!world.sentinel) throw new Error('a failover needs a Sentinel world');
+    const { killedAt, promotedAt } = await world.sentinel.failover();
+    return { promotionMs: promotedAt - killedAt };
+  }
+  const { proxy } = world;
+  if (!proxy) throw new Error(`a ${fault.kind} needs the proxy world`);
+  if (fault.kind === 'outage') await proxy.outage(fault.ms);
+  else {
+    proxy.freeze('', { future: true });
+    await sleep(fault.ms);
+    proxy.forgetFreezes();
+  }
+  return {};
+}
+
+const HELD_RECORD = /message sent but not recorded yet/g;
+
+/** The "sent but not recorded yet" warnings the members' processes logged so far. */
+function heldRecords(members: readonly Supervised[]): number {
+  return members.reduce((n, m) => n + (m.logs().match(HELD_RECORD) ?? []).length, 0);
+}
+
 /** One round: a burst, the fault at the first receipt, then the count. */
 export async function runRound(world: OutageWorld, fault: Fault): Promise<RoundResult> {
-  const { stack, proxy, slack, smtp, members } = world;
+  const { stack, state, slack, smtp, members } = world;
   const postsBefore = slack.posts.length;
   const mailsBefore = smtp.mails.length;
   const restartsBefore = members.reduce((n, m) => n + m.restarts, 0);
-  let struck: Promise<void> | undefined;
+  const heldBefore = heldRecords(members);
+  // The kill must follow the first receipt at once (an e-mail's record follows its acceptance within
+  // milliseconds): the sentinels' spacing of failovers waited out and the master known before the burst.
+  if (fault.kind === 'failover') await world.sentinel?.armFailover();
+  let struck: Promise<{ promotionMs?: number }> | undefined;
   world.onReceipt = () => {
-    struck =
-      fault.kind === 'outage'
-        ? proxy.outage(fault.ms)
-        : (async () => {
-            proxy.freeze('', { future: true });
-            await sleep(fault.ms);
-            proxy.forgetFreezes();
-          })();
+    struck = strike(world, fault);
   };
   const expected = stack.sandbox.scenario.step().map((c) => `${c.issuerId}|${c.holderKey}|${c.kind}`);
   await waitFor('the first message of the round received', () => struck !== undefined, 60_000);
-  await struck;
-  const stuck = await settled(stack, {
+  const { promotionMs } = (await struck) ?? {};
+  const stuck = await settled(state, {
     receivers: [() => slack.posts.length, () => smtp.mails.length],
     timeoutMs: 240_000,
   }).then(
@@ -252,7 +333,7 @@ export async function runRound(world: OutageWorld, fault: Fault): Promise<RoundR
   );
   const units = slackUnits(slack.posts.slice(postsBefore));
   const parked = await Promise.all(
-    ['desk', 'alerts'].map((c) => stack.redis.redis.hlen(stack.keys.outbox(c).parked)),
+    ['desk', 'alerts'].map((c) => state.redis.redis.hlen(stack.keys.outbox(c).parked)),
   );
   return {
     fault,
@@ -263,7 +344,7 @@ export async function runRound(world: OutageWorld, fault: Fault): Promise<RoundR
     // for the channel: a close already told as its fall below the threshold) is no loss: missing counts
     // the changes whose logged event routing sent to Slack and no accepted post carried.
     missing: await untold(
-      stack,
+      state,
       expected.filter((u) => !units.includes(u)),
     ),
     mails: smtp.mails.length - mailsBefore,
@@ -274,6 +355,8 @@ export async function runRound(world: OutageWorld, fault: Fault): Promise<RoundR
     ),
     parked: parked.reduce((a, b) => a + b, 0),
     restarts: members.reduce((n, m) => n + m.restarts, 0) - restartsBefore,
+    heldRecords: heldRecords(members) - heldBefore,
+    ...(promotionMs === undefined ? {} : { promotionMs }),
     ...(stuck === undefined ? {} : { stuck }),
   };
 }

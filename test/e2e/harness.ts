@@ -353,17 +353,26 @@ export async function spawnDaemon(
     exited = code;
   });
   const pid = daemon.child.pid;
-  await waitFor(
-    `shortwatch ${role} (pid ${pid}) to register`,
-    async () => {
-      if (exited !== undefined) {
-        throw new Error(`shortwatch ${role} exited with ${exited} before it ran:\n${daemon.stderr()}`);
-      }
-      const fields = await stack.redis.redis.hkeys(stack.keys.workers);
-      return fields.some((field) => field.includes(`-${pid}-`));
-    },
-    timeoutMs,
-  );
+  try {
+    await waitFor(
+      `shortwatch ${role} (pid ${pid}) to register`,
+      async () => {
+        if (exited !== undefined) {
+          throw new Error(`shortwatch ${role} exited with ${exited} before it ran:\n${daemon.stderr()}`);
+        }
+        const fields = await stack.redis.redis.hkeys(stack.keys.workers);
+        return fields.some((field) => field.includes(`-${pid}-`));
+      },
+      timeoutMs,
+    );
+  } catch (error) {
+    // Not left running unregistered: a caller that starts another would have two.
+    if (exited === undefined) {
+      daemon.kill('SIGKILL');
+      await daemon.exited;
+    }
+    throw error;
+  }
   return daemon;
 }
 

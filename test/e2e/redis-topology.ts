@@ -192,8 +192,23 @@ export interface PrivateSentinel {
    * sentinels made it the new master's replica and it is in sync: what an operator does after a failover.
    */
   restartMaster(): Promise<RedisProcess>;
+  /**
+   * A failover as a crash makes it: SIGKILLs whichever data node the sentinels name master now, waits until
+   * they promote the other, then starts the killed node again on its port with its AOF as the new master's
+   * replica and waits until it is in sync. Waits first, if need be, for the sentinels' own spacing of
+   * failovers (twice the failover timeout). Resolves with when the kill and the promotion happened.
+   */
+  failover(): Promise<{ killedAt: number; promotedAt: number }>;
+  /**
+   * Readies the next {@link failover}: waits until the sentinels would start one, and notes the master they
+   * name now, so that the failover kills it at once (no wait, no question asked of the sentinels first).
+   */
+  armFailover(): Promise<void>;
   stop(): Promise<void>;
 }
+
+/** Sentinel calls a failover down after this; failovers of one master group must be `2 × this` apart. */
+const FAILOVER_TIMEOUT_MS = 10_000;
 
 /**
  * One master (AOF on: a master should persist), one replica, three sentinels (quorum 2) that call the
@@ -208,18 +223,16 @@ export async function startRedisSentinel(downAfterMs = 1_000): Promise<PrivateSe
   const stop = () => stopAll(all, dir);
   try {
     const masterArgs = ['--appendonly', 'yes', '--appendfilename', 'master.aof'];
+    const replicaArgs = ['--appendonly', 'yes', '--appendfilename', 'replica.aof'];
     const master = await startServer(dir, masterArgs);
     all.push(master);
-    const replica = await startServer(dir, [
-      '--appendonly',
-      'yes',
-      '--appendfilename',
-      'replica.aof',
-      '--replicaof',
-      '127.0.0.1',
-      String(master.port),
-    ]);
+    const replica = await startServer(dir, [...replicaArgs, '--replicaof', '127.0.0.1', String(master.port)]);
     all.push(replica);
+    // The data nodes as they run now (a failover restarts one), each with the arguments of its own AOF.
+    const dataNodes = [
+      { process: master, args: masterArgs },
+      { process: replica, args: replicaArgs },
+    ];
     await waitFor('the replica in sync', async () =>
       /master_link_status:up/.test(await ask(replica.port, ['INFO', 'replication'])),
     );
@@ -236,7 +249,7 @@ export async function startRedisSentinel(downAfterMs = 1_000): Promise<PrivateSe
             `dir ${dir}`,
             `sentinel monitor ${name} 127.0.0.1 ${master.port} 2`,
             `sentinel down-after-milliseconds ${name} ${downAfterMs}`,
-            `sentinel failover-timeout ${name} 10000`,
+            `sentinel failover-timeout ${name} ${FAILOVER_TIMEOUT_MS}`,
             `sentinel parallel-syncs ${name} 1`,
             '',
           ].join('\n'),
@@ -276,6 +289,7 @@ export async function startRedisSentinel(downAfterMs = 1_000): Promise<PrivateSe
         );
       const again = await startServerOn(master.port, dir, masterArgs);
       all.push(again);
+      for (const node of dataNodes) if (node.process === master) node.process = again;
       // It starts as a master of its own AOF; the sentinels turn it into the new master's replica.
       await waitFor(
         'the old master back as a replica in sync',
@@ -286,6 +300,50 @@ export async function startRedisSentinel(downAfterMs = 1_000): Promise<PrivateSe
       );
       return again;
     };
+    let lastFailoverAt = 0;
+    let armed: string | undefined;
+    const armFailover = async () => {
+      const gap = lastFailoverAt + 2 * FAILOVER_TIMEOUT_MS + 1_000 - Date.now();
+      if (gap > 0) await new Promise((resolve) => setTimeout(resolve, gap));
+      armed = await currentMaster();
+    };
+    const failover = async () => {
+      if (armed === undefined) await armFailover();
+      const address = armed;
+      armed = undefined;
+      const killed = dataNodes.find((n) => n.process.address === address);
+      const promoted = dataNodes.find((n) => n.process.address !== address);
+      if (!killed || !promoted) throw new Error(`no data node is the master the sentinels name (${address})`);
+      const killedAt = Date.now();
+      await killed.process.stop('SIGKILL');
+      await waitFor(
+        'the sentinels to promote the replica',
+        async () => (await currentMaster()) === promoted.process.address,
+        downAfterMs + 60_000,
+        50,
+      );
+      const promotedAt = Date.now();
+      lastFailoverAt = promotedAt;
+      const running = sentinels.filter((s) => s.running()).map((s) => s.port);
+      await sentinelsAgree(running, name, promoted.process.address);
+      // Started as the new master's replica at once: started as a master of its own AOF, it would be one
+      // until the sentinels turned it, with writes nobody should see.
+      const again = await startServerOn(killed.process.port, dir, [
+        ...killed.args,
+        '--replicaof',
+        '127.0.0.1',
+        String(promoted.process.port),
+      ]);
+      all.push(again);
+      killed.process = again;
+      await waitFor(
+        'the killed node back as a replica in sync',
+        async () =>
+          /master_link_status:up/.test(await ask(again.port, ['INFO', 'replication']).catch(() => '')),
+        45_000,
+      );
+      return { killedAt, promotedAt };
+    };
     return {
       name,
       master,
@@ -295,6 +353,8 @@ export async function startRedisSentinel(downAfterMs = 1_000): Promise<PrivateSe
       currentMaster,
       keys,
       restartMaster,
+      failover,
+      armFailover,
       stop,
     };
   } catch (error) {
