@@ -40,8 +40,10 @@ export function readLink(
   const parts = token.split('.');
   if (parts.length !== 5) return { ok: false, refusal: 'malformed' };
   const [subscriberId = '', generation = '', expiry = '', claimed = '', signature = ''] = parts;
-  const expected = mac(secret, parts.slice(0, 4).join('.'));
-  const given = Buffer.from(signature, 'base64url');
+  // Compared as written, not decoded: base64url's last character has unused bits, so a decoder reads
+  // several spellings of one signature as the same bytes, and a changed link would still be accepted.
+  const expected = Buffer.from(mac(secret, parts.slice(0, 4).join('.')).toString('base64url'));
+  const given = Buffer.from(signature);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
     return { ok: false, refusal: 'forged' };
   }
