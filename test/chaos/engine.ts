@@ -207,6 +207,7 @@ async function runStep(world: ChaosWorld, step: StepContext, options: ChaosOptio
     changedIssuers: [...issuers],
     killMoments: options.profile.killMoments,
     serial: new Map(),
+    issuersDown: new Set(),
   };
   const injecting = injectAll(step.faults, ctx, startedAt);
   if (step.scenario === 'unversioned') await blindPhase(world, step, options.stepTimeoutMs);

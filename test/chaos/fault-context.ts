@@ -33,6 +33,12 @@ export interface FaultContext {
    * would both see the first 401, both resume once, and leave the second 401 to revoke access for good.
    */
   serial: Map<string, Promise<void>>;
+  /**
+   * Issuers an outage fault already took down in this step. A second outage of the same issuer doubles
+   * its failed polls, and the daemon's backoff for a failing issuer (a sweep interval, doubling) then
+   * outlasts the step's wait: seen as "never saw the new data within 120000 ms" (seed 1769001267).
+   */
+  issuersDown: Set<string>;
 }
 
 /** One fault's action. */

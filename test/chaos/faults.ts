@@ -48,7 +48,9 @@ const RUNS = {
   'upstream-malformed': (ctx, rng) => badBody(ctx, rng, 'malformed'),
   'upstream-schema': (ctx, rng) => badBody(ctx, rng, 'schema'),
   'upstream-issuer-outage': async (ctx, rng) => {
-    const issuerId = rng.pick(ctx.changedIssuers) ?? rng.pick(ctx.world.issuerIds) ?? '';
+    const up = (ids: readonly string[]) => ids.filter((id) => !ctx.issuersDown.has(id));
+    const issuerId = rng.pick(up(ctx.changedIssuers)) ?? rng.pick(up(ctx.world.issuerIds)) ?? '';
+    ctx.issuersDown.add(issuerId);
     // Seven failures outlast one poll job (3 attempts of 2 requests each): the job ends failed.
     ctx.world.stack.sandbox.faults.inject({ issuerId, status: 503, times: 7 });
     ctx.story.add(
