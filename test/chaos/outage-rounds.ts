@@ -1,11 +1,16 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
+import { stringify } from 'yaml';
+import { parseConfig } from '../../src/config/load.js';
 import {
   type CapturedSlackPost,
   type SlackCapture,
   startSlackCapture,
 } from '../../src/demo/slack-capture.js';
 import { type SmtpCapture, startSmtpCapture } from '../../src/demo/smtp-capture.js';
+import { EventLog } from '../../src/state/event-log.js';
+import { keyRoot } from '../../src/state/keys.js';
+import { openRedis } from '../../src/state/redis-connection.js';
 import {
   type DaemonProcess,
   type Stack,
@@ -72,7 +77,7 @@ class Supervised {
   readonly #stack: Stack;
   process: DaemonProcess | undefined;
   restarts = 0;
-  /** Standard error of the processes that exited, then of the running one: read on a failed round. */
+  /** The output (log lines) of each process that exited: read on a failed round. */
   readonly exitedLogs: string[] = [];
   #stopped = false;
 
@@ -147,14 +152,14 @@ export interface OutageWorld {
 /** Where a world's Redis is: the test Redis behind a freezing proxy, or a private Sentinel. */
 export type OutageTopology = { kind: 'proxy' } | { kind: 'sentinel'; downAfterMs: number };
 
-/** The world's Redis, the `redis` section that reaches it, and a connection that follows its master. */
+/** The world's Redis and the `redis` section that reaches it. */
 async function startTopology(topology: OutageTopology, stack: Stack) {
   const liveness = { interval: '1s', timeout: '5s' };
   if (topology.kind === 'proxy') {
     const target = new URL(TEST_REDIS_URL);
     const proxy = await startFreezingProxy(Number(target.port || 6379), target.hostname);
     const section = { url: `redis://127.0.0.1:${proxy.port}`, prefix: stack.prefix, liveness };
-    return { proxy, section, state: stack, stop: () => proxy.close() };
+    return { proxy, section, stop: () => proxy.close() };
   }
   const sentinel = await startRedisSentinel(topology.downAfterMs);
   const section = {
@@ -162,21 +167,24 @@ async function startTopology(topology: OutageTopology, stack: Stack) {
     prefix: stack.prefix,
     liveness,
   };
-  const follower = new Redis({
-    sentinels: sentinel.sentinelNodes.map((node) => {
-      const [host = '127.0.0.1', port] = node.split(':');
-      return { host, port: Number(port) };
-    }),
-    name: sentinel.name,
-    maxRetriesPerRequest: null,
-  });
+  return { sentinel, section, stop: () => sentinel.stop() };
+}
+
+/**
+ * The stack as the counts read it: as it is on the test Redis, or in a Sentinel world with a connection of
+ * the daemons' own (their config's `redis` section), which follows the master through each failover.
+ */
+async function stateOf(stack: Stack, sentinel: boolean): Promise<{ state: Stack; close(): void }> {
+  if (!sentinel) return { state: stack, close: () => undefined };
+  const config = parseConfig(stringify(stack.configObject), stack.configPath);
+  const follower = openRedis(config.redis, { purpose: 'commands', name: 'outage-rounds' });
+  if (!(follower instanceof Redis)) throw new Error('a Sentinel connection is one Redis client');
   follower.on('error', () => undefined);
-  const state: Stack = { ...stack, redis: { ...stack.redis, redis: follower } };
-  const stop = async () => {
-    follower.disconnect();
-    await sentinel.stop();
+  await follower.connect();
+  return {
+    state: { ...stack, redis: { ...stack.redis, redis: follower } },
+    close: () => follower.disconnect(),
   };
-  return { sentinel, section, state, stop };
 }
 
 /** Starts the world: everything but Redis is in this process; `start` and `worker` are spawned. */
@@ -227,18 +235,20 @@ export async function startOutageWorld(
       },
     ],
   }));
+  const reader = await stateOf(stack, redis.sentinel !== undefined);
+  const { state } = reader;
   // Registered where the state lives (the Sentinel's master in that world).
-  const members = [new Supervised(redis.state, 'start'), new Supervised(redis.state, 'worker')];
+  const members = [new Supervised(state, 'start'), new Supervised(state, 'worker')];
   for (const member of members) await member.start();
   const ids = stack.sandbox.scenario.issuers().map((i) => i.svc_issuer_id);
   const snapshots = async () => {
-    const found = await Promise.all(ids.map((id) => redis.state.redis.redis.exists(stack.keys.snapshot(id))));
+    const found = await Promise.all(ids.map((id) => state.redis.redis.exists(stack.keys.snapshot(id))));
     return found.every((n) => n === 1);
   };
   await waitFor('baselines', snapshots, 60_000);
   return Object.assign(world, {
     stack,
-    state: redis.state,
+    state,
     ...(redis.proxy ? { proxy: redis.proxy } : {}),
     ...(redis.sentinel ? { sentinel: redis.sentinel } : {}),
     slack,
@@ -246,6 +256,7 @@ export async function startOutageWorld(
     members,
     async close() {
       await Promise.all(members.map((m) => m.stop()));
+      reader.close();
       await Promise.all([slack.close(), smtp.close(), redis.stop()]);
       await stack.cleanup();
     },
@@ -254,24 +265,14 @@ export async function startOutageWorld(
 
 /** Of `units` (`issuer|holder key|kind`), those whose logged event routing sent to `desk`. */
 async function untold(stack: Stack, units: readonly string[]): Promise<string[]> {
+  const log = new EventLog(stack.redis.redis, keyRoot(stack.prefix));
   const sent: string[] = [];
   for (const unit of units) {
     const [issuer = '', holderKey, kind] = unit.split('|');
     // The newest event of that holder and kind: this round's (an earlier round's close of the same
     // holder, told then, says nothing of this one).
-    const entries = await stack.redis.redis.xrevrange(stack.keys.issuerEvents(issuer), '+', '-');
-    const latest = entries
-      .map(([, fields]) => ({
-        event: JSON.parse(fields[fields.indexOf('event') + 1] ?? '{}') as {
-          holderKey?: string;
-          kind?: string;
-        },
-        routes: JSON.parse(fields[fields.indexOf('routes') + 1] ?? '[]') as Array<{
-          channel: string;
-          verdict: string;
-        }>,
-      }))
-      .find(({ event }) => event.holderKey === holderKey && event.kind === kind);
+    const logged = await log.recentLogged({ issuerId: issuer, limit: 500 });
+    const latest = logged.find(({ event }) => event.holderKey === holderKey && event.kind === kind);
     if (latest?.routes.some((r) => r.channel === 'desk' && r.verdict === 'send')) sent.push(unit);
   }
   return sent;

@@ -2,6 +2,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { findOnPath, freePort } from '../../src/demo/redis-server-child.js';
@@ -233,9 +234,7 @@ export async function startRedisSentinel(downAfterMs = 1_000): Promise<PrivateSe
       { process: master, args: masterArgs },
       { process: replica, args: replicaArgs },
     ];
-    await waitFor('the replica in sync', async () =>
-      /master_link_status:up/.test(await ask(replica.port, ['INFO', 'replication'])),
-    );
+    await replicaInSync(replica.port, 'the replica in sync', 20_000);
     const sentinels: RedisProcess[] = [];
     for (let i = 0; i < 3; i += 1) {
       const file = join(dir, `sentinel-${i}.conf`);
@@ -291,20 +290,13 @@ export async function startRedisSentinel(downAfterMs = 1_000): Promise<PrivateSe
       all.push(again);
       for (const node of dataNodes) if (node.process === master) node.process = again;
       // It starts as a master of its own AOF; the sentinels turn it into the new master's replica.
-      await waitFor(
-        'the old master back as a replica in sync',
-        // (Turned into a replica, the node closes its clients' connections: asked again.)
-        async () =>
-          /master_link_status:up/.test(await ask(again.port, ['INFO', 'replication']).catch(() => '')),
-        45_000,
-      );
+      await replicaInSync(again.port, 'the old master back as a replica in sync');
       return again;
     };
-    let lastFailoverAt = 0;
+    const spacing = new FailoverSpacing(FAILOVER_TIMEOUT_MS);
     let armed: string | undefined;
     const armFailover = async () => {
-      const gap = lastFailoverAt + 2 * FAILOVER_TIMEOUT_MS + 1_000 - Date.now();
-      if (gap > 0) await new Promise((resolve) => setTimeout(resolve, gap));
+      await spacing.wait();
       armed = await currentMaster();
     };
     const failover = async () => {
@@ -316,16 +308,13 @@ export async function startRedisSentinel(downAfterMs = 1_000): Promise<PrivateSe
       if (!killed || !promoted) throw new Error(`no data node is the master the sentinels name (${address})`);
       const killedAt = Date.now();
       await killed.process.stop('SIGKILL');
-      await waitFor(
-        'the sentinels to promote the replica',
-        async () => (await currentMaster()) === promoted.process.address,
-        downAfterMs + 60_000,
-        50,
-      );
-      const promotedAt = Date.now();
-      lastFailoverAt = promotedAt;
       const running = sentinels.filter((s) => s.running()).map((s) => s.port);
-      await sentinelsAgree(running, name, promoted.process.address);
+      const promotedAt = await awaitPromotion(
+        { name, ports: running, currentMaster },
+        promoted.process.address,
+        downAfterMs + 60_000,
+      );
+      spacing.promoted(promotedAt);
       // Started as the new master's replica at once: started as a master of its own AOF, it would be one
       // until the sentinels turned it, with writes nobody should see.
       const again = await startServerOn(killed.process.port, dir, [
@@ -336,12 +325,7 @@ export async function startRedisSentinel(downAfterMs = 1_000): Promise<PrivateSe
       ]);
       all.push(again);
       killed.process = again;
-      await waitFor(
-        'the killed node back as a replica in sync',
-        async () =>
-          /master_link_status:up/.test(await ask(again.port, ['INFO', 'replication']).catch(() => '')),
-        45_000,
-      );
+      await replicaInSync(again.port, 'the killed node back as a replica in sync');
       return { killedAt, promotedAt };
     };
     return {
@@ -363,7 +347,58 @@ export async function startRedisSentinel(downAfterMs = 1_000): Promise<PrivateSe
   }
 }
 
-/** One command on a fresh connection to 127.0.0.1:port; the reply flattened to lines. */
+/** The sentinels start no second failover of one master group within twice its failover timeout. */
+class FailoverSpacing {
+  readonly #failoverTimeoutMs: number;
+  #lastPromotedAt = 0;
+
+  constructor(failoverTimeoutMs: number) {
+    this.#failoverTimeoutMs = failoverTimeoutMs;
+  }
+
+  /** Resolves once the sentinels would start another failover. */
+  async wait(): Promise<void> {
+    const gap = this.#lastPromotedAt + 2 * this.#failoverTimeoutMs + 1_000 - Date.now();
+    if (gap > 0) await sleep(gap);
+  }
+
+  promoted(at: number): void {
+    this.#lastPromotedAt = at;
+  }
+}
+
+/**
+ * Waits until the sentinels name `address` master, then until every one of `ports` agrees with no
+ * failover in progress; resolves with when it was first named.
+ */
+async function awaitPromotion(
+  group: { name: string; ports: readonly number[]; currentMaster: () => Promise<string | undefined> },
+  address: string,
+  timeoutMs: number,
+): Promise<number> {
+  await waitFor(
+    'the sentinels to promote the replica',
+    async () => (await group.currentMaster()) === address,
+    timeoutMs,
+    50,
+  );
+  const promotedAt = Date.now();
+  await sentinelsAgree(group.ports, group.name, address);
+  return promotedAt;
+}
+
+/**
+ * Waits until the node on `port` replicates with its link up. A node turned into a replica closes its
+ * clients' connections, so a failed question is asked again.
+ */
+async function replicaInSync(port: number, what: string, timeoutMs = 45_000): Promise<void> {
+  await waitFor(
+    what,
+    async () => /master_link_status:up/.test(await ask(port, ['INFO', 'replication']).catch(() => '')),
+    timeoutMs,
+  );
+}
+
 /**
  * Waits until every sentinel names `address` as the master and none is failing over. A node restarted
  * before that (the old master) may be promoted mid-sync by a sentinel still at odds (one that saw the new
@@ -389,6 +424,7 @@ async function sentinelsAgree(ports: readonly number[], name: string, address: s
   );
 }
 
+/** One command on a fresh connection to 127.0.0.1:port; the reply flattened to lines. */
 async function ask(port: number, command: [string, ...string[]]): Promise<string> {
   const redis = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0 });
   redis.on('error', () => undefined);
@@ -583,26 +619,14 @@ export async function startProxiedSentinel(downAfterMs = 1_000): Promise<Proxied
       if (!master || !replica) throw new Error(`no node is the master the sentinels name (${address})`);
       return { master, replica };
     };
-    let lastFailoverAt = 0;
+    const spacing = new FailoverSpacing(PROXIED_FAILOVER_TIMEOUT_MS);
     const failover = async () => {
       const { master, replica } = await roles();
-      // The sentinels start no second failover of one group within twice its failover timeout.
-      const gap = lastFailoverAt + 2 * PROXIED_FAILOVER_TIMEOUT_MS + 1_000 - Date.now();
-      if (gap > 0) await new Promise((resolve) => setTimeout(resolve, gap));
+      await spacing.wait();
       await master.server.stop('SIGKILL');
-      await waitFor(
-        'the sentinels to promote the replica',
-        async () => (await currentMaster()) === replica.address,
-        30_000,
-        50,
-      );
-      const promotedAt = Date.now();
-      lastFailoverAt = promotedAt;
-      await sentinelsAgree(
-        sentinels.map((sentinel) => sentinel.port),
-        name,
-        replica.address,
-      );
+      const ports = sentinels.map((sentinel) => sentinel.port);
+      const promotedAt = await awaitPromotion({ name, ports, currentMaster }, replica.address, 30_000);
+      spacing.promoted(promotedAt);
       master.proxy.forgetFreezes();
       master.server = await startNode(master.server.port, master.proxy.port, replica.address);
       await inSync(master);

@@ -12,6 +12,8 @@ import { registerBytes } from '../helpers/register-fixtures.js';
 import {
   type DaemonProcess,
   freePort,
+  metricValue,
+  parseMetrics,
   runShortwatch,
   type Stack,
   spawnDaemon,
@@ -106,12 +108,15 @@ function rssOf(pid: number): number {
   return kb === undefined ? 0 : Number(kb) * 1024;
 }
 
+const LOOP_DELAY_METRIC = 'shortwatch_event_loop_delay_max_seconds';
+
 /** The daemon's `shortwatch_event_loop_delay_max_seconds`, from its /metrics. */
 async function eventLoopDelayMax(): Promise<number> {
-  const text = await (await fetch(`${base}/metrics`)).text();
-  const value = /^shortwatch_event_loop_delay_max_seconds (\S+)$/m.exec(text)?.[1];
-  if (value === undefined) throw new Error('no shortwatch_event_loop_delay_max_seconds in /metrics');
-  return Number(value);
+  const { samples } = parseMetrics(await (await fetch(`${base}/metrics`)).text());
+  if (!samples.some((sample) => sample.name === LOOP_DELAY_METRIC)) {
+    throw new Error(`no ${LOOP_DELAY_METRIC} in /metrics`);
+  }
+  return metricValue(samples, LOOP_DELAY_METRIC);
 }
 
 async function report(): Promise<StatusReport> {
